@@ -1,0 +1,270 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"cully/engine"
+	"cully/ledger"
+)
+
+const fixtures = "../../hookbridge/testdata/claude"
+
+// Every captured Claude Code payload through the real binary: exit 0, a
+// valid answer, exactly one journal record with the right class and outcome.
+func TestHookEveryCapturedFixture(t *testing.T) {
+	env := testEnv(t)
+	files, _ := filepath.Glob(filepath.Join(fixtures, "capture-sequence", "*.json"))
+	more, _ := filepath.Glob(filepath.Join(fixtures, "hooks", "*.json"))
+	sort.Strings(files)
+	files = append(files, more...)
+	if len(files) < 100 {
+		t.Fatalf("fixtures missing: %d", len(files))
+	}
+	for i, f := range files {
+		raw, _ := os.ReadFile(f)
+		r := cully(t, env, raw, "hook")
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d: %s", f, r.code, r.stderr)
+		}
+		if r.stderr != "" {
+			t.Errorf("%s: stderr %q", f, r.stderr)
+		}
+		if out := strings.TrimSpace(r.stdout); out != "" {
+			var ans map[string]map[string]string
+			if err := json.Unmarshal([]byte(out), &ans); err != nil || ans["hookSpecificOutput"]["additionalContext"] == "" {
+				t.Errorf("%s: answer is not a context object: %q", f, out)
+			}
+		}
+		evs := journal(t, env["CULLY_HOME"])
+		if len(evs) != i+1 {
+			t.Fatalf("%s: journal has %d records after %d calls", f, len(evs), i+1)
+		}
+		last := evs[len(evs)-1]
+		var payload map[string]any
+		json.Unmarshal(raw, &payload)
+		if last.Hook != payload["hook_event_name"] || last.Session != payload["session_id"] {
+			t.Errorf("%s: recorded %s/%s", f, last.Hook, last.Session)
+		}
+		switch last.Hook {
+		case "PostToolUseFailure":
+			if last.Outcome != engine.OutcomeFailed && last.Outcome != engine.OutcomeUnknown {
+				t.Errorf("%s: outcome %s", f, last.Outcome)
+			}
+			if last.Tool == "Bash" && last.Exit == nil {
+				t.Errorf("%s: a failing Bash needs its exit code", f)
+			}
+		case "PostToolUse":
+			if last.Outcome == "" || last.Class == "" {
+				t.Errorf("%s: outcome %q class %q", f, last.Outcome, last.Class)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(env["CULLY_HOME"], "errors.log")); err == nil {
+		b, _ := os.ReadFile(filepath.Join(env["CULLY_HOME"], "errors.log"))
+		t.Errorf("no errors expected, got: %s", b)
+	}
+	for _, p := range []string{env["CULLY_HOME"], filepath.Join(env["CULLY_HOME"], "sessions")} {
+		if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o700 {
+			t.Errorf("%s mode %v, want 0700", p, fi.Mode().Perm())
+		}
+	}
+	if fi, _ := os.Stat(filepath.Join(env["CULLY_HOME"], "journal.jsonl")); fi.Mode().Perm() != 0o600 {
+		t.Errorf("journal mode %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+// 16 concurrent writers × 500 hook processes: exactly 8,000 valid lines,
+// and status agrees.
+func TestHookConcurrentWriters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns 8,000 processes")
+	}
+	const workers, calls = 16, 500
+	env := testEnv(t)
+	var wg sync.WaitGroup
+	errs := make(chan string, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < calls; i++ {
+				p := fmt.Sprintf(`{"session_id":"conc","cwd":"/home/dev/project","hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"/home/dev/project/f%d-%d.go"},"tool_response":{},"tool_use_id":"t%d-%d"}`, w, i, w, i)
+				if r := cully(t, env, []byte(p), "hook"); r.code != 0 || r.stdout != "" || r.stderr != "" {
+					errs <- fmt.Sprintf("worker %d call %d: %+v", w, i, r)
+					return
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
+	}
+	evs := journal(t, env["CULLY_HOME"])
+	if len(evs) != workers*calls {
+		t.Fatalf("journal has %d records, want %d", len(evs), workers*calls)
+	}
+	r := cully(t, env, nil, "status", "--json")
+	var rep statusReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("status --json: %v\n%s", err, r.stdout)
+	}
+	if rep.Counts.ToolCalls != workers*calls || rep.Counts.ByClass[engine.ClassRead] != workers*calls ||
+		rep.Counts.FilesRead != workers*calls || rep.Journal.Lines != workers*calls || rep.Journal.Corrupt != 0 {
+		t.Fatalf("status counts %+v journal %+v", rep.Counts, rep.Journal)
+	}
+}
+
+func TestStatusReportsCorruptAndTornLines(t *testing.T) {
+	env := testEnv(t)
+	raw, _ := os.ReadFile(filepath.Join(fixtures, "capture-sequence", "005-PreToolUse-Read.json"))
+	for i := 0; i < 3; i++ {
+		cully(t, env, raw, "hook")
+	}
+	f, _ := os.OpenFile(filepath.Join(env["CULLY_HOME"], "journal.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("not json\n{\"v\":1}\n\x00\x01garbage\n{\"v\":1,\"kind\":\"pre_tool\",\"sess")
+	f.Close()
+	r := cully(t, env, nil, "status", "--json")
+	if r.code != 0 {
+		t.Fatalf("status: %d %s", r.code, r.stderr)
+	}
+	var rep statusReport
+	json.Unmarshal([]byte(r.stdout), &rep)
+	if rep.Journal.Lines != 3 || rep.Journal.Corrupt != 3 || rep.Journal.Torn != 1 {
+		t.Fatalf("journal %+v", rep.Journal)
+	}
+	text := cully(t, env, nil, "status")
+	if !strings.Contains(text.stdout, "3 corrupt · 1 torn") {
+		t.Errorf("text status should report the damage:\n%s", text.stdout)
+	}
+	// A later hook call closes the torn line and goes on.
+	if r := cully(t, env, raw, "hook"); r.code != 0 {
+		t.Fatal(r)
+	}
+	r = cully(t, env, nil, "status", "--json", "--rebuild")
+	json.Unmarshal([]byte(r.stdout), &rep)
+	if rep.Journal.Lines != 4 || rep.Journal.Corrupt != 4 || rep.Journal.Torn != 0 {
+		t.Fatalf("after another hook: %+v", rep.Journal)
+	}
+}
+
+// Hostile input: the hook exits 0, prints nothing, records the error, and
+// creates nothing outside CULLY_HOME.
+func TestHookHostileInputs(t *testing.T) {
+	big := make([]byte, 50<<20)
+	copy(big, `{"session_id":"big","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"content":"`)
+	for i := 100; i < len(big); i++ {
+		big[i] = 'x'
+	}
+	cases := []struct {
+		name    string
+		payload []byte
+		env     map[string]string
+		record  bool // a journal record is still written
+	}{
+		{"empty", nil, nil, false},
+		{"malformed", []byte("{this is not json"), nil, false},
+		{"binary", []byte{0xff, 0xfe, 0, 1, 2}, nil, false},
+		{"50MB", big, nil, true},
+		{"hostile session id", []byte(`{"session_id":"../../../escape","hook_event_name":"Stop"}`), nil, true},
+		{"absolute session id", []byte(`{"session_id":"/tmp/cully-escape","hook_event_name":"Stop"}`), nil, true},
+		{"panic", []byte(`{"session_id":"p","hook_event_name":"Stop"}`), map[string]string{"CULLY_FAULT": "panic"}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			env := testEnv(t)
+			for k, v := range c.env {
+				env[k] = v
+			}
+			r := cully(t, env, c.payload, "hook")
+			if r.code != 0 || r.stdout != "" {
+				t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+			}
+			if c.name != "hostile session id" && c.name != "absolute session id" {
+				b, err := os.ReadFile(filepath.Join(env["CULLY_HOME"], "errors.log"))
+				if err != nil || len(b) == 0 {
+					t.Fatalf("no error record: %v", err)
+				}
+			}
+			if got := len(journal(t, env["CULLY_HOME"])); (got == 1) != c.record {
+				t.Errorf("journal records: %d", got)
+			}
+			assertOnlyState(t, env)
+		})
+	}
+}
+
+// assertOnlyState checks that the test dir holds nothing but the state dir.
+func assertOnlyState(t *testing.T, env map[string]string) {
+	t.Helper()
+	ents, _ := os.ReadDir(env["PWD"])
+	for _, e := range ents {
+		if e.Name() != "state" {
+			t.Errorf("created outside CULLY_HOME: %s", e.Name())
+		}
+	}
+	if _, err := os.Stat("/tmp/cully-escape"); err == nil {
+		t.Error("a session id escaped to /tmp")
+	}
+}
+
+func TestHookStateDirMissingOrUnwritable(t *testing.T) {
+	raw, _ := os.ReadFile(filepath.Join(fixtures, "capture-sequence", "010-PreToolUse-Bash.json"))
+	t.Run("missing", func(t *testing.T) {
+		env := testEnv(t)
+		env["CULLY_HOME"] = filepath.Join(env["PWD"], "state", "deep", "er")
+		if r := cully(t, env, raw, "hook"); r.code != 0 || r.stdout != "" {
+			t.Fatal(r)
+		}
+		if len(journal(t, env["CULLY_HOME"])) != 1 {
+			t.Fatal("a missing state dir should be created")
+		}
+	})
+	t.Run("unwritable", func(t *testing.T) {
+		env := testEnv(t)
+		blocker := filepath.Join(env["PWD"], "state")
+		os.WriteFile(blocker, []byte("a file where the state dir should be"), 0o600)
+		env["CULLY_HOME"] = filepath.Join(blocker, "home")
+		r := cully(t, env, raw, "hook")
+		if r.code != 0 || r.stdout != "" {
+			t.Fatal(r)
+		}
+		if !strings.Contains(r.stderr, "cully hook:") {
+			t.Errorf("with nowhere to log, the error goes to stderr: %q", r.stderr)
+		}
+	})
+}
+
+func TestHookLockTimeout(t *testing.T) {
+	env := testEnv(t)
+	env["CULLY_LOCK_TIMEOUT"] = "150ms"
+	h := ledger.Home{Dir: env["CULLY_HOME"]}
+	h.Ensure()
+	lk, err := ledger.Acquire(h.JournalLock(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lk.Unlock()
+	raw, _ := os.ReadFile(filepath.Join(fixtures, "capture-sequence", "026-PostToolUse-Edit.json"))
+	r := cully(t, env, raw, "hook")
+	if r.code != 0 || r.stdout != "" {
+		t.Fatal(r)
+	}
+	b, _ := os.ReadFile(h.ErrorsLog())
+	var rec map[string]any
+	if err := json.Unmarshal(b, &rec); err != nil || !strings.Contains(fmt.Sprint(rec["error"]), "deadline") {
+		t.Fatalf("error record: %s", b)
+	}
+	if ev, ok := rec["event"].(map[string]any); !ok || ev["tool"] != "Edit" {
+		t.Errorf("the lost event should be kept in the error record: %v", rec["event"])
+	}
+}

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"cully/engine"
+	"cully/ledger"
+)
+
+// healthWindow is how much of the live journal `status` scans for corrupt
+// and torn lines: enough to cover any recent damage, small enough that
+// status stays instant on a journal of any size (--rebuild scans it all).
+const healthWindow = 8 << 20
+
+type statusReport struct {
+	Session      string              `json:"session"`
+	Agent        string              `json:"agent"`
+	Task         int                 `json:"task"`
+	State        string              `json:"state"`
+	Started      time.Time           `json:"started"`
+	LastActivity time.Time           `json:"last_activity"`
+	Ended        bool                `json:"ended"`
+	Attended     string              `json:"attended"`
+	Counts       engine.Counts       `json:"counts"`
+	CheckEpoch   int                 `json:"check_epoch"`
+	Checkpoints  []engine.Checkpoint `json:"checkpoints"`
+	Warnings     []engine.Warning    `json:"guard_warnings"`
+	Budget       budgetReport        `json:"budget"`
+	Advisor      string              `json:"advisor"`
+	Ledger       string              `json:"ledger"`
+	Journal      journalReport       `json:"journal"`
+	ClockSkews   int                 `json:"clock_skews"`
+	Errors       int                 `json:"errors_logged"`
+}
+
+type budgetReport struct {
+	WallClock string `json:"wall_clock"`
+	ToolCalls int    `json:"tool_calls"`
+	Tokens    string `json:"tokens"`
+	CostUSD   string `json:"cost_usd"`
+	Context   string `json:"context"`
+}
+
+type journalReport struct {
+	ledger.ReadStats
+	Scanned string `json:"scanned"` // "whole" or "tail": how much of the journal the figures cover
+}
+
+func cmdStatus(a *app, args []string) error {
+	fs := a.flags("status")
+	session := fs.String("session", "", "session id (default: the most recently active)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	rebuild := fs.Bool("rebuild", false, "replay the whole journal to rebuild session state first")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	h, err := a.home()
+	if err != nil {
+		return err
+	}
+	var jr journalReport
+	if *rebuild {
+		cfg, _ := a.config(a.projectDir())
+		st, err := h.Rebuild(*session, &cfg)
+		if err != nil {
+			return fmt.Errorf("rebuild: %w", err)
+		}
+		jr = journalReport{ReadStats: st, Scanned: "whole"}
+	}
+	id, err := a.session(h, *session)
+	if err != nil {
+		return err
+	}
+	st, err := h.ReadState(id)
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("no session %q in %s", id, h.Dir)
+	}
+	if err != nil {
+		return fmt.Errorf("%w (run `cully status --rebuild` to rebuild it from the journal)", err)
+	}
+	if !*rebuild {
+		stats, whole, err := h.ScanTail(healthWindow, func(*engine.Event) error { return nil })
+		if err != nil {
+			return fmt.Errorf("scan journal: %w", err)
+		}
+		jr = journalReport{ReadStats: stats, Scanned: "tail"}
+		if whole {
+			jr.Scanned = "whole"
+		}
+	}
+	now, _ := a.now()
+	rep := buildReport(st, jr, now)
+	rep.Errors = countLines(h.ErrorsLog())
+	if *asJSON {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printReport(a.stdout, rep, now)
+	return nil
+}
+
+func buildReport(st *engine.State, jr journalReport, now time.Time) statusReport {
+	r := statusReport{
+		Session: st.Session, Agent: orUnknown(st.Agent), Task: st.Task, State: st.OnTrack(),
+		Started: st.Started, LastActivity: st.LastSeen, Ended: st.Ended, Attended: "unknown",
+		Counts: st.Counts, CheckEpoch: st.CheckEpoch, Checkpoints: st.Checkpoints, Warnings: st.Warnings,
+		Advisor: "not configured", Ledger: "not configured", Journal: jr, ClockSkews: st.ClockSkews,
+	}
+	if r.Counts.ByClass == nil {
+		r.Counts.ByClass = map[engine.Class]int{}
+	}
+	if r.Checkpoints == nil {
+		r.Checkpoints = []engine.Checkpoint{}
+	}
+	if r.Warnings == nil {
+		r.Warnings = []engine.Warning{}
+	}
+	if st.Attended != nil {
+		r.Attended = fmt.Sprint(*st.Attended)
+	}
+	r.Budget = budgetReport{WallClock: st.LastSeen.Sub(st.Started).Round(time.Second).String(), ToolCalls: st.Counts.ToolCalls,
+		Tokens: "unknown", CostUSD: "unknown", Context: "unknown"}
+	if u := st.Usage; u != nil {
+		if u.CostUSD != nil {
+			r.Budget.CostUSD = fmt.Sprintf("%.4f", *u.CostUSD)
+		}
+		if u.InputTokens != nil && u.OutputTokens != nil {
+			r.Budget.Tokens = fmt.Sprint(*u.InputTokens + *u.OutputTokens)
+		}
+		if u.ContextTokens != nil {
+			r.Budget.Context = fmt.Sprint(*u.ContextTokens)
+		}
+	}
+	return r
+}
+
+func printReport(w io.Writer, r statusReport, now time.Time) {
+	fmt.Fprintf(w, "session  %s (%s) · task %d · %s\n", r.Session, r.Agent, r.Task, r.State)
+	ended := ""
+	if r.Ended {
+		ended = " · session ended"
+	}
+	fmt.Fprintf(w, "activity last %s (%s)%s\n", r.LastActivity.UTC().Format(time.RFC3339), since(now, r.LastActivity), ended)
+	c := r.Counts
+	fmt.Fprintf(w, "calls    %d: read %d · edit %d · check %d · run %d · poll %d · other %d\n", c.ToolCalls,
+		c.ByClass[engine.ClassRead], c.ByClass[engine.ClassEdit], c.ByClass[engine.ClassCheck], c.ByClass[engine.ClassRun], c.ByClass[engine.ClassPoll], c.ByClass[engine.ClassOther])
+	fmt.Fprintf(w, "outcomes %d failed · %d unknown · checks %d ok / %d failed / %d unknown · %d distinct files read\n",
+		c.Failures, c.UnknownOut, c.ChecksOK, c.ChecksFailed, c.ChecksUnknown, c.FilesRead)
+	open := 0
+	for _, cp := range r.Checkpoints {
+		if cp.Status == engine.StatusOpen {
+			open++
+		}
+	}
+	fmt.Fprintf(w, "checkpoints %d open of %d\n", open, len(r.Checkpoints))
+	for _, cp := range r.Checkpoints {
+		told := ""
+		if cp.Nudged {
+			told = ", agent told"
+		}
+		fmt.Fprintf(w, "  %-4s %-12s %-16s task %d: %s%s\n", cp.ID, cp.Status, cp.Reason, cp.Task, cp.Evidence, told)
+	}
+	fmt.Fprintf(w, "guards   %d warning(s)\n", len(r.Warnings))
+	for _, g := range lastN(r.Warnings, 5) {
+		fmt.Fprintf(w, "  %-16s task %d: %s\n", g.Reason, g.Task, g.Evidence)
+	}
+	fmt.Fprintf(w, "budget   wall %s · calls %d · tokens %s · cost %s · context %s\n", r.Budget.WallClock, r.Budget.ToolCalls, r.Budget.Tokens, r.Budget.CostUSD, r.Budget.Context)
+	fmt.Fprintf(w, "advisor  %s · ledger %s\n", r.Advisor, r.Ledger)
+	j := r.Journal
+	fmt.Fprintf(w, "journal  %d records · %d corrupt · %d torn (%s scanned)", j.Lines, j.Corrupt, j.Torn, j.Scanned)
+	if r.Errors > 0 {
+		fmt.Fprintf(w, " · %d hook errors logged", r.Errors)
+	}
+	if r.ClockSkews > 0 {
+		fmt.Fprintf(w, " · clock went backwards %d time(s)", r.ClockSkews)
+	}
+	fmt.Fprintln(w)
+}
+
+func lastN[T any](s []T, n int) []T {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func since(now, t time.Time) string {
+	if t.IsZero() {
+		return "unknown"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < 0:
+		return "in the future: clock skew"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds ago", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+}
+
+func countLines(path string) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	return strings.Count(string(b), "\n")
+}

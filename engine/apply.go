@@ -1,0 +1,434 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// maxWarnings bounds the guard warnings kept for status and the panel.
+const maxWarnings = 20
+
+// Apply folds one event into the session state and returns the signals it
+// raised: checkpoints, guard warnings, acknowledgments and at most one nudge
+// for the agent. It sets ev.Task. It never reads a clock or a file.
+func Apply(s *State, ev *Event, cfg *Config) []Signal {
+	s.ensure()
+	if s.V == 0 {
+		s.V = StateVersion
+	}
+	if s.Session == "" {
+		s.Session = ev.Session
+	}
+	if s.Started.IsZero() || ev.Time.Before(s.Started) && s.Events == 0 {
+		s.Started = ev.Time
+	}
+	if ev.Time.Before(s.LastSeen) {
+		s.ClockSkews++
+	} else {
+		s.LastSeen = ev.Time
+	}
+	s.Events++
+	if ev.Agent != "" && ev.Kind != KindAck {
+		s.Agent = ev.Agent
+	}
+	if ev.Cwd != "" && ev.Subagent == "" {
+		s.Cwd = ev.Cwd
+	}
+	if ev.Attended != nil {
+		s.Attended = ev.Attended
+	}
+
+	var sigs []Signal
+	switch ev.Kind {
+	case KindPrompt:
+		sigs = s.newTask(ev)
+	case KindSessionStart:
+		s.Ended = false
+		if ev.Source == "compact" {
+			s.forgetReads()
+		}
+	case KindCompact:
+		s.Counts.Compactions++
+		s.forgetReads()
+	case KindSessionEnd:
+		s.Ended = true
+	case KindSubagent:
+		if ev.Source == "start" {
+			s.Counts.Subagents++
+		}
+	case KindAck:
+		sigs = s.ack(ev)
+	case KindHostUsage:
+		if ev.Usage != nil {
+			u := *ev.Usage
+			s.Usage = &u
+		}
+	case KindPreTool:
+		sigs = s.preTool(ev, cfg)
+	case KindPostTool:
+		sigs = s.postTool(ev, cfg)
+	}
+	ev.Task = s.Task
+	return sigs
+}
+
+// newTask opens a fresh observation boundary. A checkpoint the agent was
+// told about is taken as answered by the user's prompt; one that never
+// reached the agent belongs to a task that is over.
+func (s *State) newTask(ev *Event) []Signal {
+	s.Task++
+	s.Counts.Prompts++
+	s.ReadsSinceAct = 0
+	s.EditsSinceCheck = 0
+	var sigs []Signal
+	for i := range s.Checkpoints {
+		c := &s.Checkpoints[i]
+		if c.Status != StatusOpen {
+			continue
+		}
+		c.Status = StatusSuperseded
+		if c.Nudged {
+			c.Status = StatusAnswered
+		}
+		t := ev.Time
+		c.Closed = &t
+		sigs = append(sigs, Signal{Kind: SignalAck, ID: c.ID, Reason: c.Reason, Evidence: string(c.Status)})
+	}
+	return sigs
+}
+
+func (s *State) ack(ev *Event) []Signal {
+	all := len(ev.Ack) == 1 && ev.Ack[0] == "*"
+	var sigs []Signal
+	for i := range s.Checkpoints {
+		c := &s.Checkpoints[i]
+		if c.Status != StatusOpen || !all && !contains(ev.Ack, c.ID) {
+			continue
+		}
+		c.Status = StatusAcked
+		t := ev.Time
+		c.Closed = &t
+		sigs = append(sigs, Signal{Kind: SignalAck, ID: c.ID, Reason: c.Reason, Evidence: string(c.Status)})
+	}
+	return sigs
+}
+
+// forgetReads resets what counts as already read: after a compaction the
+// agent no longer holds those files in its context.
+func (s *State) forgetReads() {
+	for _, f := range s.Files {
+		f.WholeAt, f.WholeMod, f.WholeSize = nil, nil, 0
+	}
+}
+
+func fileKey(ev *Event) string {
+	if ev.Subagent != "" {
+		return ev.Subagent + "\x00" + ev.Target
+	}
+	return ev.Target
+}
+
+// preTool evaluates the guards for the call about to run and composes the
+// one nudge the agent gets: pending checkpoints first, then guard warnings.
+func (s *State) preTool(ev *Event, cfg *Config) []Signal {
+	var sigs []Signal
+	var guards []Warning
+
+	if ev.Class == ClassRead && ev.Target != "" && !ev.Ranged && ev.Size != nil {
+		size := *ev.Size
+		meta := fmt.Sprintf("%d:%d", size, unixNano(ev.Mtime))
+		if size > cfg.LargeReadBytes {
+			if w, ok := s.guard(ev, ReasonLargeRead, "large\x00"+ev.Target+"\x00"+meta,
+				fmt.Sprintf("whole-file read of %s (%s, over %s)", ev.Target, humanBytes(size), humanBytes(cfg.LargeReadBytes))); ok {
+				guards = append(guards, w)
+			}
+		}
+		if f := s.Files[fileKey(ev)]; f != nil && f.WholeMod != nil && size >= cfg.RereadMinBytes &&
+			ev.Mtime != nil && !ev.Mtime.After(*f.WholeMod) {
+			if w, ok := s.guard(ev, ReasonReread, "reread\x00"+fileKey(ev)+"\x00"+meta,
+				fmt.Sprintf("%s (%s) was read whole %s and is unchanged since by modification time", ev.Target, humanBytes(size), ago(ev.Time, f.WholeAt))); ok {
+				guards = append(guards, w)
+			}
+		}
+	}
+	if ev.CmdFP != "" && ev.Class != ClassPoll {
+		if c := s.Commands[ev.CmdFP]; c != nil && c.Fails >= cfg.BlindRetryFailures && s.unchangedSince(c, cfg) {
+			if w, ok := s.guard(ev, ReasonThirdAttempt, fmt.Sprintf("retry\x00%s\x00%d", ev.CmdFP, s.ChangeSeq),
+				fmt.Sprintf("`%s` failed on its last %d runs and nothing changed since", c.Preview, c.Fails)); ok {
+				guards = append(guards, w)
+			}
+		}
+	}
+	for _, w := range guards {
+		sigs = append(sigs, Signal{Kind: SignalGuard, Reason: w.Reason, Evidence: w.Evidence})
+	}
+
+	// Checkpoints reach the foreground agent only: a subagent cannot ask the user.
+	var pending []*Checkpoint
+	if ev.Subagent == "" {
+		for i := range s.Checkpoints {
+			if c := &s.Checkpoints[i]; c.Status == StatusOpen && !c.Nudged {
+				pending = append(pending, c)
+			}
+		}
+	}
+	if ev.Quiet || len(pending) == 0 && len(guards) == 0 {
+		return sigs
+	}
+	text := composeNudge(pending, guards, s.attended(), cfg)
+	for _, c := range pending {
+		c.Nudged = true
+	}
+	for i := len(s.Warnings) - len(guards); i < len(s.Warnings); i++ {
+		s.Warnings[i].Nudged = true
+	}
+	s.Counts.Nudges++
+	return append(sigs, Signal{Kind: SignalNudge, Text: text})
+}
+
+func (s *State) attended() bool { return s.Attended == nil || *s.Attended }
+
+// unchangedSince reports whether no edit or file change happened across the
+// command's recent failures and since the last of them.
+func (s *State) unchangedSince(c *CmdSeen, cfg *Config) bool {
+	n := cfg.BlindRetryFailures
+	if len(c.ChangeAt) < n {
+		return false
+	}
+	for _, at := range c.ChangeAt[len(c.ChangeAt)-n:] {
+		if at != s.ChangeSeq {
+			return false
+		}
+	}
+	return true
+}
+
+// guard records a guard warning unless its dedup key was used before.
+func (s *State) guard(ev *Event, r Reason, key, evidence string) (Warning, bool) {
+	if contains(s.Warned, key) {
+		return Warning{}, false
+	}
+	s.Warned = append(s.Warned, key)
+	if len(s.Warned) > maxWarned {
+		s.Warned = s.Warned[len(s.Warned)-maxWarned:]
+	}
+	w := Warning{Reason: r, Time: ev.Time, Task: s.Task, Target: ev.Target, Evidence: evidence}
+	s.Warnings = append(s.Warnings, w)
+	if len(s.Warnings) > maxWarnings {
+		s.Warnings = s.Warnings[len(s.Warnings)-maxWarnings:]
+	}
+	return w, true
+}
+
+// postTool counts a finished call and raises the checkpoints it completes.
+func (s *State) postTool(ev *Event, cfg *Config) []Signal {
+	c := &s.Counts
+	c.ToolCalls++
+	c.ByClass[ev.Class]++
+	switch ev.Outcome {
+	case OutcomeFailed:
+		c.Failures++
+	case OutcomeUnknown:
+		c.UnknownOut++
+	}
+
+	var sigs []Signal
+	if ev.CmdFP != "" && ev.Class != ClassPoll {
+		sigs = append(sigs, s.trackCommand(ev, cfg)...)
+	}
+	switch ev.Class {
+	case ClassRead:
+		s.noteRead(ev)
+		if ev.Subagent == "" {
+			s.ReadsSinceAct++
+			if s.ReadsSinceAct >= cfg.ExploreReads {
+				sigs = append(sigs, s.raise(ev, ReasonExploring,
+					fmt.Sprintf("%d read/search calls since the last edit or check", s.ReadsSinceAct))...)
+			}
+		}
+	case ClassEdit:
+		c.Edits++
+		if ev.Outcome != OutcomeFailed {
+			s.changed(ev)
+			s.EditsSinceCheck++
+			if s.EditsSinceCheck >= cfg.UnverifiedEdits {
+				sigs = append(sigs, s.raise(ev, ReasonUnverifiedEdits,
+					fmt.Sprintf("%d edits since the last successful check", s.EditsSinceCheck))...)
+			}
+		}
+	case ClassCheck:
+		c.Checks++
+		s.ReadsSinceAct = 0
+		if ev.Changes {
+			s.changed(ev)
+		}
+		switch ev.Outcome {
+		case OutcomeOK:
+			c.ChecksOK++
+			s.CheckEpoch++
+			s.EditsSinceCheck = 0
+		case OutcomeFailed:
+			c.ChecksFailed++
+		default:
+			c.ChecksUnknown++
+		}
+	default:
+		if ev.Changes {
+			s.changed(ev)
+		}
+	}
+	return sigs
+}
+
+// changed notes a file change: it resets the exploration count, makes later
+// retries informed rather than blind and forgets the changed file's read.
+func (s *State) changed(ev *Event) {
+	s.ChangeSeq++
+	s.ReadsSinceAct = 0
+	if ev.Target != "" {
+		if f := s.Files[fileKey(ev)]; f != nil {
+			f.WholeAt, f.WholeMod, f.WholeSize = nil, nil, 0
+		}
+	}
+}
+
+func (s *State) noteRead(ev *Event) {
+	if ev.Target == "" {
+		return
+	}
+	k := fileKey(ev)
+	f := s.Files[k]
+	if f == nil {
+		f = &FileSeen{}
+		s.Files[k] = f
+		s.Counts.FilesRead++
+		if len(s.Files) > maxFiles {
+			evictOldest(s.Files, func(f *FileSeen) time.Time { return f.LastSeen })
+		}
+	}
+	f.Reads++
+	f.LastSeen = ev.Time
+	if ev.Outcome == OutcomeOK && !ev.Ranged && ev.Mtime != nil {
+		t, m := ev.Time, *ev.Mtime
+		f.WholeAt, f.WholeMod = &t, &m
+		if ev.Size != nil {
+			f.WholeSize = *ev.Size
+		}
+	}
+}
+
+func (s *State) trackCommand(ev *Event, cfg *Config) []Signal {
+	cs := s.Commands[ev.CmdFP]
+	if cs == nil {
+		cs = &CmdSeen{}
+		s.Commands[ev.CmdFP] = cs
+		if len(s.Commands) > maxCommands {
+			evictOldest(s.Commands, func(c *CmdSeen) time.Time { return c.LastSeen })
+			if s.Commands[ev.CmdFP] == nil {
+				s.Commands[ev.CmdFP] = cs
+			}
+		}
+	}
+	cs.Runs++
+	cs.LastSeen = ev.Time
+	if ev.Cmd != "" {
+		cs.Preview = ev.Cmd
+	}
+	switch ev.Outcome {
+	case OutcomeOK:
+		cs.Fails, cs.SigStreak, cs.LastSig, cs.ChangeAt = 0, 0, "", nil
+	case OutcomeFailed:
+		cs.Fails++
+		if ev.FailSig != "" && ev.FailSig == cs.LastSig {
+			cs.SigStreak++
+		} else {
+			cs.SigStreak = 1
+		}
+		cs.LastSig = ev.FailSig
+		cs.ChangeAt = append(cs.ChangeAt, s.ChangeSeq)
+		if len(cs.ChangeAt) > 4 {
+			cs.ChangeAt = cs.ChangeAt[len(cs.ChangeAt)-4:]
+		}
+		if cs.SigStreak >= cfg.LoopFailures {
+			return s.raise(ev, ReasonFailureLoop,
+				fmt.Sprintf("`%s` failed %d times in a row with the same error (exit %s)", cs.Preview, cs.SigStreak, exitText(ev.Exit)))
+		}
+	}
+	return nil
+}
+
+// raise opens a checkpoint once per (task, reason, check epoch).
+func (s *State) raise(ev *Event, r Reason, evidence string) []Signal {
+	for _, c := range s.Checkpoints {
+		if c.Task == s.Task && c.Reason == r && c.Epoch == s.CheckEpoch {
+			return nil
+		}
+	}
+	s.NextCP++
+	cp := Checkpoint{ID: fmt.Sprintf("c%d", s.NextCP), Reason: r, Task: s.Task, Epoch: s.CheckEpoch, Raised: ev.Time, Evidence: evidence, Status: StatusOpen}
+	s.Checkpoints = append(s.Checkpoints, cp)
+	// Closed checkpoints of earlier tasks are history: keep the last few.
+	if len(s.Checkpoints) > 50 {
+		keep := s.Checkpoints[:0]
+		for i, c := range s.Checkpoints {
+			if c.Status == StatusOpen || i >= len(s.Checkpoints)-40 {
+				keep = append(keep, c)
+			}
+		}
+		s.Checkpoints = keep
+	}
+	return []Signal{{Kind: SignalCheckpoint, Reason: r, ID: cp.ID, Evidence: evidence}}
+}
+
+func evictOldest[T any](m map[string]T, at func(T) time.Time) {
+	var oldK string
+	var oldT time.Time
+	first := true
+	for k, v := range m {
+		if t := at(v); first || t.Before(oldT) {
+			oldK, oldT, first = k, t, false
+		}
+	}
+	delete(m, oldK)
+}
+
+func unixNano(t *time.Time) int64 {
+	if t == nil {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func exitText(e *int) string {
+	if e == nil {
+		return "unknown"
+	}
+	return fmt.Sprint(*e)
+}
+
+func ago(now time.Time, then *time.Time) string {
+	if then == nil {
+		return "earlier"
+	}
+	d := now.Sub(*then).Round(time.Second)
+	if d <= 0 {
+		return "just now"
+	}
+	return d.String() + " ago"
+}
+
+// humanBytes renders a size for a nudge: 12.3 KiB, 1.2 MiB.
+func humanBytes(n int64) string {
+	const k = 1024
+	switch {
+	case n < k:
+		return fmt.Sprintf("%d B", n)
+	case n < k*k:
+		return trimZero(fmt.Sprintf("%.1f", float64(n)/k)) + " KiB"
+	default:
+		return trimZero(fmt.Sprintf("%.1f", float64(n)/(k*k))) + " MiB"
+	}
+}
+
+func trimZero(s string) string { return strings.TrimSuffix(s, ".0") }

@@ -1,0 +1,443 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// sim drives the reducer the way the hook does: a pre-tool event, then a
+// post-tool event, with a clock that advances one second per event.
+type sim struct {
+	t   *testing.T
+	st  *State
+	cfg Config
+	now time.Time
+	n   int
+}
+
+func newSim(t *testing.T) *sim {
+	return &sim{t: t, st: NewState("s"), cfg: DefaultConfig(), now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
+}
+
+func (s *sim) apply(ev Event) []Signal {
+	s.now = s.now.Add(time.Second)
+	ev.V, ev.Session, ev.Time = 1, "s", s.now
+	return Apply(s.st, &ev, &s.cfg)
+}
+
+func (s *sim) prompt() []Signal { return s.apply(Event{Kind: KindPrompt}) }
+
+// call runs one tool call and returns the nudge given before it ran.
+func (s *sim) call(ev Event) string {
+	s.n++
+	pre := ev
+	pre.Kind, pre.Outcome, pre.Exit, pre.FailSig = KindPreTool, "", nil, ""
+	nudge := Nudge(s.apply(pre))
+	post := ev
+	post.Kind = KindPostTool
+	if post.Outcome == "" {
+		post.Outcome = OutcomeOK
+	}
+	s.apply(post)
+	return nudge
+}
+
+func read(path string) Event { return Event{Tool: "Read", Class: ClassRead, Target: path} }
+func edit(path string) Event { return Event{Tool: "Edit", Class: ClassEdit, Target: path} }
+func check(o Outcome) Event {
+	ev := Event{Tool: "Bash", Class: ClassCheck, Cmd: "go test ./...", CmdFP: "fp-test", Outcome: o}
+	if o == OutcomeFailed {
+		one := 1
+		ev.Exit, ev.FailSig = &one, "sig-a"
+	}
+	return ev
+}
+func fail(cmd, sig string) Event {
+	one := 1
+	return Event{Tool: "Bash", Class: ClassRun, Cmd: cmd, CmdFP: "fp-" + cmd, Outcome: OutcomeFailed, Exit: &one, FailSig: sig}
+}
+
+func (s *sim) open(r Reason) int {
+	n := 0
+	for _, c := range s.st.OpenCheckpoints() {
+		if c.Reason == r {
+			n++
+		}
+	}
+	return n
+}
+
+func TestExploringBoundary(t *testing.T) {
+	s := newSim(t)
+	s.prompt()
+	for i := 1; i <= 19; i++ {
+		if n := s.call(read("f.go")); n != "" {
+			t.Fatalf("read %d: unexpected nudge %q", i, n)
+		}
+	}
+	if s.open(ReasonExploring) != 0 {
+		t.Fatal("19 reads: no checkpoint yet")
+	}
+	if n := s.call(read("g.go")); n != "" {
+		t.Fatalf("20th read: the checkpoint is raised after it ran, the nudge comes next: %q", n)
+	}
+	if s.open(ReasonExploring) != 1 {
+		t.Fatal("20th read raises the exploring checkpoint")
+	}
+	n21 := s.call(read("h.go"))
+	if !strings.Contains(n21, "exploring") || !strings.Contains(n21, CheckpointQuestion) || !strings.Contains(n21, Action[ReasonExploring]) {
+		t.Fatalf("21st call: want exactly the exploring nudge, got %q", n21)
+	}
+	if n := s.call(read("i.go")); n != "" {
+		t.Fatalf("22nd call: no repeat, got %q", n)
+	}
+	for i := 0; i < 30; i++ {
+		s.call(read("j.go"))
+	}
+	if len(s.st.Checkpoints) != 1 {
+		t.Fatal("once per (task, reason, epoch)")
+	}
+}
+
+func TestExploringResetByEditCheckAndPrompt(t *testing.T) {
+	for name, reset := range map[string]func(*sim){
+		"edit":         func(s *sim) { s.call(edit("a.go")) },
+		"failed check": func(s *sim) { s.call(check(OutcomeFailed)) },
+		"new prompt":   func(s *sim) { s.prompt() },
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := newSim(t)
+			s.prompt()
+			for i := 0; i < 19; i++ {
+				s.call(read("f.go"))
+			}
+			reset(s)
+			for i := 0; i < 19; i++ {
+				s.call(read("f.go"))
+			}
+			if s.open(ReasonExploring) != 0 {
+				t.Fatal("the count should have been reset")
+			}
+		})
+	}
+}
+
+// Subagents explore on purpose to spare the main context: their reads do
+// not count toward the main agent's exploring checkpoint.
+func TestSubagentReadsDoNotCount(t *testing.T) {
+	s := newSim(t)
+	s.prompt()
+	for i := 0; i < 40; i++ {
+		ev := read("f.go")
+		ev.Subagent = "a1"
+		s.call(ev)
+	}
+	if s.open(ReasonExploring) != 0 {
+		t.Fatal("subagent reads raised a checkpoint")
+	}
+}
+
+func TestUnverifiedEditsBoundaryAndReset(t *testing.T) {
+	s := newSim(t)
+	s.prompt()
+	for i := 0; i < 11; i++ {
+		s.call(edit("a.go"))
+	}
+	if s.open(ReasonUnverifiedEdits) != 0 {
+		t.Fatal("11 edits: nothing yet")
+	}
+	s.call(edit("a.go"))
+	if s.open(ReasonUnverifiedEdits) != 1 {
+		t.Fatal("12th edit raises unverified-edits")
+	}
+	if n := s.call(edit("a.go")); !strings.Contains(n, "unverified-edits") || !strings.Contains(n, Action[ReasonUnverifiedEdits]) {
+		t.Fatalf("next call nudges: %q", n)
+	}
+	// A successful check advances the epoch and resets the count: 12 more
+	// edits raise a new checkpoint in the same task.
+	s.call(check(OutcomeOK))
+	if s.st.EditsSinceCheck != 0 || s.st.CheckEpoch != 1 {
+		t.Fatalf("after a successful check: edits %d epoch %d", s.st.EditsSinceCheck, s.st.CheckEpoch)
+	}
+	for i := 0; i < 12; i++ {
+		s.call(edit("a.go"))
+	}
+	if len(s.st.Checkpoints) != 2 {
+		t.Fatalf("new epoch, new checkpoint: %d", len(s.st.Checkpoints))
+	}
+}
+
+func TestUnknownOrFailedCheckDoesNotReset(t *testing.T) {
+	for _, o := range []Outcome{OutcomeUnknown, OutcomeFailed} {
+		s := newSim(t)
+		s.prompt()
+		for i := 0; i < 11; i++ {
+			s.call(edit("a.go"))
+		}
+		s.call(check(o))
+		s.call(edit("a.go"))
+		if s.open(ReasonUnverifiedEdits) != 1 || s.st.CheckEpoch != 0 {
+			t.Errorf("%s check must not count as a success", o)
+		}
+	}
+}
+
+func TestFailureLoop(t *testing.T) {
+	t.Run("same error three times, edits between", func(t *testing.T) {
+		s := newSim(t)
+		s.prompt()
+		s.call(check(OutcomeFailed))
+		s.call(edit("a.go"))
+		s.call(check(OutcomeFailed))
+		if s.open(ReasonFailureLoop) != 0 {
+			t.Fatal("two failures are not a loop")
+		}
+		s.call(edit("a.go"))
+		s.call(check(OutcomeFailed))
+		if s.open(ReasonFailureLoop) != 1 {
+			t.Fatal("the same failure three times is a loop, edits or not")
+		}
+		if n := s.call(read("a.go")); !strings.Contains(n, "failure-loop") || !strings.Contains(n, Action[ReasonFailureLoop]) {
+			t.Fatalf("nudge: %q", n)
+		}
+	})
+	t.Run("error changes after an edit: progress", func(t *testing.T) {
+		s := newSim(t)
+		s.prompt()
+		for i, sig := range []string{"a", "b", "c", "d"} {
+			ev := check(OutcomeFailed)
+			ev.FailSig = sig
+			s.call(ev)
+			s.call(edit("a.go"))
+			_ = i
+		}
+		if s.open(ReasonFailureLoop) != 0 {
+			t.Fatal("an edit-run-fix cycle with changing errors must stay quiet")
+		}
+	})
+	t.Run("a success between breaks the loop", func(t *testing.T) {
+		s := newSim(t)
+		s.prompt()
+		s.call(check(OutcomeFailed))
+		s.call(check(OutcomeFailed))
+		s.call(check(OutcomeOK))
+		s.call(check(OutcomeFailed))
+		if s.open(ReasonFailureLoop) != 0 {
+			t.Fatal("a success resets the streak")
+		}
+	})
+}
+
+func TestThirdAttemptGuard(t *testing.T) {
+	t.Run("blind retry", func(t *testing.T) {
+		s := newSim(t)
+		s.prompt()
+		s.call(fail("make", "x"))
+		if n := s.call(fail("make", "x")); n != "" {
+			t.Fatalf("second attempt: %q", n)
+		}
+		n := s.call(fail("make", "y"))
+		if !strings.Contains(n, "failed on its last 2 runs") {
+			t.Fatalf("third attempt: %q", n)
+		}
+	})
+	t.Run("retry after an edit", func(t *testing.T) {
+		s := newSim(t)
+		s.prompt()
+		s.call(fail("make", "x"))
+		s.call(fail("make", "x"))
+		s.call(edit("a.go"))
+		if n := s.call(fail("make", "x")); strings.Contains(n, "failed on its last") {
+			t.Fatalf("a retry after a fix is not blind: %q", n)
+		}
+	})
+	t.Run("deduplicated", func(t *testing.T) {
+		s := newSim(t)
+		s.prompt()
+		s.call(fail("make", "x"))
+		s.call(fail("make", "x"))
+		s.call(fail("make", "y"))
+		if n := s.call(fail("make", "z")); strings.Contains(n, "failed on its last") {
+			t.Fatalf("same situation, warned once: %q", n)
+		}
+	})
+}
+
+func sized(ev Event, size int64, mtime time.Time) Event {
+	ev.Size, ev.Mtime = &size, &mtime
+	return ev
+}
+
+func TestLargeReadGuard(t *testing.T) {
+	s := newSim(t)
+	s.prompt()
+	mt := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	if n := s.call(sized(read("big.json"), 256<<10, mt)); n != "" {
+		t.Fatalf("exactly 256 KiB is not over the limit: %q", n)
+	}
+	if n := s.call(sized(read("huge.json"), 300<<10, mt)); !strings.Contains(n, "huge.json") {
+		t.Fatalf("over 256 KiB: %q", n)
+	}
+	ranged := sized(read("huge2.json"), 300<<10, mt)
+	ranged.Ranged = true
+	if n := s.call(ranged); n != "" {
+		t.Fatalf("a ranged read is exempt: %q", n)
+	}
+}
+
+func TestRereadGuard(t *testing.T) {
+	mt := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	t.Run("unchanged re-read warns once", func(t *testing.T) {
+		s := newSim(t)
+		s.prompt()
+		s.call(sized(read("a.go"), 5000, mt))
+		if n := s.call(sized(read("a.go"), 5000, mt)); !strings.Contains(n, "a.go") || !strings.Contains(n, "unchanged") {
+			t.Fatalf("re-read: %q", n)
+		}
+		if n := s.call(sized(read("a.go"), 5000, mt)); n != "" {
+			t.Fatalf("dedup by size and mtime: %q", n)
+		}
+	})
+	exempt := map[string]func(s *sim){
+		"small file": func(s *sim) {
+			s.call(sized(read("a.go"), 4095, mt))
+			if n := s.call(sized(read("a.go"), 4095, mt)); n != "" {
+				t.Errorf("under 4 KiB: %q", n)
+			}
+		},
+		"ranged": func(s *sim) {
+			s.call(sized(read("a.go"), 5000, mt))
+			ev := sized(read("a.go"), 5000, mt)
+			ev.Ranged = true
+			if n := s.call(ev); n != "" {
+				t.Errorf("ranged: %q", n)
+			}
+		},
+		"touched": func(s *sim) {
+			s.call(sized(read("a.go"), 5000, mt))
+			if n := s.call(sized(read("a.go"), 5000, mt.Add(time.Second))); n != "" {
+				t.Errorf("newer mtime: %q", n)
+			}
+		},
+		"edited by the agent": func(s *sim) {
+			s.call(sized(read("a.go"), 5000, mt))
+			s.call(edit("a.go"))
+			if n := s.call(sized(read("a.go"), 5000, mt)); n != "" {
+				t.Errorf("after an edit: %q", n)
+			}
+		},
+		"after compaction": func(s *sim) {
+			s.call(sized(read("a.go"), 5000, mt))
+			s.apply(Event{Kind: KindCompact})
+			if n := s.call(sized(read("a.go"), 5000, mt)); n != "" {
+				t.Errorf("after compaction: %q", n)
+			}
+		},
+		"first read was ranged": func(s *sim) {
+			ev := sized(read("a.go"), 5000, mt)
+			ev.Ranged = true
+			s.call(ev)
+			if n := s.call(sized(read("a.go"), 5000, mt)); n != "" {
+				t.Errorf("only whole reads count as already read: %q", n)
+			}
+		},
+	}
+	for name, f := range exempt {
+		t.Run(name, func(t *testing.T) {
+			s := newSim(t)
+			s.prompt()
+			f(s)
+		})
+	}
+}
+
+func TestAckAndAnswer(t *testing.T) {
+	s := newSim(t)
+	s.prompt()
+	for i := 0; i < 20; i++ {
+		s.call(read("f.go"))
+	}
+	id := s.st.OpenCheckpoints()[0].ID
+	sigs := s.apply(Event{Kind: KindAck, Ack: []string{id}})
+	if len(sigs) != 1 || sigs[0].Kind != SignalAck || len(s.st.OpenCheckpoints()) != 0 {
+		t.Fatalf("ack: %+v", sigs)
+	}
+	if n := s.call(read("f.go")); n != "" {
+		t.Fatalf("an acknowledged checkpoint never nudges: %q", n)
+	}
+	// A nudged checkpoint is answered by the user's next prompt.
+	s2 := newSim(t)
+	s2.prompt()
+	for i := 0; i < 21; i++ {
+		s2.call(read("f.go"))
+	}
+	s2.prompt()
+	if c := s2.st.Checkpoints[0]; c.Status != StatusAnswered {
+		t.Fatalf("status %s", c.Status)
+	}
+}
+
+func TestQuietRecordsWithoutNudging(t *testing.T) {
+	s := newSim(t)
+	s.prompt()
+	for i := 0; i < 25; i++ {
+		ev := read("f.go")
+		ev.Quiet = true
+		if n := s.call(ev); n != "" {
+			t.Fatalf("quiet: %q", n)
+		}
+	}
+	if s.open(ReasonExploring) != 1 || s.st.Counts.ToolCalls != 25 {
+		t.Fatal("quiet still records and raises checkpoints")
+	}
+}
+
+func TestUnattendedNudge(t *testing.T) {
+	for _, mode := range []string{"continue", "stop"} {
+		s := newSim(t)
+		s.cfg.Unattended = mode
+		f := false
+		s.apply(Event{Kind: KindSessionStart, Attended: &f})
+		s.prompt()
+		for i := 0; i < 20; i++ {
+			s.call(read("f.go"))
+		}
+		n := s.call(read("f.go"))
+		if strings.Contains(n, "Wait for the answer") || !strings.Contains(n, "Nobody is watching") || !strings.Contains(n, mode) {
+			t.Errorf("%s: %q", mode, n)
+		}
+	}
+}
+
+func TestClockBackwardsIsCounted(t *testing.T) {
+	s := newSim(t)
+	s.apply(Event{Kind: KindPrompt})
+	ev := Event{V: 1, Session: "s", Kind: KindOther, Time: s.now.Add(-time.Hour)}
+	Apply(s.st, &ev, &s.cfg)
+	if s.st.ClockSkews != 1 || !s.st.LastSeen.Equal(s.now) {
+		t.Fatalf("skews %d last %v", s.st.ClockSkews, s.st.LastSeen)
+	}
+}
+
+// Replaying the same events gives the same state: the journal rebuilds it.
+func TestReplayDeterministic(t *testing.T) {
+	var evs []Event
+	s := newSim(t)
+	rec := func(ev Event) { s.now = s.now.Add(time.Second); ev.V, ev.Session, ev.Time = 1, "s", s.now; evs = append(evs, ev) }
+	rec(Event{Kind: KindPrompt})
+	for i := 0; i < 25; i++ {
+		rec(Event{Kind: KindPreTool, Tool: "Read", Class: ClassRead, Target: "a.go"})
+		rec(Event{Kind: KindPostTool, Tool: "Read", Class: ClassRead, Target: "a.go", Outcome: OutcomeOK})
+	}
+	a, b := NewState("s"), NewState("s")
+	cfg := DefaultConfig()
+	for _, ev := range evs {
+		e1, e2 := ev, ev
+		Apply(a, &e1, &cfg)
+		Apply(b, &e2, &cfg)
+	}
+	if a.Counts.ToolCalls != b.Counts.ToolCalls || len(a.Checkpoints) != len(b.Checkpoints) || a.Checkpoints[0].Nudged != b.Checkpoints[0].Nudged {
+		t.Fatal("replay differs")
+	}
+}

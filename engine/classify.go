@@ -1,0 +1,102 @@
+package engine
+
+import (
+	"encoding/hex"
+	"hash/fnv"
+	"strconv"
+	"strings"
+)
+
+// ClassifyTool classifies a non-shell tool by its name, for every agent's
+// spelling of the common tools.
+func ClassifyTool(tool string) Class {
+	switch strings.ToLower(tool) {
+	case "read", "grep", "glob", "ls", "webfetch", "websearch", "notebookread",
+		"read_file", "read_many_files", "list_directory", "glob_tool", "search_file_content", "google_web_search", "web_fetch",
+		"codebase_search", "file_search", "grep_search", "list_dir", "view_image":
+		return ClassRead
+	case "edit", "write", "multiedit", "notebookedit", "apply_patch", "replace", "write_file",
+		"edit_file", "search_replace", "delete_file", "str_replace_based_edit_tool":
+		return ClassEdit
+	case "bashoutput", "taskoutput", "killshell", "killbash", "monitor", "schedulewakeup", "wait":
+		return ClassPoll
+	case "bash", "shell", "exec_command", "run_shell_command", "run_terminal_cmd", "local_shell":
+		return ClassRun
+	}
+	return ClassOther
+}
+
+// IsShellTool reports whether the tool runs a shell command line.
+func IsShellTool(tool string) bool {
+	switch strings.ToLower(tool) {
+	case "bash", "shell", "exec_command", "run_shell_command", "run_terminal_cmd", "local_shell":
+		return true
+	}
+	return false
+}
+
+// NormalizeCommand collapses whitespace so that trivially different
+// spellings of one command share a fingerprint.
+func NormalizeCommand(cmd string) string {
+	return strings.Join(strings.Fields(cmd), " ")
+}
+
+// Fingerprint is a short stable hash, used for commands and failure
+// signatures so the journal can compare them without storing their text.
+// FNV-1a (128 bit, 64 kept) rather than SHA-256: it identifies, it does not
+// protect, and it keeps the crypto packages' start-up cost off the hook path.
+func Fingerprint(parts ...string) string {
+	h := fnv.New128a()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// sigLines is how many leading lines of error output make a failure
+// signature: enough to tell one error from the next, few enough that noisy
+// trailing output (timings, counts) does not split one loop into many.
+const sigLines = 3
+
+// FailureSignature hashes an exit code and the first normalized lines of the
+// error output. Numbers, hex ids and whitespace are normalized, so that line
+// numbers, durations and addresses do not make one error look like another.
+func FailureSignature(exit *int, errText string) string {
+	code := "?"
+	if exit != nil {
+		code = strconv.Itoa(*exit)
+	}
+	var lines []string
+	for _, ln := range strings.Split(errText, "\n") {
+		ln = normalizeErrLine(ln)
+		if ln == "" {
+			continue
+		}
+		lines = append(lines, ln)
+		if len(lines) == sigLines {
+			break
+		}
+	}
+	return Fingerprint(append([]string{code}, lines...)...)
+}
+
+func normalizeErrLine(s string) string {
+	var b strings.Builder
+	lastDigit := false
+	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
+		switch {
+		case r >= '0' && r <= '9':
+			if !lastDigit {
+				b.WriteByte('#')
+			}
+			lastDigit = true
+			continue
+		case r == '\t':
+			r = ' '
+		}
+		lastDigit = false
+		b.WriteRune(r)
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}

@@ -1,0 +1,73 @@
+package engine
+
+// Config holds every rule threshold. The zero value is not useful: start from
+// DefaultConfig. A project-local file may tune the numbers but never names a
+// command to run: nothing here is ever executed.
+type Config struct {
+	// ExploreReads read/search calls without an edit or a check raise the
+	// exploring checkpoint (seed 000: 20).
+	ExploreReads int `toml:"explore_reads" json:"explore_reads"`
+	// UnverifiedEdits edits without a successful check raise the
+	// unverified-edits checkpoint (seed 000: 12).
+	UnverifiedEdits int `toml:"unverified_edits" json:"unverified_edits"`
+	// LoopFailures identical failures of one command, with no success between,
+	// make an active failure loop (DESIGN: 3).
+	LoopFailures int `toml:"loop_failures" json:"loop_failures"`
+	// BlindRetryFailures failed runs in a row, with nothing changed since, make
+	// the next identical run a blind retry (seed 000: a third attempt after two).
+	BlindRetryFailures int `toml:"blind_retry_failures" json:"blind_retry_failures"`
+	// LargeReadBytes: a whole-file read above this size is warned (DESIGN: 256 KiB).
+	LargeReadBytes int64 `toml:"large_read_bytes" json:"large_read_bytes"`
+	// RereadMinBytes: files smaller than this are cheap to re-read and never
+	// warned (seed 000: 4 KB).
+	RereadMinBytes int64 `toml:"reread_min_bytes" json:"reread_min_bytes"`
+	// Unattended is what a checkpoint asks of an agent nobody is watching:
+	// "continue" (summarise, then go on) or "stop" (summarise, then end the turn).
+	Unattended string `toml:"unattended" json:"unattended"`
+	// Checks are extra command prefixes that count as checks, e.g. "./scripts/verify".
+	// They are matched, never run.
+	Checks []string `toml:"checks" json:"checks,omitempty"`
+	// ReadOnly are extra command names that only read.
+	ReadOnly []string `toml:"read_only" json:"read_only,omitempty"`
+}
+
+// DefaultConfig returns the thresholds of DESIGN.md and seed 000.
+func DefaultConfig() Config {
+	return Config{
+		ExploreReads:       20,
+		UnverifiedEdits:    12,
+		LoopFailures:       3,
+		BlindRetryFailures: 2,
+		LargeReadBytes:     256 << 10,
+		RereadMinBytes:     4 << 10,
+		Unattended:         "continue",
+	}
+}
+
+// Sanitize replaces nonsensical values with the defaults, so a bad config
+// file degrades to the documented behaviour instead of silencing a rule.
+func (c Config) Sanitize() Config {
+	d := DefaultConfig()
+	if c.ExploreReads < 1 {
+		c.ExploreReads = d.ExploreReads
+	}
+	if c.UnverifiedEdits < 1 {
+		c.UnverifiedEdits = d.UnverifiedEdits
+	}
+	if c.LoopFailures < 2 {
+		c.LoopFailures = d.LoopFailures
+	}
+	if c.BlindRetryFailures < 1 {
+		c.BlindRetryFailures = d.BlindRetryFailures
+	}
+	if c.LargeReadBytes < 1 {
+		c.LargeReadBytes = d.LargeReadBytes
+	}
+	if c.RereadMinBytes < 0 {
+		c.RereadMinBytes = d.RereadMinBytes
+	}
+	if c.Unattended != "stop" {
+		c.Unattended = "continue"
+	}
+	return c
+}

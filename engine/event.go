@@ -1,0 +1,114 @@
+// Package engine is cully's pure rule core: a reducer from (session state,
+// event) to (session state, signals).
+//
+// Invariants:
+//   - No I/O, no clock reads, no globals that change. Time, file sizes and
+//     modification times arrive inside the Event.
+//   - The hook and the panel run the same reducer, so they never disagree;
+//     replaying a journal through Apply rebuilds any session's state.
+//   - Nothing here stores file contents, tool output or prompt text: events
+//     carry metadata, fingerprints and redacted previews only.
+package engine
+
+import "time"
+
+// SchemaVersion is the version of the journal record. Readers accept any
+// record whose version they know and skip (and count) the rest.
+const SchemaVersion = 1
+
+// Kind is the normalized hook event, common to every agent protocol.
+type Kind string
+
+// Normalized event kinds.
+const (
+	KindSessionStart Kind = "session_start"
+	KindSessionEnd   Kind = "session_end"
+	KindPrompt       Kind = "prompt"     // an accepted user prompt: a new task
+	KindPreTool      Kind = "pre_tool"   // before a tool call
+	KindPostTool     Kind = "post_tool"  // after a tool call, success or failure
+	KindBatch        Kind = "tool_batch" // all calls of one model message resolved
+	KindCompact      Kind = "compact"    // the agent's context was compacted
+	KindStop         Kind = "stop"       // the agent finished its turn
+	KindSubagent     Kind = "subagent"   // a subagent started or stopped
+	KindNotify       Kind = "notify"     // host notification
+	KindAck          Kind = "ack"        // the user acknowledged checkpoints (cully ack, panel)
+	KindHostUsage    Kind = "host_usage" // the host's own cost/context figures (status line)
+	KindOther        Kind = "other"      // any other host event, recorded as is
+)
+
+// Class says what a tool call does, for the rules.
+type Class string
+
+// Tool call classes.
+const (
+	ClassRead  Class = "read"  // read or search: Read, Grep, Glob, cat, rg, git log, …
+	ClassEdit  Class = "edit"  // changes files: Edit, Write, apply_patch, sed -i, > file, …
+	ClassCheck Class = "check" // verifies work: tests, builds, linters, type checks
+	ClassRun   Class = "run"   // any other command
+	ClassPoll  Class = "poll"  // reads a background task's output or waits: neither a read nor a repeat
+	ClassOther Class = "other" // agent bookkeeping: subagents, task lists, tool search
+)
+
+// Outcome of a tool call. Only OutcomeOK with a known exit status 0 is a
+// success; everything the host did not say is unknown.
+type Outcome string
+
+// Tool call outcomes.
+const (
+	OutcomeOK      Outcome = "ok"
+	OutcomeFailed  Outcome = "failed"
+	OutcomeUnknown Outcome = "unknown"
+)
+
+// Event is one journal record: one hook call (or one cully action such as an
+// ack), normalized across agents. Pointer fields are nil where the host did
+// not say.
+type Event struct {
+	V         int       `json:"v"`
+	Time      time.Time `json:"ts"`
+	Agent     string    `json:"agent"`
+	Session   string    `json:"session"`
+	Task      int       `json:"task"`           // set by the reducer: the task the event belongs to
+	Hook      string    `json:"hook,omitempty"` // the host's own event name
+	Kind      Kind      `json:"kind"`
+	Subagent  string    `json:"subagent,omitempty"`
+	Source    string    `json:"source,omitempty"` // session start source, stop reason, compaction trigger
+	Cwd       string    `json:"cwd,omitempty"`
+	Tool      string    `json:"tool,omitempty"`
+	ToolUseID string    `json:"tool_use_id,omitempty"`
+	Class     Class     `json:"class,omitempty"`
+
+	Target string     `json:"target,omitempty"` // file path, project-relative where possible
+	Size   *int64     `json:"size,omitempty"`   // target size at hook time
+	Mtime  *time.Time `json:"mtime,omitempty"`  // target modification time at hook time
+	Ranged bool       `json:"ranged,omitempty"` // a read with an offset/limit/range
+
+	CmdFP   string  `json:"cmd_fp,omitempty"`   // hash of the normalized command
+	Cmd     string  `json:"cmd,omitempty"`      // short redacted preview
+	Outcome Outcome `json:"outcome,omitempty"`  // post-tool only
+	Exit    *int    `json:"exit,omitempty"`     // exit status where the host gives one
+	FailSig string  `json:"fail_sig,omitempty"` // hash of exit code + first normalized error lines
+	Note    string  `json:"note,omitempty"`     // timeout, interrupted, background, masked, …
+	Changes bool    `json:"changes,omitempty"`  // a shell command seen to write files
+
+	Attended *bool `json:"attended,omitempty"` // false when the host says nobody is watching
+	Quiet    bool  `json:"quiet,omitempty"`    // CULLY_GUARD=off: record, never nudge
+
+	Ack   []string   `json:"ack,omitempty"`   // checkpoint ids acknowledged ("*" = all)
+	Usage *HostUsage `json:"usage,omitempty"` // host-reported usage (status line, transcript)
+
+	Signals []Signal `json:"signals,omitempty"` // what cully raised or said on this event (output of the reducer)
+}
+
+// HostUsage holds figures the host itself reported. Nil fields are unknown.
+type HostUsage struct {
+	CostUSD       *float64 `json:"cost_usd,omitempty"`
+	InputTokens   *int64   `json:"input_tokens,omitempty"`
+	OutputTokens  *int64   `json:"output_tokens,omitempty"`
+	ContextTokens *int64   `json:"context_tokens,omitempty"`
+	ContextWindow *int64   `json:"context_window,omitempty"`
+	Model         string   `json:"model,omitempty"`
+}
+
+// IsToolResult reports whether the event closes a tool call.
+func (e *Event) IsToolResult() bool { return e.Kind == KindPostTool }

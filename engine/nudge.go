@@ -1,0 +1,53 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Action is the suggested action of each checkpoint reason (seed 000's table).
+var Action = map[Reason]string{
+	ReasonFailureLoop:     "Explain the blocker and propose a different next step.",
+	ReasonExploring:       "Summarize what the exploration found before spending more context.",
+	ReasonUnverifiedEdits: "Review the approach and verification plan before widening the change.",
+}
+
+// CheckpointQuestion is the question a checkpoint has the agent ask the user.
+const CheckpointQuestion = "Are we still on track, or should I change direction?"
+
+// composeNudge writes the one short text the agent receives. Checkpoints
+// come first (they ask for a pause), guard warnings after.
+func composeNudge(cps []*Checkpoint, guards []Warning, attended bool, cfg *Config) string {
+	var b strings.Builder
+	for _, c := range cps {
+		fmt.Fprintf(&b, "cully checkpoint %s (%s): %s. %s\n", c.ID, c.Reason, c.Evidence, Action[c.Reason])
+	}
+	if len(cps) > 0 {
+		switch {
+		case attended:
+			fmt.Fprintf(&b, "Give the user a short summary: the agreed outcome, progress so far, the blocker, and your proposed next step. Then ask: %q Wait for the answer before continuing this approach, unless the user already authorized you to proceed.\n", CheckpointQuestion)
+		case cfg.Unattended == "stop":
+			b.WriteString("Nobody is watching this session. Write that summary in your output (agreed outcome, progress, blocker, proposed next step), then stop and end your turn instead of continuing this approach.\n")
+		default:
+			b.WriteString("Nobody is watching this session. Write that summary in your output (agreed outcome, progress, blocker, proposed next step), then continue with the best next step.\n")
+		}
+	}
+	for _, w := range guards {
+		b.WriteString("cully: ")
+		b.WriteString(guardAdvice(w))
+		b.WriteByte('\n')
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func guardAdvice(w Warning) string {
+	switch w.Reason {
+	case ReasonLargeRead:
+		return w.Evidence + ". Read a range (offset/limit) or search it instead of loading it all into context."
+	case ReasonReread:
+		return w.Evidence + ". Reuse what you already read, or read only the range you need. (Metadata only: cully cannot prove the content is identical.)"
+	case ReasonThirdAttempt:
+		return w.Evidence + ". A third identical run will likely fail the same way: change something first, or try a different approach."
+	}
+	return w.Evidence
+}

@@ -1,0 +1,92 @@
+package engine
+
+import "testing"
+
+func TestClassifyShell(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Checks = []string{"./scripts/verify"}
+	cases := []struct {
+		cmd     string
+		class   Class
+		masked  bool
+		changes bool
+		target  string
+		ranged  bool
+	}{
+		{"go test ./...", ClassCheck, false, false, "", false},
+		{"cd /repo && go test ./... -run TestX", ClassCheck, false, false, "", false},
+		{"CGO_ENABLED=0 timeout 120 go test -race ./pkg", ClassCheck, false, false, "", false},
+		{"time pytest -x tests/", ClassCheck, false, false, "", false},
+		{"python -m pytest -q", ClassCheck, false, false, "", false},
+		{"uv run pytest", ClassCheck, false, false, "", false},
+		{"npm test", ClassCheck, false, false, "", false},
+		{"npm run typecheck", ClassCheck, false, false, "", false},
+		{"pnpm lint", ClassCheck, false, false, "", false},
+		{"npx tsc --noEmit", ClassCheck, false, false, "", false},
+		{"cargo clippy -- -D warnings", ClassCheck, false, false, "", false},
+		{"make test", ClassCheck, false, false, "", false},
+		{"make", ClassCheck, false, false, "", false},
+		{"make install", ClassRun, false, false, "", false},
+		{"just lint", ClassCheck, false, false, "", false},
+		{"task test:unit", ClassCheck, false, false, "", false},
+		{"mix test", ClassCheck, false, false, "", false},
+		{"./gradlew test", ClassCheck, false, false, "", false},
+		{"dotnet test", ClassCheck, false, false, "", false},
+		{"zig build test", ClassCheck, false, false, "", false},
+		{"ruff check .", ClassCheck, false, false, "", false},
+		{"./scripts/verify --all", ClassCheck, false, false, "", false},
+		{"go test ./... 2>&1 | tail -20", ClassCheck, true, false, "", false},
+		{"set -o pipefail; go test ./... | tail -20", ClassCheck, false, false, "", false},
+		{"go test ./...; echo done", ClassCheck, true, false, "", false},
+		{"go vet ./... && go test ./...", ClassCheck, false, false, "", false},
+		{"go test ./... || true", ClassCheck, true, false, "", false},
+		{"gofmt -w . && go test ./...", ClassCheck, false, true, "", false},
+		{"cat README.md", ClassRead, false, false, "README.md", false},
+		{"cat a.go b.go", ClassRead, false, false, "", false},
+		{"head -n 50 src/main.go", ClassRead, false, false, "src/main.go", true},
+		{"sed -n '10,40p' internal/x.go", ClassRead, false, false, "internal/x.go", true},
+		{"rg -n 'func Parse' .", ClassRead, false, false, "", false},
+		{"grep -rn foo src | head", ClassRead, false, false, "", false},
+		{"find . -name '*.go' | wc -l", ClassRead, false, false, "", false},
+		{"git status && git diff", ClassRead, false, false, "", false},
+		{"git log --oneline -5", ClassRead, false, false, "", false},
+		{"ls -la 2>/dev/null", ClassRead, false, false, "", false},
+		{"echo changed >> notes.txt", ClassEdit, false, true, "", false},
+		{"cat > out.txt <<'EOF'\nhello\nEOF", ClassEdit, false, true, "", false},
+		{"sed -i 's/a/b/' x.go", ClassEdit, false, true, "", false},
+		{"rm -rf build", ClassEdit, false, true, "", false},
+		{"git checkout -- file.go", ClassEdit, false, true, "", false},
+		{"find . -name '*.orig' -delete", ClassEdit, false, true, "", false},
+		{"echo hi | tee log.txt", ClassEdit, false, true, "", false},
+		{"go run ./cmd/app 2>&1", ClassRun, false, false, "", false},
+		{"./app --flag", ClassRun, false, false, "", false},
+		{"curl -s localhost:8080/health", ClassRun, false, false, "", false},
+		{"sleep 30", ClassPoll, false, false, "", false},
+		{"tail -f server.log", ClassPoll, false, false, "", false},
+		{"echo hello", ClassRun, false, false, "", false},
+		{"false", ClassRun, false, false, "", false},
+		{"", ClassRun, false, false, "", false},
+		{`echo "unterminated`, ClassRun, false, false, "", false},
+	}
+	for _, c := range cases {
+		got := ClassifyShell(c.cmd, &cfg)
+		if got.Class != c.class || got.Masked != c.masked || got.Changes != c.changes || got.Target != c.target || got.Ranged != c.ranged {
+			t.Errorf("%q: got %+v, want class=%s masked=%v changes=%v target=%q ranged=%v", c.cmd, got, c.class, c.masked, c.changes, c.target, c.ranged)
+		}
+	}
+}
+
+func TestFailureSignatureNormalizes(t *testing.T) {
+	one, two := 1, 2
+	a := FailureSignature(&one, "--- FAIL: TestX (0.00s)\n    x_test.go:12: boom\nFAIL")
+	b := FailureSignature(&one, "--- FAIL: TestX (0.31s)\n    x_test.go:14: boom\nFAIL\nok other 0.2s")
+	if a != b {
+		t.Error("timings, line numbers and trailing lines should not change the signature")
+	}
+	if a == FailureSignature(&two, "--- FAIL: TestX (0.00s)\n    x_test.go:12: boom\nFAIL") {
+		t.Error("the exit code is part of the signature")
+	}
+	if a == FailureSignature(&one, "--- FAIL: TestY (0.00s)\n    y_test.go:12: other\nFAIL") {
+		t.Error("a different error must change the signature")
+	}
+}

@@ -1,0 +1,85 @@
+package engine
+
+import "time"
+
+// Reason names a checkpoint or guard rule.
+type Reason string
+
+// Checkpoint reasons (seed 000, "Ask whether the approach is still on track").
+const (
+	ReasonFailureLoop     Reason = "failure-loop"
+	ReasonExploring       Reason = "exploring"
+	ReasonUnverifiedEdits Reason = "unverified-edits"
+)
+
+// Guard reasons (seed 000, "Avoid repeated context and work").
+const (
+	ReasonLargeRead    Reason = "large-read"
+	ReasonThirdAttempt Reason = "third-attempt"
+	ReasonReread       Reason = "unchanged-reread"
+)
+
+// CheckpointStatus is where a checkpoint stands.
+type CheckpointStatus string
+
+// Checkpoint statuses.
+const (
+	StatusOpen       CheckpointStatus = "open"
+	StatusAcked      CheckpointStatus = "acknowledged" // cully ack or the panel
+	StatusAnswered   CheckpointStatus = "answered"     // the user's next prompt answered it
+	StatusSuperseded CheckpointStatus = "superseded"   // a new task began before it reached the agent
+)
+
+// Checkpoint asks the user to judge whether the agent is still on track.
+// One is raised at most once per (task, reason, check epoch).
+type Checkpoint struct {
+	ID       string           `json:"id"`
+	Reason   Reason           `json:"reason"`
+	Task     int              `json:"task"`
+	Epoch    int              `json:"epoch"`
+	Raised   time.Time        `json:"raised"`
+	Evidence string           `json:"evidence"`
+	Status   CheckpointStatus `json:"status"`
+	Nudged   bool             `json:"nudged,omitempty"` // the agent has been told
+	Closed   *time.Time       `json:"closed,omitempty"`
+}
+
+// Warning is one guard warning raised before a tool call.
+type Warning struct {
+	Reason   Reason    `json:"reason"`
+	Time     time.Time `json:"ts"`
+	Task     int       `json:"task"`
+	Target   string    `json:"target,omitempty"`
+	Evidence string    `json:"evidence"`
+	Nudged   bool      `json:"nudged,omitempty"`
+}
+
+// SignalKind says what a Signal is.
+type SignalKind string
+
+// Signal kinds.
+const (
+	SignalCheckpoint SignalKind = "checkpoint" // a checkpoint was raised
+	SignalGuard      SignalKind = "guard"      // a guard warning was raised
+	SignalAck        SignalKind = "ack"        // a checkpoint was closed
+	SignalNudge      SignalKind = "nudge"      // text handed to the agent on this call
+)
+
+// Signal is an output of the reducer: something raised, closed or said.
+type Signal struct {
+	Kind     SignalKind `json:"kind"`
+	Reason   Reason     `json:"reason,omitempty"`
+	ID       string     `json:"id,omitempty"`
+	Evidence string     `json:"evidence,omitempty"`
+	Text     string     `json:"text,omitempty"` // the nudge, for SignalNudge
+}
+
+// Nudge returns the text to hand the agent, or "" when there is none.
+func Nudge(sigs []Signal) string {
+	for _, s := range sigs {
+		if s.Kind == SignalNudge {
+			return s.Text
+		}
+	}
+	return ""
+}

@@ -1,0 +1,129 @@
+package engine
+
+import "time"
+
+// StateVersion changes whenever State changes shape; a state file of another
+// version is rebuilt from the journal instead of being trusted.
+const StateVersion = 1
+
+// Caps that keep a session's state small, so loading it costs the same on
+// every hook call however long the session runs.
+const (
+	maxFiles    = 512 // files remembered for the re-read guard
+	maxCommands = 64  // commands remembered for the retry rules
+	maxWarned   = 512 // guard dedup keys remembered
+)
+
+// State is one session's derived state. It is rebuilt exactly by replaying
+// the session's journal records through Apply.
+type State struct {
+	V        int       `json:"v"`
+	Session  string    `json:"session"`
+	Agent    string    `json:"agent,omitempty"`
+	Cwd      string    `json:"cwd,omitempty"`
+	Started  time.Time `json:"started"`
+	LastSeen time.Time `json:"last_seen"`
+	Events   int       `json:"events"` // records applied
+	Ended    bool      `json:"ended,omitempty"`
+	Attended *bool     `json:"attended,omitempty"`
+
+	// ClockSkews counts events whose time was before the previous one's.
+	ClockSkews int `json:"clock_skews,omitempty"`
+
+	Task       int `json:"task"`        // current task number; 0 before the first prompt
+	CheckEpoch int `json:"check_epoch"` // advances on each successful check
+	ChangeSeq  int `json:"change_seq"`  // advances on each edit or file seen to change
+
+	// Activity since the last boundary, for the checkpoint rules.
+	ReadsSinceAct   int `json:"reads_since_act"`   // reads since an edit, a check or a new task
+	EditsSinceCheck int `json:"edits_since_check"` // edits since a successful check or a new task
+
+	Counts Counts `json:"counts"`
+
+	Checkpoints []Checkpoint         `json:"checkpoints,omitempty"`
+	Warnings    []Warning            `json:"warnings,omitempty"` // guard warnings raised, newest last
+	Files       map[string]*FileSeen `json:"files,omitempty"`
+	Commands    map[string]*CmdSeen  `json:"commands,omitempty"`
+	Warned      []string             `json:"warned,omitempty"` // guard dedup keys already used
+	Usage       *HostUsage           `json:"usage,omitempty"`  // last host-reported usage
+	NextCP      int                  `json:"next_cp"`          // checkpoint id sequence
+}
+
+// Counts are the session's activity totals.
+type Counts struct {
+	ToolCalls     int           `json:"tool_calls"`
+	ByClass       map[Class]int `json:"by_class"`
+	Failures      int           `json:"failures"`
+	UnknownOut    int           `json:"unknown_outcomes"`
+	Edits         int           `json:"edits"`
+	Checks        int           `json:"checks"`
+	ChecksOK      int           `json:"checks_ok"`
+	ChecksFailed  int           `json:"checks_failed"`
+	ChecksUnknown int           `json:"checks_unknown"`
+	FilesRead     int           `json:"files_read"` // distinct files read
+	Prompts       int           `json:"prompts"`
+	Compactions   int           `json:"compactions"`
+	Subagents     int           `json:"subagents"`
+	Nudges        int           `json:"nudges"`
+}
+
+// FileSeen is what the session knows of one file.
+type FileSeen struct {
+	Reads     int        `json:"reads"`
+	WholeAt   *time.Time `json:"whole_at,omitempty"`    // time of the last whole-file read
+	WholeMod  *time.Time `json:"whole_mtime,omitempty"` // file mtime at that read
+	WholeSize int64      `json:"whole_size,omitempty"`
+	LastSeen  time.Time  `json:"last_seen"`
+}
+
+// CmdSeen is the recent history of one normalized command.
+type CmdSeen struct {
+	Preview   string    `json:"preview"`
+	Runs      int       `json:"runs"`
+	LastSeen  time.Time `json:"last_seen"`
+	Fails     int       `json:"fails"`      // consecutive failures (reset by a success)
+	SigStreak int       `json:"sig_streak"` // consecutive failures with the same signature
+	LastSig   string    `json:"last_sig,omitempty"`
+	// ChangeAt holds ChangeSeq at the last two failures, newest last: a
+	// retry is blind when nothing changed across them and since.
+	ChangeAt []int `json:"change_at,omitempty"`
+}
+
+// NewState returns the empty state of a session.
+func NewState(session string) *State {
+	return &State{V: StateVersion, Session: session}
+}
+
+func (s *State) ensure() {
+	if s.Counts.ByClass == nil {
+		s.Counts.ByClass = map[Class]int{}
+	}
+	if s.Files == nil {
+		s.Files = map[string]*FileSeen{}
+	}
+	if s.Commands == nil {
+		s.Commands = map[string]*CmdSeen{}
+	}
+}
+
+// OpenCheckpoints returns the checkpoints still waiting for an answer.
+func (s *State) OpenCheckpoints() []Checkpoint {
+	var out []Checkpoint
+	for _, c := range s.Checkpoints {
+		if c.Status == StatusOpen {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// OnTrack summarises the session in one word for status lines and headers.
+func (s *State) OnTrack() string {
+	if len(s.OpenCheckpoints()) > 0 {
+		return "checkpoint"
+	}
+	if s.Events == 0 {
+		return "unknown"
+	}
+	return "on track"
+}

@@ -1,0 +1,336 @@
+// Package hookbridge holds one adapter per agent hook protocol: it decodes
+// the agent's payload into the common engine.Event and encodes the engine's
+// signals into that agent's output contract.
+//
+// Invariants:
+//   - Decoding is tolerant: unknown fields are ignored, missing ones stay
+//     unknown (nil), and nothing from the payload is used as a path without
+//     the caller sanitizing it.
+//   - No file contents, tool output or prompt text leave this package: only
+//     metadata, fingerprints and redacted previews.
+//   - Encoders write exactly one JSON object or nothing; they never emit a
+//     permission decision or a block.
+package hookbridge
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"cully/engine"
+)
+
+// Env is what an adapter may know besides the payload: the clock reading,
+// the host's environment variables and a file stat (injected so tests and
+// replays control them).
+type Env struct {
+	Now    time.Time
+	Getenv func(string) string
+	Stat   func(string) (fs.FileInfo, error)
+	Config *engine.Config
+	Quiet  bool // CULLY_GUARD=off
+}
+
+// ErrEmpty is returned for an empty payload.
+var ErrEmpty = errors.New("empty payload")
+
+// claudePayload is the union of Claude Code hook payload fields cully uses.
+type claudePayload struct {
+	SessionID     string          `json:"session_id"`
+	Cwd           string          `json:"cwd"`
+	HookEventName string          `json:"hook_event_name"`
+	ToolName      string          `json:"tool_name"`
+	ToolInput     json.RawMessage `json:"tool_input"`
+	ToolResponse  json.RawMessage `json:"tool_response"`
+	ToolUseID     string          `json:"tool_use_id"`
+	Error         json.RawMessage `json:"error"`
+	IsInterrupt   bool            `json:"is_interrupt"`
+	AgentID       string          `json:"agent_id"`
+	Source        string          `json:"source"`
+	Reason        string          `json:"reason"`
+	Trigger       string          `json:"trigger"`
+	Model         string          `json:"model"`
+}
+
+type toolInput struct {
+	FilePath        string          `json:"file_path"`
+	NotebookPath    string          `json:"notebook_path"`
+	Path            string          `json:"path"`
+	Offset          json.RawMessage `json:"offset"`
+	Limit           json.RawMessage `json:"limit"`
+	Pages           json.RawMessage `json:"pages"`
+	Command         string          `json:"command"`
+	RunInBackground bool            `json:"run_in_background"`
+}
+
+type bashResponse struct {
+	Interrupted      bool   `json:"interrupted"`
+	BackgroundTaskID string `json:"backgroundTaskId"`
+}
+
+// parseExitCode reads Claude Code's "Exit code N" error prefix; it returns
+// the code, the text after that first line, and whether the prefix was there.
+func parseExitCode(msg string) (int, string, bool) {
+	const prefix = "Exit code "
+	if !strings.HasPrefix(msg, prefix) {
+		return 0, msg, false
+	}
+	rest := msg[len(prefix):]
+	end := strings.IndexByte(rest, '\n')
+	line := rest
+	if end >= 0 {
+		line, rest = rest[:end], rest[end+1:]
+	} else {
+		rest = ""
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil {
+		return 0, msg, false
+	}
+	return n, rest, true
+}
+
+// DecodeClaude turns one Claude Code hook payload into an Event.
+func DecodeClaude(raw []byte, env Env) (*engine.Event, error) {
+	if len(strings.TrimSpace(string(raw))) == 0 {
+		return nil, ErrEmpty
+	}
+	var p claudePayload
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, fmt.Errorf("decode Claude Code payload: %w", err)
+	}
+	if p.HookEventName == "" {
+		return nil, errors.New("decode Claude Code payload: no hook_event_name")
+	}
+	ev := &engine.Event{
+		V:         engine.SchemaVersion,
+		Time:      env.Now.UTC(),
+		Agent:     "claude",
+		Session:   p.SessionID,
+		Hook:      p.HookEventName,
+		Subagent:  p.AgentID,
+		Cwd:       p.Cwd,
+		Tool:      p.ToolName,
+		ToolUseID: p.ToolUseID,
+		Quiet:     env.Quiet,
+	}
+	if ev.Session == "" {
+		ev.Session = env.getenv("CLAUDE_CODE_SESSION_ID")
+	}
+	switch env.getenv("CLAUDE_CODE_SESSION_ATTENDED") {
+	case "0":
+		f := false
+		ev.Attended = &f
+	case "1":
+		t := true
+		ev.Attended = &t
+	}
+	switch p.HookEventName {
+	case "SessionStart":
+		ev.Kind, ev.Source = engine.KindSessionStart, p.Source
+	case "SessionEnd":
+		ev.Kind, ev.Source = engine.KindSessionEnd, p.Reason
+	case "UserPromptSubmit":
+		ev.Kind = engine.KindPrompt
+	case "PreToolUse":
+		ev.Kind = engine.KindPreTool
+	case "PostToolUse", "PostToolUseFailure":
+		ev.Kind = engine.KindPostTool
+	case "PostToolBatch":
+		ev.Kind = engine.KindBatch
+	case "PreCompact":
+		ev.Kind, ev.Source = engine.KindCompact, p.Trigger
+	case "Stop", "StopFailure":
+		ev.Kind = engine.KindStop
+	case "SubagentStart":
+		ev.Kind, ev.Source = engine.KindSubagent, "start"
+	case "SubagentStop":
+		ev.Kind, ev.Source = engine.KindSubagent, "stop"
+	case "Notification":
+		ev.Kind = engine.KindNotify
+	default:
+		ev.Kind = engine.KindOther
+	}
+	if ev.Kind == engine.KindPreTool || ev.Kind == engine.KindPostTool {
+		decodeTool(ev, &p, env)
+	}
+	return ev, nil
+}
+
+func (e Env) getenv(k string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(k)
+}
+
+// decodeTool fills class, target, command and outcome of a tool event.
+func decodeTool(ev *engine.Event, p *claudePayload, env Env) {
+	var in toolInput
+	if len(p.ToolInput) > 0 {
+		_ = json.Unmarshal(p.ToolInput, &in) // tolerant: a shape we do not know leaves fields empty
+	}
+	cfg := env.Config
+	if cfg == nil {
+		d := engine.DefaultConfig()
+		cfg = &d
+	}
+	projectDir := env.getenv("CLAUDE_PROJECT_DIR")
+	if projectDir == "" {
+		projectDir = p.Cwd
+	}
+	ev.Class = engine.ClassifyTool(p.ToolName)
+	var absTarget string
+	var shell engine.Shell
+	isShell := engine.IsShellTool(p.ToolName)
+	switch {
+	case isShell:
+		shell = engine.ClassifyShell(in.Command, cfg)
+		ev.Class = shell.Class
+		ev.Changes = shell.Changes
+		norm := engine.NormalizeCommand(Redact(in.Command))
+		ev.Cmd = Preview(in.Command)
+		if norm != "" {
+			ev.CmdFP = engine.Fingerprint(norm)
+		}
+		if in.RunInBackground && ev.Class != engine.ClassPoll {
+			ev.Note = "background"
+		}
+		if shell.Target != "" {
+			absTarget = absPath(shell.Target, p.Cwd)
+			ev.Ranged = shell.Ranged
+		}
+	default:
+		path := in.FilePath
+		if path == "" {
+			path = in.NotebookPath
+		}
+		if path == "" && ev.Class == engine.ClassRead && strings.EqualFold(p.ToolName, "LS") {
+			path = in.Path
+		}
+		if path != "" {
+			absTarget = absPath(path, p.Cwd)
+		}
+		ev.Ranged = present(in.Offset) || present(in.Limit) || present(in.Pages)
+	}
+	if absTarget != "" {
+		ev.Target = relPath(absTarget, projectDir)
+		if env.Stat != nil && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
+			if fi, err := env.Stat(absTarget); err == nil && fi.Mode().IsRegular() {
+				size, mt := fi.Size(), fi.ModTime().UTC()
+				ev.Size, ev.Mtime = &size, &mt
+			}
+		}
+	}
+	if ev.Kind != engine.KindPostTool {
+		return
+	}
+	// Outcome: PostToolUse means success, PostToolUseFailure a failure, with
+	// the exit code parsed from the error text where the host put it.
+	if p.HookEventName == "PostToolUse" {
+		ev.Outcome = engine.OutcomeOK
+		if isShell {
+			var br bashResponse
+			_ = json.Unmarshal(p.ToolResponse, &br)
+			switch {
+			case br.Interrupted:
+				ev.Outcome, ev.Note = engine.OutcomeUnknown, "interrupted"
+			case br.BackgroundTaskID != "" || in.RunInBackground:
+				ev.Outcome, ev.Note = engine.OutcomeUnknown, "background"
+			default:
+				zero := 0
+				ev.Exit = &zero
+			}
+		}
+	} else {
+		ev.Outcome = engine.OutcomeFailed
+		msg := errorText(p.Error)
+		code, body, ok := parseExitCode(msg)
+		if ok {
+			ev.Exit = &code
+		}
+		switch {
+		case p.IsInterrupt:
+			ev.Outcome, ev.Note = engine.OutcomeUnknown, "interrupted"
+		case strings.Contains(body, "Command timed out"):
+			ev.Note = "timeout"
+		}
+		if ev.Outcome == engine.OutcomeFailed {
+			ev.FailSig = engine.FailureSignature(ev.Exit, body)
+		}
+	}
+	// A check whose status is hidden behind a pipe or ';' proves nothing.
+	if ev.Class == engine.ClassCheck && shell.Masked && ev.Outcome == engine.OutcomeOK {
+		ev.Outcome, ev.Note = engine.OutcomeUnknown, "masked"
+	}
+}
+
+func present(r json.RawMessage) bool {
+	s := strings.TrimSpace(string(r))
+	return s != "" && s != "null"
+}
+
+func errorText(r json.RawMessage) string {
+	var s string
+	if json.Unmarshal(r, &s) == nil {
+		return s
+	}
+	return string(r)
+}
+
+func absPath(p, cwd string) string {
+	if strings.HasPrefix(p, "~/") {
+		return p // not expanded: the host's HOME is not ours to guess
+	}
+	if !filepath.IsAbs(p) && cwd != "" {
+		p = filepath.Join(cwd, p)
+	}
+	return filepath.Clean(p)
+}
+
+// relPath makes a path project-relative when it lies inside the project.
+func relPath(abs, project string) string {
+	if project == "" || !filepath.IsAbs(abs) {
+		return abs
+	}
+	rel, err := filepath.Rel(project, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return abs
+	}
+	return rel
+}
+
+// claudeAnswer is the PreToolUse/PostToolUse answer shape that reaches the
+// model: hookSpecificOutput.additionalContext (protocol notes, section 4).
+type claudeAnswer struct {
+	HookSpecificOutput struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+	} `json:"hookSpecificOutput"`
+}
+
+// contextEvents are the Claude Code events whose additionalContext reaches
+// the model.
+var contextEvents = map[string]bool{
+	"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true, "PostToolBatch": true,
+	"UserPromptSubmit": true, "SessionStart": true,
+}
+
+// EncodeClaude returns the answer for a hook event: one JSON object carrying
+// the nudge as additional context, or nothing. It never sets a permission
+// decision, never blocks and never stops the agent.
+func EncodeClaude(hookEvent string, nudge string) []byte {
+	if nudge == "" || !contextEvents[hookEvent] {
+		return nil
+	}
+	var a claudeAnswer
+	a.HookSpecificOutput.HookEventName = hookEvent
+	a.HookSpecificOutput.AdditionalContext = nudge
+	b, _ := json.Marshal(a)
+	return append(b, '\n')
+}

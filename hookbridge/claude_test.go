@@ -1,0 +1,218 @@
+package hookbridge
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"cully/engine"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func fixtureEnv() Env {
+	cfg := engine.DefaultConfig()
+	env := map[string]string{"CLAUDE_PROJECT_DIR": "/home/dev/project", "CLAUDE_CODE_SESSION_ATTENDED": "0"}
+	return Env{
+		Now:    time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC),
+		Getenv: func(k string) string { return env[k] },
+		Stat:   func(string) (fs.FileInfo, error) { return nil, fs.ErrNotExist },
+		Config: &cfg,
+	}
+}
+
+func decodeFixture(t *testing.T, path string) *engine.Event {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := DecodeClaude(raw, fixtureEnv())
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return ev
+}
+
+// Every captured payload decodes, with its kind and session.
+func TestDecodeClaudeEveryFixture(t *testing.T) {
+	files, _ := filepath.Glob("testdata/claude/*/*.json")
+	if len(files) < 100 {
+		t.Fatalf("want the captured fixtures, found %d files", len(files))
+	}
+	for _, f := range files {
+		ev := decodeFixture(t, f)
+		if ev.Session == "" || ev.Hook == "" || ev.Kind == "" {
+			t.Errorf("%s: session %q hook %q kind %q", f, ev.Session, ev.Hook, ev.Kind)
+		}
+		if ev.Attended == nil || *ev.Attended {
+			t.Errorf("%s: attended should be false from CLAUDE_CODE_SESSION_ATTENDED=0", f)
+		}
+		if (ev.Kind == engine.KindPreTool || ev.Kind == engine.KindPostTool) && (ev.Tool == "" || ev.Class == "") {
+			t.Errorf("%s: tool %q class %q", f, ev.Tool, ev.Class)
+		}
+		if ev.Kind == engine.KindPostTool && ev.Outcome == "" {
+			t.Errorf("%s: post-tool event without outcome", f)
+		}
+	}
+}
+
+func TestDecodeClaudeToolEvents(t *testing.T) {
+	type want struct {
+		kind    engine.Kind
+		class   engine.Class
+		outcome engine.Outcome
+		exit    int // -1: no exit code
+		target  string
+		ranged  bool
+		note    string
+		sub     bool
+	}
+	cases := map[string]want{
+		"005-PreToolUse-Read.json":           {engine.KindPreTool, engine.ClassRead, "", -1, "big.txt", true, "", false},
+		"006-PreToolUse-Read.json":           {engine.KindPreTool, engine.ClassRead, "", -1, "notes.md", false, "", false},
+		"007-PostToolUse-Read.json":          {engine.KindPostTool, engine.ClassRead, engine.OutcomeOK, -1, "big.txt", true, "", false},
+		"012-PostToolUseFailure-Bash.json":   {engine.KindPostTool, engine.ClassRun, engine.OutcomeFailed, 1, "", false, "", false},
+		"013-PostToolUseFailure-Bash.json":   {engine.KindPostTool, engine.ClassRead, engine.OutcomeFailed, 2, "", false, "", false},
+		"015-PostToolUseFailure-Bash.json":   {engine.KindPostTool, engine.ClassRun, engine.OutcomeFailed, 3, "", false, "", false},
+		"022-PostToolUse-Grep.json":          {engine.KindPostTool, engine.ClassRead, engine.OutcomeOK, -1, "", false, "", false},
+		"026-PostToolUse-Edit.json":          {engine.KindPostTool, engine.ClassEdit, engine.OutcomeOK, -1, "notes.md", false, "", false},
+		"030-PostToolUse-Write.json":         {engine.KindPostTool, engine.ClassEdit, engine.OutcomeOK, -1, "new.txt", false, "", false},
+		"033-PostToolUseFailure-Read.json":   {engine.KindPostTool, engine.ClassRead, engine.OutcomeFailed, -1, "does-not-exist.txt", false, "", false},
+		"036-PostToolUse-Bash.json":          {engine.KindPostTool, engine.ClassRead, engine.OutcomeOK, 0, "", false, "", false},
+		"040-PostToolUse-Bash.json":          {engine.KindPostTool, engine.ClassEdit, engine.OutcomeOK, 0, "", false, "", false},
+		"043-PostToolUseFailure-Bash.json":   {engine.KindPostTool, engine.ClassPoll, engine.OutcomeFailed, 143, "", false, "timeout", false},
+		"059-PostToolUse-Bash-subagent.json": {engine.KindPostTool, engine.ClassRun, engine.OutcomeOK, 0, "", false, "", true},
+		"062-PostToolUse-Agent.json":         {engine.KindPostTool, engine.ClassOther, engine.OutcomeOK, -1, "", false, "", false},
+		"068-PostToolUse-Read.json":          {engine.KindPostTool, engine.ClassRead, engine.OutcomeOK, -1, "big.txt", false, "", false},
+		"003-SessionStart.json":              {engine.KindSessionStart, "", "", -1, "", false, "", false},
+		"004-UserPromptSubmit.json":          {engine.KindPrompt, "", "", -1, "", false, "", false},
+		"009-PostToolBatch.json":             {engine.KindBatch, "", "", -1, "", false, "", false},
+		"057-SubagentStart-subagent.json":    {engine.KindSubagent, "", "", -1, "", false, "", true},
+		"071-Stop.json":                      {engine.KindStop, "", "", -1, "", false, "", false},
+		"072-SessionEnd.json":                {engine.KindSessionEnd, "", "", -1, "", false, "", false},
+		"075-PreCompact.json":                {engine.KindCompact, "", "", -1, "", false, "", false},
+		"078-PostCompact.json":               {engine.KindOther, "", "", -1, "", false, "", false},
+	}
+	for name, w := range cases {
+		t.Run(name, func(t *testing.T) {
+			ev := decodeFixture(t, filepath.Join("testdata/claude/capture-sequence", name))
+			exit := -1
+			if ev.Exit != nil {
+				exit = *ev.Exit
+			}
+			if ev.Kind != w.kind || ev.Class != w.class || ev.Outcome != w.outcome || exit != w.exit ||
+				ev.Target != w.target || ev.Ranged != w.ranged || ev.Note != w.note || (ev.Subagent != "") != w.sub {
+				t.Errorf("got kind=%s class=%s outcome=%s exit=%d target=%q ranged=%v note=%q sub=%v\nwant %+v",
+					ev.Kind, ev.Class, ev.Outcome, exit, ev.Target, ev.Ranged, ev.Note, ev.Subagent != "", w)
+			}
+			if ev.Outcome == engine.OutcomeFailed && ev.FailSig == "" {
+				t.Error("a failure needs a signature")
+			}
+		})
+	}
+}
+
+// The same failing command with the same error has one signature; the
+// description the model gave it does not matter.
+func TestDecodeClaudeSignatureStable(t *testing.T) {
+	a := decodeFixture(t, "testdata/claude/capture-sequence/013-PostToolUseFailure-Bash.json")
+	b := decodeFixture(t, "testdata/claude/capture-sequence/018-PostToolUseFailure-Bash.json")
+	if a.CmdFP != b.CmdFP || a.FailSig != b.FailSig {
+		t.Errorf("same command and error: fp %s/%s sig %s/%s", a.CmdFP, b.CmdFP, a.FailSig, b.FailSig)
+	}
+	c := decodeFixture(t, "testdata/claude/capture-sequence/012-PostToolUseFailure-Bash.json")
+	if c.FailSig == a.FailSig {
+		t.Error("different errors share a signature")
+	}
+}
+
+func TestDecodeClaudeStatsFiles(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.go")
+	if err := os.WriteFile(p, bytes.Repeat([]byte("x"), 5000), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := fixtureEnv()
+	env.Stat = os.Stat
+	env.Getenv = func(string) string { return "" }
+	raw := `{"session_id":"s","cwd":"` + dir + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cat a.go"}}`
+	ev, err := DecodeClaude([]byte(raw), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Target != "a.go" || ev.Size == nil || *ev.Size != 5000 || ev.Mtime == nil || ev.Ranged {
+		t.Fatalf("cat a.go: target %q size %v mtime %v ranged %v", ev.Target, ev.Size, ev.Mtime, ev.Ranged)
+	}
+}
+
+func TestDecodeClaudeBadInput(t *testing.T) {
+	for name, raw := range map[string]string{
+		"empty":     "",
+		"spaces":    "  \n",
+		"garbage":   "not json",
+		"array":     "[1,2]",
+		"no event":  `{"session_id":"x"}`,
+		"truncated": `{"session_id":"x","hook_event_name":"PreTo`,
+	} {
+		if _, err := DecodeClaude([]byte(raw), fixtureEnv()); err == nil {
+			t.Errorf("%s: want an error", name)
+		}
+	}
+	// Wrong types inside known fields are tolerated, not fatal.
+	ev, err := DecodeClaude([]byte(`{"session_id":"x","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":42}}`), fixtureEnv())
+	if err != nil || ev.Kind != engine.KindPreTool {
+		t.Fatalf("tolerant decode: %v %+v", err, ev)
+	}
+}
+
+func TestDecodeOversize(t *testing.T) {
+	head := []byte(`{"session_id":"s1","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"content":"xxxxxxxx`)
+	ev := DecodeOversize("claude", head, 50<<20, fixtureEnv())
+	if ev.Session != "s1" || ev.Kind != engine.KindPostTool || ev.Outcome != engine.OutcomeUnknown || ev.Class != engine.ClassEdit || !strings.Contains(ev.Note, "too large") {
+		t.Fatalf("got %+v", ev)
+	}
+}
+
+// The encoder's answers, pinned as golden files: the shape the protocol
+// notes show reaching the model, and nothing for events without a nudge.
+func TestEncodeClaudeGolden(t *testing.T) {
+	nudge := "cully checkpoint c1 (exploring): 20 read/search calls since the last edit or check."
+	cases := map[string][]byte{
+		"pre-tool-nudge.json":  EncodeClaude("PreToolUse", nudge),
+		"post-tool-nudge.json": EncodeClaude("PostToolUseFailure", nudge),
+		"stop-nudge.json":      EncodeClaude("Stop", nudge), // Stop context would force another model call: never
+		"pre-tool-none.json":   EncodeClaude("PreToolUse", ""),
+	}
+	for name, got := range cases {
+		p := filepath.Join("testdata/golden", name)
+		if *update {
+			os.MkdirAll("testdata/golden", 0o755)
+			os.WriteFile(p, got, 0o644)
+		}
+		want, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatalf("%s: %v (run go test ./hookbridge -update)", name, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s:\ngot  %s\nwant %s", name, got, want)
+		}
+		if len(got) > 0 {
+			var v map[string]any
+			if err := json.Unmarshal(got, &v); err != nil {
+				t.Errorf("%s: not JSON: %v", name, err)
+			}
+			for _, forbidden := range []string{"permissionDecision", "decision", "continue"} {
+				if strings.Contains(string(got), `"`+forbidden+`"`) {
+					t.Errorf("%s: must never carry %s", name, forbidden)
+				}
+			}
+		}
+	}
+}

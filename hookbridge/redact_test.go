@@ -1,0 +1,43 @@
+package hookbridge
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRedact(t *testing.T) {
+	cases := []struct{ in, secret string }{
+		{`curl -H "Authorization: Bearer abc.def.ghi123" https://api.example.com`, "abc.def.ghi123"},
+		{`curl -H 'X-Api-Key: 9f8e7d6c5b4a' https://x`, "9f8e7d6c5b4a"},
+		{`git clone https://user:hunter2pass@github.com/o/r.git`, "hunter2pass"},
+		{`ANTHROPIC_API_KEY=sk-ant-api03-abcdefghijklmnopqrstuvwx claude -p hi`, "abcdefghijklmnopqrstuvwx"},
+		{`export GITHUB_TOKEN=ghp_0123456789abcdefghijABCDEFGHIJ`, "ghp_0123456789"},
+		{`mysql --password=s3cr3t -u root`, "s3cr3t"},
+		{`tool --token deadbeefcafe run`, "deadbeefcafe"},
+		{`echo ghp_0123456789abcdefghijABCDEFGHIJ`, "ghp_0123456789abcdefghij"},
+		{`aws s3 ls # AKIAABCDEFGHIJKLMNOP`, "AKIAABCDEFGHIJKLMNOP"},
+		{`DB_PASSWORD="two words" psql`, "two words"},
+		{`curl -d token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sflKxwRJSMeKKF2QT4fwpM`, "sflKxwRJSMeKKF2QT4fwpM"},
+	}
+	for _, c := range cases {
+		got := Redact(c.in)
+		if strings.Contains(got, c.secret) || !strings.Contains(got, redacted) {
+			t.Errorf("Redact(%q) = %q: secret %q survived", c.in, got, c.secret)
+		}
+	}
+	for _, plain := range []string{"go test ./...", "cat README.md", "grep -rn keyboard src/", "ls -la", "git log --oneline -5"} {
+		if got := Redact(plain); got != plain {
+			t.Errorf("Redact(%q) changed a harmless command to %q", plain, got)
+		}
+	}
+}
+
+func TestPreviewBounded(t *testing.T) {
+	long := strings.Repeat("é", 500)
+	if n := len([]rune(Preview(long))); n != previewRunes {
+		t.Fatalf("preview has %d runes", n)
+	}
+	if Preview("go   test\n  ./...") != "go test ./..." {
+		t.Fatal("preview should collapse whitespace")
+	}
+}

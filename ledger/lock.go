@@ -1,0 +1,104 @@
+// Package ledger owns everything cully persists under a lock: the event
+// journal, the per-session derived state and the error log.
+//
+// Invariants:
+//   - Every write to a shared file happens under an exclusive flock on a
+//     sidecar ".lock" file that is never deleted, taken with a deadline.
+//   - Read-modify-write is always read, pure transform, temp file, rename.
+//   - Directories are created 0700 and files 0600; a session id never
+//     becomes a path without being sanitized.
+package ledger
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// ErrLockTimeout is returned when a lock could not be had before its deadline.
+var ErrLockTimeout = errors.New("lock not acquired before the deadline")
+
+// DefaultLockWait is how long a writer waits for a lock. A hook call holds
+// its locks for well under a millisecond, so waiting longer than this means
+// something is wrong; the hook then records the error and lets the agent go.
+const DefaultLockWait = 2 * time.Second
+
+// Lock is a held exclusive file lock.
+type Lock struct{ f *flock.Flock }
+
+// Unlock releases the lock.
+func (l *Lock) Unlock() error {
+	if l == nil || l.f == nil {
+		return nil
+	}
+	return l.f.Close()
+}
+
+// Acquire takes an exclusive lock on path (created 0600 if missing) within
+// wait. It blocks in the kernel rather than polling, so a waiter wakes as
+// soon as the holder releases; a lock granted after the deadline is released
+// at once, so a long-lived caller never keeps a lock it gave up on.
+func Acquire(path string, wait time.Duration) (*Lock, error) {
+	return acquire(path, wait, false)
+}
+
+// AcquireShared takes a shared (reader) lock on path within wait.
+func AcquireShared(path string, wait time.Duration) (*Lock, error) {
+	return acquire(path, wait, true)
+}
+
+func acquire(path string, wait time.Duration, shared bool) (*Lock, error) {
+	f := flock.New(path, flock.SetPermissions(0o600))
+	try, block := f.TryLock, f.Lock
+	if shared {
+		try, block = f.TryRLock, f.RLock
+	}
+	ok, err := try()
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	if ok {
+		return &Lock{f}, nil
+	}
+	var (
+		mu        sync.Mutex
+		abandoned bool
+		done      = make(chan error, 1)
+	)
+	go func() {
+		err := block()
+		mu.Lock()
+		defer mu.Unlock()
+		if abandoned {
+			if err == nil {
+				_ = f.Close()
+			}
+			return
+		}
+		done <- err
+	}()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		return &Lock{f}, nil
+	case <-timer.C:
+		mu.Lock()
+		defer mu.Unlock()
+		select {
+		case err := <-done: // granted just in time
+			if err == nil {
+				return &Lock{f}, nil
+			}
+		default:
+		}
+		abandoned = true
+		return nil, fmt.Errorf("lock %s: %w", path, ErrLockTimeout)
+	}
+}

@@ -1,0 +1,268 @@
+package ledger
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"cully/engine"
+)
+
+// ErrNoSession is returned when no session has been recorded yet.
+var ErrNoSession = errors.New("no session recorded yet")
+
+// rebuildLimit bounds the journal a hook replays by itself when a session's
+// state file is unreadable; beyond it the state starts fresh and the error
+// log points at `cully status --rebuild`.
+const rebuildLimit = 64 << 20
+
+// Record folds one event into its session and appends it to the journal,
+// both under the session lock, so the journal order of a session is the
+// order its state saw. The state is saved only after the journal append
+// succeeded: state never runs ahead of the journal.
+func (h Home) Record(ev *engine.Event, cfg *engine.Config) ([]engine.Signal, error) {
+	var sigs []engine.Signal
+	err := h.update(ev.Session, func(st *engine.State) (bool, error) {
+		sigs = engine.Apply(st, ev, cfg)
+		ev.Signals = sigs
+		line, err := json.Marshal(ev)
+		if err != nil {
+			return false, fmt.Errorf("encode event: %w", err)
+		}
+		if err := h.Append(line); err != nil {
+			return false, err
+		}
+		return true, nil
+	}, cfg)
+	return sigs, err
+}
+
+func (h Home) update(id string, fn func(st *engine.State) (bool, error), cfg *engine.Config) error {
+	lk, err := Acquire(h.StateLock(id), h.wait())
+	if errors.Is(err, os.ErrNotExist) {
+		if err = h.Ensure(); err == nil {
+			lk, err = Acquire(h.StateLock(id), h.wait())
+		}
+	}
+	if err != nil {
+		return err
+	}
+	defer lk.Unlock()
+	st, err := h.LoadState(id)
+	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			h.LogError("load state", err, map[string]any{"session": id})
+			st = h.recover(id, cfg)
+		} else {
+			st = engine.NewState(id)
+		}
+	}
+	save, err := fn(st)
+	if err != nil || !save {
+		return err
+	}
+	return h.SaveState(st)
+}
+
+// recover rebuilds an unreadable session state from the journal when that
+// is cheap enough, after setting the bad file aside (it is never deleted).
+func (h Home) recover(id string, cfg *engine.Config) *engine.State {
+	p := h.StatePath(id)
+	_ = os.Rename(p, p+".corrupt-"+time.Now().UTC().Format("20060102T150405"))
+	var total int64
+	files, _ := h.JournalFiles()
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil {
+			total += fi.Size()
+		}
+	}
+	st := engine.NewState(id)
+	if total > rebuildLimit {
+		h.LogError("recover state", fmt.Errorf("journal too large to replay in a hook (%d bytes); run `cully status --rebuild`", total), map[string]any{"session": id})
+		return st
+	}
+	_, _ = h.ReadAll(func(ev *engine.Event) error {
+		if ev.Session == id {
+			engine.Apply(st, ev, cfg)
+		}
+		return nil
+	})
+	return st
+}
+
+// LoadState reads a session's state. A file of another state version is
+// reported as unreadable, so it is rebuilt rather than trusted.
+func (h Home) LoadState(id string) (*engine.State, error) {
+	b, err := os.ReadFile(h.StatePath(id))
+	if err != nil {
+		return nil, err
+	}
+	var st engine.State
+	if err := json.Unmarshal(b, &st); err != nil {
+		return nil, fmt.Errorf("decode state %s: %w", filepath.Base(h.StatePath(id)), err)
+	}
+	if st.V != engine.StateVersion {
+		return nil, fmt.Errorf("state %s has version %d, want %d", filepath.Base(h.StatePath(id)), st.V, engine.StateVersion)
+	}
+	return &st, nil
+}
+
+// SaveState writes a session's state. The caller holds the session lock.
+//
+// The file is rewritten in place (write, then truncate) rather than through
+// a temp file and rename: on ext4 a rename over an existing file forces the
+// new blocks out and cost the hook a millisecond per call. In-place is safe
+// here because every reader takes the same lock (shared) and the state is
+// derived: a write torn by a crash fails to decode, is set aside, and is
+// rebuilt from the journal.
+func (h Home) SaveState(st *engine.State) error {
+	b, err := json.Marshal(st)
+	if err != nil {
+		return fmt.Errorf("encode state: %w", err)
+	}
+	f, err := os.OpenFile(h.StatePath(st.Session), os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("write state: %w", err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(b, 0); err != nil {
+		return fmt.Errorf("write state: %w", err)
+	}
+	if err := f.Truncate(int64(len(b))); err != nil {
+		return fmt.Errorf("write state: %w", err)
+	}
+	return nil
+}
+
+// ReadState reads a session's state under the session lock (shared with
+// other readers), so it never sees a write in progress.
+func (h Home) ReadState(id string) (*engine.State, error) {
+	if _, err := os.Stat(h.StatePath(id)); err != nil {
+		return nil, err
+	}
+	lk, err := AcquireShared(h.StateLock(id), h.wait())
+	if err != nil {
+		return nil, err
+	}
+	defer lk.Unlock()
+	return h.LoadState(id)
+}
+
+// SessionInfo names a recorded session.
+type SessionInfo struct {
+	ID       string
+	LastSeen time.Time
+}
+
+// Sessions lists recorded sessions, most recently active first.
+func (h Home) Sessions() ([]SessionInfo, error) {
+	ents, err := os.ReadDir(h.SessionsDir())
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	var out []SessionInfo
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(h.SessionsDir(), name))
+		if err != nil {
+			continue
+		}
+		var head struct {
+			Session  string    `json:"session"`
+			LastSeen time.Time `json:"last_seen"`
+		}
+		if json.Unmarshal(b, &head) != nil || head.Session == "" {
+			continue
+		}
+		out = append(out, SessionInfo{ID: head.Session, LastSeen: head.LastSeen})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].LastSeen.After(out[j].LastSeen) })
+	return out, nil
+}
+
+// LatestSession returns the most recently active session's id.
+func (h Home) LatestSession() (string, error) {
+	ss, err := h.Sessions()
+	if err != nil {
+		return "", err
+	}
+	if len(ss) == 0 {
+		return "", ErrNoSession
+	}
+	return ss[0].ID, nil
+}
+
+// Rebuild replays the whole journal and rewrites the state of every
+// session in it (or only of the named one). It returns the journal stats.
+func (h Home) Rebuild(only string, cfg *engine.Config) (ReadStats, error) {
+	states := map[string]*engine.State{}
+	st, err := h.ReadAll(func(ev *engine.Event) error {
+		if only != "" && ev.Session != only {
+			return nil
+		}
+		s := states[ev.Session]
+		if s == nil {
+			s = engine.NewState(ev.Session)
+			states[ev.Session] = s
+		}
+		engine.Apply(s, ev, cfg)
+		return nil
+	})
+	if err != nil {
+		return st, err
+	}
+	if err := h.Ensure(); err != nil {
+		return st, err
+	}
+	for id, s := range states {
+		lk, err := Acquire(h.StateLock(id), h.wait())
+		if err != nil {
+			return st, err
+		}
+		err = h.SaveState(s)
+		lk.Unlock()
+		if err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+// maxErrorLog bounds errors.log; past it the log is rotated once to
+// errors.log.1.
+const maxErrorLog = 1 << 20
+
+// LogError appends one JSON line to errors.log. It never fails loudly: the
+// error log is the last resort, and if it cannot be written the caller has
+// nowhere better to go.
+func (h Home) LogError(op string, err error, extra map[string]any) error {
+	rec := map[string]any{"ts": time.Now().UTC().Format(time.RFC3339Nano), "op": op, "error": err.Error()}
+	for k, v := range extra {
+		rec[k] = v
+	}
+	line, mErr := json.Marshal(rec)
+	if mErr != nil {
+		return mErr
+	}
+	if fi, err := os.Stat(h.ErrorsLog()); err == nil && fi.Size() > maxErrorLog {
+		_ = os.Rename(h.ErrorsLog(), h.ErrorsLog()+".1")
+	}
+	f, oErr := os.OpenFile(h.ErrorsLog(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if oErr != nil {
+		return oErr
+	}
+	defer f.Close()
+	_, wErr := f.Write(append(line, '\n'))
+	return wErr
+}
