@@ -424,7 +424,11 @@ func TestClockBackwardsIsCounted(t *testing.T) {
 func TestReplayDeterministic(t *testing.T) {
 	var evs []Event
 	s := newSim(t)
-	rec := func(ev Event) { s.now = s.now.Add(time.Second); ev.V, ev.Session, ev.Time = 1, "s", s.now; evs = append(evs, ev) }
+	rec := func(ev Event) {
+		s.now = s.now.Add(time.Second)
+		ev.V, ev.Session, ev.Time = 1, "s", s.now
+		evs = append(evs, ev)
+	}
 	rec(Event{Kind: KindPrompt})
 	for i := 0; i < 25; i++ {
 		rec(Event{Kind: KindPreTool, Tool: "Read", Class: ClassRead, Target: "a.go"})
