@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -94,14 +96,153 @@ func journal(t testing.TB, home string) []engine.Event {
 	return evs
 }
 
+// TestScripts runs the CLI scripts in testdata/script against the real
+// binary. Besides testscript's builtins they have:
+//
+//	claude EVENT [KEY=VALUE...]  send a Claude Code-shaped payload through `cully hook`
+//	                             (EVENT: start, prompt, pre, post, fail, batch, compact, stop);
+//	                             TOOL=Name picks the tool, error=… the failure text, other
+//	                             keys go into tool_input; CULLY_NOW steps 1s per call
+//	calls N [KEY=VALUE...]       N whole tool calls (pre, then post; fail when error= is given);
+//	                             stdout holds what the pre-tool answers said
+//	mkfile FILE BYTES            write a file of that size, dated 2026-01-01
+//	touch FILE                   move the file's mtime one hour forward
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("HOME", filepath.Join(e.WorkDir, "home"))
 			e.Setenv("CULLY_HOME", filepath.Join(e.WorkDir, "state"))
+			e.Setenv("CULLY_CONFIG", filepath.Join(e.WorkDir, "config.toml"))
 			e.Setenv("CLAUDE_PROJECT_DIR", e.WorkDir)
+			e.Setenv("CULLY_NOW", "2026-11-30T12:00:00Z")
+			e.Setenv("SESSION", "s1")
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"claude": scriptClaude,
+			"calls":  scriptCalls,
+			"mkfile": scriptMkfile,
+			"touch":  scriptTouch,
+		},
 	})
+}
+
+var scriptEvents = map[string]string{
+	"start": "SessionStart", "prompt": "UserPromptSubmit", "pre": "PreToolUse", "post": "PostToolUse",
+	"fail": "PostToolUseFailure", "batch": "PostToolBatch", "compact": "PreCompact", "stop": "Stop",
+}
+
+func scriptClaude(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 1 || scriptEvents[args[0]] == "" {
+		ts.Fatalf("usage: claude start|prompt|pre|post|fail|batch|compact|stop [KEY=VALUE...]")
+	}
+	out := sendClaude(ts, args[0], args[1:])
+	ts.Stdout().Write(out)
+}
+
+// scriptCalls runs N whole tool calls (pre, then post or fail when an
+// error= is given) and writes what the pre-tool answers said.
+func scriptCalls(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 1 {
+		ts.Fatalf("usage: calls N [KEY=VALUE...]")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	post := "post"
+	for _, a := range args[1:] {
+		if strings.HasPrefix(a, "error=") {
+			post = "fail"
+		}
+	}
+	for i := 0; i < n; i++ {
+		ts.Stdout().Write(sendClaude(ts, "pre", args[1:]))
+		sendClaude(ts, post, args[1:])
+	}
+}
+
+func sendClaude(ts *testscript.TestScript, event string, args []string) []byte {
+	p := map[string]any{
+		"session_id": ts.Getenv("SESSION"), "cwd": ts.Getenv("WORK"), "hook_event_name": scriptEvents[event],
+		"transcript_path": filepath.Join(ts.Getenv("WORK"), "t.jsonl"), "permission_mode": "bypassPermissions",
+	}
+	input := map[string]any{}
+	tool := "Bash"
+	for _, kv := range args {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			ts.Fatalf("bad argument %q", kv)
+		}
+		v = strings.ReplaceAll(v, `\n`, "\n")
+		switch k {
+		case "TOOL":
+			tool = v
+		case "error":
+			if event == "fail" {
+				p["error"] = v
+				if p["is_interrupt"] == nil {
+					p["is_interrupt"] = false
+				}
+			}
+		case "interrupt":
+			p["is_interrupt"] = true
+		case "source", "prompt", "trigger":
+			p[k] = v
+		default:
+			if n, err := strconv.Atoi(v); err == nil {
+				input[k] = n
+			} else {
+				input[k] = v
+			}
+		}
+	}
+	switch event {
+	case "pre", "post", "fail":
+		p["tool_name"], p["tool_input"], p["tool_use_id"] = tool, input, fmt.Sprintf("toolu_%d", time.Now().UnixNano())
+		if event == "post" {
+			p["tool_response"] = map[string]any{"stdout": "", "stderr": "", "interrupted": false}
+		}
+	}
+	body, _ := json.Marshal(p)
+	now, err := time.Parse(time.RFC3339, ts.Getenv("CULLY_NOW"))
+	ts.Check(err)
+	ts.Setenv("CULLY_NOW", now.Add(time.Second).Format(time.RFC3339))
+	cmd := exec.Command("cully", "hook")
+	for _, k := range []string{"PATH", "HOME", "CULLY_HOME", "CULLY_CONFIG", "CLAUDE_PROJECT_DIR", "CULLY_GUARD", "CLAUDE_CODE_SESSION_ATTENDED", "CULLY_LOCK_TIMEOUT"} {
+		if v := ts.Getenv(k); v != "" {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+	}
+	cmd.Env = append(cmd.Env, "CULLY_NOW="+now.Format(time.RFC3339))
+	cmd.Dir = ts.Getenv("WORK")
+	cmd.Stdin = bytes.NewReader(body)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, ts.Stderr()
+	if err := cmd.Run(); err != nil {
+		ts.Fatalf("cully hook must always exit 0: %v", err)
+	}
+	return out.Bytes()
+}
+
+func scriptMkfile(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: mkfile FILE BYTES")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	p := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(filepath.Dir(p), 0o755))
+	ts.Check(os.WriteFile(p, bytes.Repeat([]byte("x"), n), 0o644))
+	old := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	ts.Check(os.Chtimes(p, old, old))
+}
+
+func scriptTouch(ts *testscript.TestScript, neg bool, args []string) {
+	for _, a := range args {
+		p := ts.MkAbs(a)
+		fi, err := os.Stat(p)
+		ts.Check(err)
+		t := fi.ModTime().Add(time.Hour)
+		ts.Check(os.Chtimes(p, t, t))
+	}
 }
