@@ -20,15 +20,15 @@ const postRead = "../hookbridge/testdata/claude/capture-sequence/007-PostToolUse
 // else built into a temp dir.
 func binaries(b *testing.B) (string, string) {
 	if d := os.Getenv("CULLY_BENCH_BIN"); d != "" {
-		return filepath.Join(d, "cully"), filepath.Join(d, "minimal")
+		return filepath.Join(d, "cully-hook"), filepath.Join(d, "minimal")
 	}
 	d := b.TempDir()
-	for pkg, out := range map[string]string{"../cmd/cully": "cully", "./minimal": "minimal"} {
+	for pkg, out := range map[string]string{"../cmd/cully-hook": "cully-hook", "./minimal": "minimal"} {
 		if o, err := exec.Command("go", "build", "-o", filepath.Join(d, out), pkg).CombinedOutput(); err != nil {
 			b.Fatalf("build %s: %v\n%s", pkg, err, o)
 		}
 	}
-	return filepath.Join(d, "cully"), filepath.Join(d, "minimal")
+	return filepath.Join(d, "cully-hook"), filepath.Join(d, "minimal")
 }
 
 func runProc(b *testing.B, bin string, home string, payload []byte, args ...string) {
@@ -66,12 +66,12 @@ func BenchmarkProcess(b *testing.B) {
 	b.Run("cully-hook-empty-journal", func(b *testing.B) {
 		home := b.TempDir()
 		for i := 0; i < b.N; i++ {
-			runProc(b, cully, home, payload, "hook")
+			runProc(b, cully, home, payload)
 		}
 	})
 	b.Run("cully-hook-"+strconv.Itoa(events)+"-event-journal", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			runProc(b, cully, big, payload, "hook")
+			runProc(b, cully, big, payload)
 		}
 	})
 }

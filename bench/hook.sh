@@ -1,29 +1,43 @@
 #!/usr/bin/env bash
-# Hook latency: `cully hook` per call against a minimal Go program that reads
-# stdin, appends one line under flock and prints {} (bench/minimal), on an
-# empty journal and on one of 1M events. Uses hyperfine when present
-# (Debian: apt-get install hyperfine), else Go's benchmark harness.
+# Hook latency per call, measured as whole processes, interleaved so machine
+# drift hits every command alike (bench/ratio):
+#   - minimal: a Go program that reads stdin, appends one line under flock and
+#     prints {} (bench/minimal) — the baseline;
+#   - cully-hook, the lean hook binary `cully install` wires in, on an empty
+#     journal and on one of $EVENTS (default 1M) events;
+#   - `cully hook` in the full binary, for comparison.
+# With hyperfine installed (Debian: apt-get install hyperfine), a hyperfine
+# run follows for its statistics.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/cully" ./cmd/cully
+go build -o "$work/cully-hook" ./cmd/cully-hook
 go build -o "$work/minimal" ./bench/minimal
-payload=hookbridge/testdata/claude/capture-sequence/064-PreToolUse-Read.json
+go build -o "$work/ratio" ./bench/ratio
 post=hookbridge/testdata/claude/capture-sequence/007-PostToolUse-Read.json
+pre=hookbridge/testdata/claude/capture-sequence/064-PreToolUse-Read.json
 events=${EVENTS:-1000000}
-
+runs=${RUNS:-300}
 mkdir -p "$work/empty" "$work/big" "$work/min"
 echo "filling a journal with $events events…"
 CULLY_HOME="$work/big" go run ./bench/fill -events "$events"
+ls -la "$work/big" | grep journal
+export CLAUDE_PROJECT_DIR=/home/dev/project
+
+for payload in "$post" "$pre"; do
+  echo; echo "payload: $(basename "$payload")"
+  "$work/ratio" -runs "$runs" -stdin "$payload" \
+    "minimal=CULLY_HOME=$work/min $work/minimal" \
+    "cully-hook, empty journal=CULLY_HOME=$work/empty $work/cully-hook" \
+    "cully-hook, $events-event journal=CULLY_HOME=$work/big $work/cully-hook" \
+    "cully hook (full binary), $events events=CULLY_HOME=$work/big $work/cully hook"
+done
 
 if command -v hyperfine >/dev/null; then
-  hyperfine -N --version >/dev/null 2>&1 || true
-  hyperfine -w 30 -r "${RUNS:-300}" \
+  echo
+  hyperfine -w 30 -r "$runs" \
     -n minimal "CULLY_HOME=$work/min $work/minimal < $post" \
-    -n "cully hook (empty journal)" "CULLY_HOME=$work/empty $work/cully hook < $post" \
-    -n "cully hook ($events-event journal)" "CULLY_HOME=$work/big $work/cully hook < $post" \
-    -n "cully hook PreToolUse ($events-event journal)" "CULLY_HOME=$work/big $work/cully hook < $payload"
-else
-  CULLY_BENCH_BIN="$work" go test -run '^$' -bench . -benchtime "${RUNS:-300}x" ./bench/
+    -n "cully-hook ($events-event journal)" "CULLY_HOME=$work/big $work/cully-hook < $post"
 fi

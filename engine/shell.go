@@ -365,42 +365,57 @@ var checkPatterns = []string{
 }
 
 // readOnly commands only read the tree (after wrappers are stripped).
-var readOnly = map[string]bool{
-	"cat": true, "head": true, "tail": true, "less": true, "more": true, "wc": true, "rg": true, "grep": true,
-	"egrep": true, "fgrep": true, "ag": true, "ack": true, "find": true, "fd": true, "fdfind": true, "ls": true, "tree": true,
-	"file": true, "stat": true, "du": true, "df": true, "pwd": true, "which": true, "whereis": true, "type": true,
-	"realpath": true, "readlink": true, "basename": true, "dirname": true, "diff": true, "cmp": true, "sort": true,
-	"uniq": true, "cut": true, "jq": true, "yq": true, "bat": true, "batcat": true, "nl": true, "od": true, "xxd": true,
-	"hexdump": true, "strings": true, "column": true, "sed": true, "awk": true, "tr": true, "comm": true,
-	"printenv": true, "locate": true, "zcat": true, "md5sum": true, "sha256sum": true, "sha1sum": true, "tac": true,
+func readOnly(s string) bool {
+	switch s {
+	case "cat", "head", "tail", "less", "more", "wc", "rg", "grep", "egrep", "fgrep", "ag", "ack", "find",
+		"fd", "fdfind", "ls", "tree", "file", "stat", "du", "df", "pwd", "which", "whereis", "type",
+		"realpath", "readlink", "basename", "dirname", "diff", "cmp", "sort", "uniq", "cut", "jq", "yq",
+		"bat", "batcat", "nl", "od", "xxd", "hexdump", "strings", "column", "sed", "awk", "tr", "comm",
+		"printenv", "locate", "zcat", "md5sum", "sha256sum", "sha1sum", "tac":
+		return true
+	}
+	return false
 }
 
 // neutral commands do not decide a command line's class.
-var neutral = map[string]bool{
-	"cd": true, "pushd": true, "popd": true, "set": true, "export": true, "echo": true, "printf": true,
-	"true": true, ":": true, "unset": true, "source": true, ".": true, "shopt": true, "trap": true, "exit": true,
-	"date": true, "clear": true, "read": true,
+func neutral(s string) bool {
+	switch s {
+	case "cd", "pushd", "popd", "set", "export", "echo", "printf", "true", ":", "unset", "source", ".",
+		"shopt", "trap", "exit", "date", "clear", "read":
+		return true
+	}
+	return false
 }
 
 // changers modify files whatever their arguments.
-var changers = map[string]bool{
-	"rm": true, "mv": true, "cp": true, "touch": true, "mkdir": true, "rmdir": true, "ln": true, "chmod": true,
-	"chown": true, "patch": true, "truncate": true, "install": true, "dd": true, "unzip": true, "tar": false,
-	"rsync": true, "shred": true,
+func changers(s string) bool {
+	switch s {
+	case "rm", "mv", "cp", "touch", "mkdir", "rmdir", "ln", "chmod", "chown", "patch", "truncate",
+		"install", "dd", "unzip", "rsync", "shred":
+		return true
+	}
+	return false
 }
 
 // gitRead are git subcommands that only read.
-var gitRead = map[string]bool{
-	"status": true, "log": true, "show": true, "diff": true, "blame": true, "grep": true, "ls-files": true,
-	"rev-parse": true, "describe": true, "shortlog": true, "reflog": true, "ls-tree": true, "cat-file": true,
-	"whatchanged": true, "branch": true, "tag": true, "remote": true, "config": true, "rev-list": true, "show-ref": true,
-	"merge-base": true, "name-rev": true, "for-each-ref": true, "worktree": true, "stash": false,
+func gitRead(s string) bool {
+	switch s {
+	case "status", "log", "show", "diff", "blame", "grep", "ls-files", "rev-parse", "describe", "shortlog",
+		"reflog", "ls-tree", "cat-file", "whatchanged", "branch", "tag", "remote", "config", "rev-list",
+		"show-ref", "merge-base", "name-rev", "for-each-ref", "worktree":
+		return true
+	}
+	return false
 }
 
 // gitChange are git subcommands that rewrite the work tree.
-var gitChange = map[string]bool{
-	"apply": true, "am": true, "checkout": true, "restore": true, "reset": true, "merge": true, "rebase": true,
-	"cherry-pick": true, "revert": true, "mv": true, "rm": true, "pull": true, "switch": true, "clean": true, "stash": true,
+func gitChange(s string) bool {
+	switch s {
+	case "apply", "am", "checkout", "restore", "reset", "merge", "rebase", "cherry-pick", "revert", "mv",
+		"rm", "pull", "switch", "clean", "stash":
+		return true
+	}
+	return false
 }
 
 // classifySegment returns the class of one simple command ("" when neutral),
@@ -422,7 +437,7 @@ func classifySegment(w []string, redirs []string, cfg *Config) (Class, bool, str
 		return ClassPoll, changes, "", false
 	case name == "tail" && hasFlag(w[1:], "-f", "-F", "--follow"):
 		return ClassPoll, changes, "", false
-	case neutral[name]:
+	case neutral(name):
 		if changes {
 			return ClassEdit, true, "", false
 		}
@@ -430,9 +445,9 @@ func classifySegment(w []string, redirs []string, cfg *Config) (Class, bool, str
 	case name == "git":
 		sub := gitSub(w[1:])
 		switch {
-		case gitChange[sub]:
+		case gitChange(sub):
 			return ClassEdit, true, "", false
-		case gitRead[sub]:
+		case gitRead(sub):
 			return readOrEdit(changes)
 		}
 		return ClassRun, changes, "", false
@@ -461,12 +476,12 @@ func classifySegment(w []string, redirs []string, cfg *Config) (Class, bool, str
 				return ClassRun, changes, "", false
 			}
 		}
-	case changers[name]:
+	case changers(name):
 		return ClassEdit, true, "", false
 	case formatterWrites(w):
 		return ClassEdit, true, "", false
 	}
-	if readOnly[name] || contains(cfg.ReadOnly, name) {
+	if readOnly(name) || contains(cfg.ReadOnly, name) {
 		if changes {
 			return ClassEdit, true, "", false
 		}

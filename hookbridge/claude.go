@@ -39,40 +39,6 @@ type Env struct {
 // ErrEmpty is returned for an empty payload.
 var ErrEmpty = errors.New("empty payload")
 
-// claudePayload is the union of Claude Code hook payload fields cully uses.
-type claudePayload struct {
-	SessionID     string          `json:"session_id"`
-	Cwd           string          `json:"cwd"`
-	HookEventName string          `json:"hook_event_name"`
-	ToolName      string          `json:"tool_name"`
-	ToolInput     json.RawMessage `json:"tool_input"`
-	ToolResponse  json.RawMessage `json:"tool_response"`
-	ToolUseID     string          `json:"tool_use_id"`
-	Error         json.RawMessage `json:"error"`
-	IsInterrupt   bool            `json:"is_interrupt"`
-	AgentID       string          `json:"agent_id"`
-	Source        string          `json:"source"`
-	Reason        string          `json:"reason"`
-	Trigger       string          `json:"trigger"`
-	Model         string          `json:"model"`
-}
-
-type toolInput struct {
-	FilePath        string          `json:"file_path"`
-	NotebookPath    string          `json:"notebook_path"`
-	Path            string          `json:"path"`
-	Offset          json.RawMessage `json:"offset"`
-	Limit           json.RawMessage `json:"limit"`
-	Pages           json.RawMessage `json:"pages"`
-	Command         string          `json:"command"`
-	RunInBackground bool            `json:"run_in_background"`
-}
-
-type bashResponse struct {
-	Interrupted      bool   `json:"interrupted"`
-	BackgroundTaskID string `json:"backgroundTaskId"`
-}
-
 // parseExitCode reads Claude Code's "Exit code N" error prefix; it returns
 // the code, the text after that first line, and whether the prefix was there.
 func parseExitCode(msg string) (int, string, bool) {
@@ -100,23 +66,24 @@ func DecodeClaude(raw []byte, env Env) (*engine.Event, error) {
 	if len(strings.TrimSpace(string(raw))) == 0 {
 		return nil, ErrEmpty
 	}
-	var p claudePayload
-	if err := json.Unmarshal(raw, &p); err != nil {
+	p, err := parseObject(raw)
+	if err != nil {
 		return nil, fmt.Errorf("decode Claude Code payload: %w", err)
 	}
-	if p.HookEventName == "" {
+	hook := p.str("hook_event_name")
+	if hook == "" {
 		return nil, errors.New("decode Claude Code payload: no hook_event_name")
 	}
 	ev := &engine.Event{
 		V:         engine.SchemaVersion,
 		Time:      env.Now.UTC(),
 		Agent:     "claude",
-		Session:   p.SessionID,
-		Hook:      p.HookEventName,
-		Subagent:  p.AgentID,
-		Cwd:       p.Cwd,
-		Tool:      p.ToolName,
-		ToolUseID: p.ToolUseID,
+		Session:   p.str("session_id"),
+		Hook:      hook,
+		Subagent:  p.str("agent_id"),
+		Cwd:       p.str("cwd"),
+		Tool:      p.str("tool_name"),
+		ToolUseID: p.str("tool_use_id"),
 		Quiet:     env.Quiet,
 	}
 	if ev.Session == "" {
@@ -130,11 +97,11 @@ func DecodeClaude(raw []byte, env Env) (*engine.Event, error) {
 		t := true
 		ev.Attended = &t
 	}
-	switch p.HookEventName {
+	switch hook {
 	case "SessionStart":
-		ev.Kind, ev.Source = engine.KindSessionStart, p.Source
+		ev.Kind, ev.Source = engine.KindSessionStart, p.str("source")
 	case "SessionEnd":
-		ev.Kind, ev.Source = engine.KindSessionEnd, p.Reason
+		ev.Kind, ev.Source = engine.KindSessionEnd, p.str("reason")
 	case "UserPromptSubmit":
 		ev.Kind = engine.KindPrompt
 	case "PreToolUse":
@@ -144,7 +111,7 @@ func DecodeClaude(raw []byte, env Env) (*engine.Event, error) {
 	case "PostToolBatch":
 		ev.Kind = engine.KindBatch
 	case "PreCompact":
-		ev.Kind, ev.Source = engine.KindCompact, p.Trigger
+		ev.Kind, ev.Source = engine.KindCompact, p.str("trigger")
 	case "Stop", "StopFailure":
 		ev.Kind = engine.KindStop
 	case "SubagentStart":
@@ -157,7 +124,7 @@ func DecodeClaude(raw []byte, env Env) (*engine.Event, error) {
 		ev.Kind = engine.KindOther
 	}
 	if ev.Kind == engine.KindPreTool || ev.Kind == engine.KindPostTool {
-		decodeTool(ev, &p, env)
+		decodeTool(ev, p, env)
 	}
 	return ev, nil
 }
@@ -170,11 +137,9 @@ func (e Env) getenv(k string) string {
 }
 
 // decodeTool fills class, target, command and outcome of a tool event.
-func decodeTool(ev *engine.Event, p *claudePayload, env Env) {
-	var in toolInput
-	if len(p.ToolInput) > 0 {
-		_ = json.Unmarshal(p.ToolInput, &in) // tolerant: a shape we do not know leaves fields empty
-	}
+func decodeTool(ev *engine.Event, p object, env Env) {
+	in := p.sub("tool_input") // tolerant: a shape we do not know leaves fields empty
+	cwd := p.str("cwd")
 	cfg := env.Config
 	if cfg == nil {
 		d := engine.DefaultConfig()
@@ -182,41 +147,43 @@ func decodeTool(ev *engine.Event, p *claudePayload, env Env) {
 	}
 	projectDir := env.getenv("CLAUDE_PROJECT_DIR")
 	if projectDir == "" {
-		projectDir = p.Cwd
+		projectDir = cwd
 	}
-	ev.Class = engine.ClassifyTool(p.ToolName)
+	ev.Class = engine.ClassifyTool(ev.Tool)
 	var absTarget string
 	var shell engine.Shell
-	isShell := engine.IsShellTool(p.ToolName)
+	isShell := engine.IsShellTool(ev.Tool)
+	background := in.boolean("run_in_background")
 	switch {
 	case isShell:
-		shell = engine.ClassifyShell(in.Command, cfg)
+		command := in.str("command")
+		shell = engine.ClassifyShell(command, cfg)
 		ev.Class = shell.Class
 		ev.Changes = shell.Changes
-		norm := engine.NormalizeCommand(Redact(in.Command))
-		ev.Cmd = Preview(in.Command)
+		norm := engine.NormalizeCommand(Redact(command))
+		ev.Cmd = Preview(command)
 		if norm != "" {
 			ev.CmdFP = engine.Fingerprint(norm)
 		}
-		if in.RunInBackground && ev.Class != engine.ClassPoll {
+		if background && ev.Class != engine.ClassPoll {
 			ev.Note = "background"
 		}
 		if shell.Target != "" {
-			absTarget = absPath(shell.Target, p.Cwd)
+			absTarget = absPath(shell.Target, cwd)
 			ev.Ranged = shell.Ranged
 		}
 	default:
-		path := in.FilePath
+		path := in.str("file_path")
 		if path == "" {
-			path = in.NotebookPath
+			path = in.str("notebook_path")
 		}
-		if path == "" && ev.Class == engine.ClassRead && strings.EqualFold(p.ToolName, "LS") {
-			path = in.Path
+		if path == "" && ev.Class == engine.ClassRead && strings.EqualFold(ev.Tool, "LS") {
+			path = in.str("path")
 		}
 		if path != "" {
-			absTarget = absPath(path, p.Cwd)
+			absTarget = absPath(path, cwd)
 		}
-		ev.Ranged = present(in.Offset) || present(in.Limit) || present(in.Pages)
+		ev.Ranged = in.present("offset") || in.present("limit") || in.present("pages")
 	}
 	if absTarget != "" {
 		ev.Target = relPath(absTarget, projectDir)
@@ -232,15 +199,14 @@ func decodeTool(ev *engine.Event, p *claudePayload, env Env) {
 	}
 	// Outcome: PostToolUse means success, PostToolUseFailure a failure, with
 	// the exit code parsed from the error text where the host put it.
-	if p.HookEventName == "PostToolUse" {
+	if ev.Hook == "PostToolUse" {
 		ev.Outcome = engine.OutcomeOK
 		if isShell {
-			var br bashResponse
-			_ = json.Unmarshal(p.ToolResponse, &br)
+			resp := p.sub("tool_response")
 			switch {
-			case br.Interrupted:
+			case resp.boolean("interrupted"):
 				ev.Outcome, ev.Note = engine.OutcomeUnknown, "interrupted"
-			case br.BackgroundTaskID != "" || in.RunInBackground:
+			case resp.str("backgroundTaskId") != "" || background:
 				ev.Outcome, ev.Note = engine.OutcomeUnknown, "background"
 			default:
 				zero := 0
@@ -249,13 +215,13 @@ func decodeTool(ev *engine.Event, p *claudePayload, env Env) {
 		}
 	} else {
 		ev.Outcome = engine.OutcomeFailed
-		msg := errorText(p.Error)
+		msg := errorText(p["error"])
 		code, body, ok := parseExitCode(msg)
 		if ok {
 			ev.Exit = &code
 		}
 		switch {
-		case p.IsInterrupt:
+		case p.boolean("is_interrupt"):
 			ev.Outcome, ev.Note = engine.OutcomeUnknown, "interrupted"
 		case strings.Contains(body, "Command timed out"):
 			ev.Note = "timeout"
@@ -270,17 +236,11 @@ func decodeTool(ev *engine.Event, p *claudePayload, env Env) {
 	}
 }
 
-func present(r json.RawMessage) bool {
-	s := strings.TrimSpace(string(r))
-	return s != "" && s != "null"
-}
-
-func errorText(r json.RawMessage) string {
-	var s string
-	if json.Unmarshal(r, &s) == nil {
+func errorText(raw []byte) string {
+	if s, ok := unquote(raw); ok {
 		return s
 	}
-	return string(r)
+	return string(raw)
 }
 
 func absPath(p, cwd string) string {
@@ -314,18 +274,21 @@ type claudeAnswer struct {
 	} `json:"hookSpecificOutput"`
 }
 
-// contextEvents are the Claude Code events whose additionalContext reaches
-// the model.
-var contextEvents = map[string]bool{
-	"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true, "PostToolBatch": true,
-	"UserPromptSubmit": true, "SessionStart": true,
+// contextEvent reports whether additionalContext on a Claude Code event
+// reaches the model (protocol notes, section 4).
+func contextEvent(hookEvent string) bool {
+	switch hookEvent {
+	case "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "UserPromptSubmit", "SessionStart":
+		return true
+	}
+	return false
 }
 
 // EncodeClaude returns the answer for a hook event: one JSON object carrying
 // the nudge as additional context, or nothing. It never sets a permission
 // decision, never blocks and never stops the agent.
 func EncodeClaude(hookEvent string, nudge string) []byte {
-	if nudge == "" || !contextEvents[hookEvent] {
+	if nudge == "" || !contextEvent(hookEvent) {
 		return nil
 	}
 	var a claudeAnswer

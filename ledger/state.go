@@ -30,11 +30,7 @@ func (h Home) Record(ev *engine.Event, cfg *engine.Config) ([]engine.Signal, err
 	err := h.update(ev.Session, func(st *engine.State) (bool, error) {
 		sigs = engine.Apply(st, ev, cfg)
 		ev.Signals = sigs
-		line, err := json.Marshal(ev)
-		if err != nil {
-			return false, fmt.Errorf("encode event: %w", err)
-		}
-		if err := h.Append(line); err != nil {
+		if err := h.Append(ev.AppendJSON(make([]byte, 0, 512))); err != nil {
 			return false, err
 		}
 		return true, nil

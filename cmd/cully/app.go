@@ -5,12 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
-	"cully/config"
 	"cully/engine"
+	"cully/hookrun"
 	"cully/ledger"
 )
 
@@ -111,49 +110,18 @@ func parse(fs *flag.FlagSet, args []string) error {
 }
 
 // home resolves the state directory.
-func (a *app) home() (ledger.Home, error) {
-	dir, err := ledger.ResolveHome(a.getenv)
-	if err != nil {
-		return ledger.Home{}, err
-	}
-	h := ledger.Home{Dir: dir}
-	if v := a.getenv("CULLY_LOCK_TIMEOUT"); v != "" {
-		if d, err := time.ParseDuration(v); err == nil && d > 0 {
-			h.LockWait = d
-		}
-	}
-	return h, nil
-}
+func (a *app) home() (ledger.Home, error) { return hookrun.Home(a.getenv) }
 
-// now reads the clock: CULLY_NOW (RFC 3339) when set, for tests, demos and
-// replays; the wall clock otherwise.
-func (a *app) now() (time.Time, error) {
-	if v := a.getenv("CULLY_NOW"); v != "" {
-		t, err := time.Parse(time.RFC3339Nano, v)
-		if err != nil {
-			return time.Now(), fmt.Errorf("CULLY_NOW %q is not RFC 3339: %w", v, err)
-		}
-		return t, nil
-	}
-	return time.Now(), nil
-}
+// now reads the clock (CULLY_NOW or the wall clock).
+func (a *app) now() (time.Time, error) { return hookrun.Now(a.getenv) }
 
 // config loads the rule thresholds for a project directory.
 func (a *app) config(projectDir string) (engine.Config, []error) {
-	return config.Load(a.getenv, projectDir)
+	return hookrun.Config(a.getenv, projectDir)
 }
 
-// projectDir is the agent's project root: the host's variable where it has
-// one, else the working directory.
-func (a *app) projectDir() string {
-	for _, k := range []string{"CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR"} {
-		if v := a.getenv(k); v != "" {
-			return v
-		}
-	}
-	wd, _ := os.Getwd()
-	return wd
-}
+// projectDir is the agent's project root.
+func (a *app) projectDir() string { return hookrun.ProjectDir(a.getenv) }
 
 // session picks the named session, or the most recently active one.
 func (a *app) session(h ledger.Home, named string) (string, error) {

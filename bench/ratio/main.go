@@ -1,0 +1,92 @@
+// Command ratio times hook commands interleaved — one run of each per
+// round, order alternating — so machine drift hits all of them alike, and
+// prints median and mean wall time per call and each one's ratio to the
+// first (the baseline).
+//
+//	go run ./bench/ratio -runs 500 -stdin payload.json NAME=CMD [NAME=CMD...]
+//
+// Each CMD is split on spaces; VAR=value words before the program set its
+// environment.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"time"
+)
+
+func main() {
+	runs := flag.Int("runs", 300, "rounds")
+	warm := flag.Int("warmup", 20, "warm-up rounds, not counted")
+	stdin := flag.String("stdin", "", "file fed to each command's stdin")
+	flag.Parse()
+	var payload []byte
+	if *stdin != "" {
+		b, err := os.ReadFile(*stdin)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		payload = b
+	}
+	type bench struct {
+		name  string
+		env   []string
+		argv  []string
+		times []time.Duration
+	}
+	var bs []*bench
+	for _, a := range flag.Args() {
+		name, cmd, ok := strings.Cut(a, "=")
+		if !ok {
+			fmt.Fprintln(os.Stderr, "want NAME=CMD, got", a)
+			os.Exit(2)
+		}
+		b := &bench{name: name, env: os.Environ()}
+		for _, w := range strings.Fields(cmd) {
+			if len(b.argv) == 0 && strings.Contains(w, "=") {
+				b.env = append(b.env, w)
+				continue
+			}
+			b.argv = append(b.argv, w)
+		}
+		bs = append(bs, b)
+	}
+	for r := 0; r < *warm+*runs; r++ {
+		for k := range bs {
+			b := bs[(k+r)%len(bs)]
+			c := exec.Command(b.argv[0], b.argv[1:]...)
+			c.Env = b.env
+			c.Stdin = bytes.NewReader(payload)
+			start := time.Now()
+			if err := c.Run(); err != nil {
+				fmt.Fprintf(os.Stderr, "%s: %v\n", b.name, err)
+				os.Exit(1)
+			}
+			if r >= *warm {
+				b.times = append(b.times, time.Since(start))
+			}
+		}
+	}
+	stat := func(ts []time.Duration) (time.Duration, time.Duration) {
+		s := append([]time.Duration(nil), ts...)
+		sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+		var sum time.Duration
+		for _, t := range s {
+			sum += t
+		}
+		return s[len(s)/2], sum / time.Duration(len(s))
+	}
+	baseMed, baseMean := stat(bs[0].times)
+	fmt.Printf("%-44s %10s %10s %8s %8s\n", "command", "median", "mean", "×median", "×mean")
+	for _, b := range bs {
+		med, mean := stat(b.times)
+		fmt.Printf("%-44s %10s %10s %8.2f %8.2f\n", b.name, med.Round(time.Microsecond), mean.Round(time.Microsecond),
+			float64(med)/float64(baseMed), float64(mean)/float64(baseMean))
+	}
+}

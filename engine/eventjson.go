@@ -1,0 +1,191 @@
+package engine
+
+import (
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// AppendJSON appends the event as one JSON object, exactly as encoding/json
+// would write it (same keys, same omissions; a test holds the two equal).
+// The hook writes a record per call, and a hand-written encoder spares each
+// short-lived hook process encoding/json's reflection warm-up.
+func (e *Event) AppendJSON(b []byte) []byte {
+	b = append(b, `{"v":`...)
+	b = strconv.AppendInt(b, int64(e.V), 10)
+	b = appendField(b, "ts")
+	b = appendTime(b, e.Time)
+	b = appendStr(b, "agent", e.Agent, false)
+	b = appendStr(b, "session", e.Session, false)
+	b = appendField(b, "task")
+	b = strconv.AppendInt(b, int64(e.Task), 10)
+	b = appendStr(b, "hook", e.Hook, true)
+	b = appendStr(b, "kind", string(e.Kind), false)
+	b = appendStr(b, "subagent", e.Subagent, true)
+	b = appendStr(b, "source", e.Source, true)
+	b = appendStr(b, "cwd", e.Cwd, true)
+	b = appendStr(b, "tool", e.Tool, true)
+	b = appendStr(b, "tool_use_id", e.ToolUseID, true)
+	b = appendStr(b, "class", string(e.Class), true)
+	b = appendStr(b, "target", e.Target, true)
+	if e.Size != nil {
+		b = appendField(b, "size")
+		b = strconv.AppendInt(b, *e.Size, 10)
+	}
+	if e.Mtime != nil {
+		b = appendField(b, "mtime")
+		b = appendTime(b, *e.Mtime)
+	}
+	if e.Ranged {
+		b = append(b, `,"ranged":true`...)
+	}
+	b = appendStr(b, "cmd_fp", e.CmdFP, true)
+	b = appendStr(b, "cmd", e.Cmd, true)
+	b = appendStr(b, "outcome", string(e.Outcome), true)
+	if e.Exit != nil {
+		b = appendField(b, "exit")
+		b = strconv.AppendInt(b, int64(*e.Exit), 10)
+	}
+	b = appendStr(b, "fail_sig", e.FailSig, true)
+	b = appendStr(b, "note", e.Note, true)
+	if e.Changes {
+		b = append(b, `,"changes":true`...)
+	}
+	if e.Attended != nil {
+		b = appendField(b, "attended")
+		b = strconv.AppendBool(b, *e.Attended)
+	}
+	if e.Quiet {
+		b = append(b, `,"quiet":true`...)
+	}
+	if len(e.Ack) > 0 {
+		b = appendField(b, "ack")
+		b = append(b, '[')
+		for i, a := range e.Ack {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendQuoted(b, a)
+		}
+		b = append(b, ']')
+	}
+	if u := e.Usage; u != nil {
+		b = appendField(b, "usage")
+		b = append(b, '{')
+		n := len(b)
+		if u.CostUSD != nil {
+			b = appendField(b, "cost_usd")
+			b = strconv.AppendFloat(b, *u.CostUSD, 'f', -1, 64)
+		}
+		b = appendOptInt(b, "input_tokens", u.InputTokens)
+		b = appendOptInt(b, "output_tokens", u.OutputTokens)
+		b = appendOptInt(b, "context_tokens", u.ContextTokens)
+		b = appendOptInt(b, "context_window", u.ContextWindow)
+		b = appendStr(b, "model", u.Model, true)
+		if len(b) > n && b[n] == ',' { // the first field needs no comma
+			b = append(b[:n], b[n+1:]...)
+		}
+		b = append(b, '}')
+	}
+	if len(e.Signals) > 0 {
+		b = appendField(b, "signals")
+		b = append(b, '[')
+		for i, s := range e.Signals {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"kind":`...)
+			b = appendQuoted(b, string(s.Kind))
+			b = appendStr(b, "reason", string(s.Reason), true)
+			b = appendStr(b, "id", s.ID, true)
+			b = appendStr(b, "evidence", s.Evidence, true)
+			b = appendStr(b, "text", s.Text, true)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+func appendField(b []byte, k string) []byte {
+	b = append(b, ',', '"')
+	b = append(b, k...)
+	return append(b, '"', ':')
+}
+
+func appendStr(b []byte, k, v string, omitEmpty bool) []byte {
+	if omitEmpty && v == "" {
+		return b
+	}
+	return appendQuoted(appendField(b, k), v)
+}
+
+func appendOptInt(b []byte, k string, v *int64) []byte {
+	if v == nil {
+		return b
+	}
+	return strconv.AppendInt(appendField(b, k), *v, 10)
+}
+
+func appendTime(b []byte, t time.Time) []byte {
+	b = append(b, '"')
+	b = t.AppendFormat(b, time.RFC3339Nano)
+	return append(b, '"')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendQuoted writes a JSON string with encoding/json's escaping: control
+// characters, quotes, backslashes, <, >, &, U+2028/9, and invalid UTF-8 as
+// U+FFFD.
+func appendQuoted(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,36 @@
+package engine
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+// The hand-written encoder writes byte for byte what encoding/json writes.
+func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
+	one, size, cost, tok := 1, int64(12345), 0.4375, int64(98765)
+	mt := time.Date(2026, 1, 2, 3, 4, 5, 600700800, time.UTC)
+	f := false
+	evs := []Event{
+		{},
+		{V: 1, Time: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), Agent: "claude", Session: "s", Kind: KindPrompt},
+		{V: 1, Time: time.Date(2026, 11, 30, 12, 0, 0, 5, time.FixedZone("x", 3600)), Agent: "claude", Session: "s\"1", Task: 3,
+			Hook: "PostToolUseFailure", Kind: KindPostTool, Subagent: "a1", Source: "startup", Cwd: "/p/é", Tool: "Bash",
+			ToolUseID: "toolu_1", Class: ClassCheck, Target: "a<b>&c.go", Size: &size, Mtime: &mt, Ranged: true,
+			CmdFP: "abc", Cmd: "go test ./... 2>&1 | tail\t\x01\u2028\xff", Outcome: OutcomeFailed, Exit: &one, FailSig: "sig",
+			Note: "masked", Changes: true, Attended: &f, Quiet: true, Ack: []string{"c1", "*"},
+			Usage:   &HostUsage{CostUSD: &cost, ContextTokens: &tok, Model: "m"},
+			Signals: []Signal{{Kind: SignalNudge, Text: "line1\nline2 \"q\""}, {Kind: SignalCheckpoint, Reason: ReasonExploring, ID: "c1", Evidence: "20"}}},
+		{V: 1, Kind: KindHostUsage, Usage: &HostUsage{}},
+		{V: 1, Kind: KindHostUsage, Usage: &HostUsage{InputTokens: &tok}},
+	}
+	for i, ev := range evs {
+		want, err := json.Marshal(&ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ev.AppendJSON(nil); string(got) != string(want) {
+			t.Errorf("event %d:\n got %s\nwant %s", i, got, want)
+		}
+	}
+}

@@ -1,0 +1,277 @@
+package hookbridge
+
+import (
+	"errors"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// A small JSON scanner for hook payloads. The hook decodes a handful of
+// fields from one object per call; a scanner that validates the document
+// and hands back raw member values does that without encoding/json's
+// reflection warm-up, which a short-lived process pays on every call.
+
+var errSyntax = errors.New("invalid JSON")
+
+// object maps member names to their raw JSON values.
+type object map[string][]byte
+
+// parseObject validates a whole JSON document that must be an object and
+// returns its members (the last of duplicate names wins, as in encoding/json).
+func parseObject(b []byte) (object, error) {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return nil, errSyntax
+	}
+	obj := object{}
+	end, err := scanObject(b, i, obj)
+	if err != nil {
+		return nil, err
+	}
+	if skipSpace(b, end) != len(b) {
+		return nil, errSyntax
+	}
+	return obj, nil
+}
+
+// sub parses a member that should itself be an object; anything else
+// yields an empty object (tolerant: an unexpected shape is unknown, not fatal).
+func (o object) sub(key string) object {
+	raw := o[key]
+	if len(raw) == 0 || raw[0] != '{' {
+		return object{}
+	}
+	obj := object{}
+	if _, err := scanObject(raw, 0, obj); err != nil {
+		return object{}
+	}
+	return obj
+}
+
+// str returns a string member, or "" when it is missing or not a string.
+func (o object) str(key string) string {
+	s, _ := unquote(o[key])
+	return s
+}
+
+// boolean returns a boolean member, false when missing or not a boolean.
+func (o object) boolean(key string) bool { return string(o[key]) == "true" }
+
+// present reports whether a member is there and not null.
+func (o object) present(key string) bool {
+	raw := o[key]
+	return len(raw) > 0 && string(raw) != "null"
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// scanObject scans the object at b[i] and, when obj is not nil, records its
+// members. It returns the index just past the object.
+func scanObject(b []byte, i int, obj object) (int, error) {
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, nil
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return 0, errSyntax
+		}
+		kEnd, err := scanString(b, i)
+		if err != nil {
+			return 0, err
+		}
+		key := b[i:kEnd]
+		i = skipSpace(b, kEnd)
+		if i >= len(b) || b[i] != ':' {
+			return 0, errSyntax
+		}
+		vStart := skipSpace(b, i+1)
+		vEnd, err := scanValue(b, vStart)
+		if err != nil {
+			return 0, err
+		}
+		if obj != nil {
+			k, ok := unquote(key)
+			if !ok {
+				return 0, errSyntax
+			}
+			obj[k] = b[vStart:vEnd]
+		}
+		i = skipSpace(b, vEnd)
+		if i >= len(b) {
+			return 0, errSyntax
+		}
+		if b[i] == '}' {
+			return i + 1, nil
+		}
+		if b[i] != ',' {
+			return 0, errSyntax
+		}
+		i = skipSpace(b, i+1)
+	}
+}
+
+func scanValue(b []byte, i int) (int, error) {
+	if i >= len(b) {
+		return 0, errSyntax
+	}
+	switch c := b[i]; {
+	case c == '{':
+		return scanObject(b, i, nil)
+	case c == '[':
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == ']' {
+			return i + 1, nil
+		}
+		for {
+			end, err := scanValue(b, i)
+			if err != nil {
+				return 0, err
+			}
+			i = skipSpace(b, end)
+			if i >= len(b) {
+				return 0, errSyntax
+			}
+			if b[i] == ']' {
+				return i + 1, nil
+			}
+			if b[i] != ',' {
+				return 0, errSyntax
+			}
+			i = skipSpace(b, i+1)
+		}
+	case c == '"':
+		return scanString(b, i)
+	case c == 't':
+		return literal(b, i, "true")
+	case c == 'f':
+		return literal(b, i, "false")
+	case c == 'n':
+		return literal(b, i, "null")
+	case c == '-' || c >= '0' && c <= '9':
+		j := i
+		if b[j] == '-' {
+			j++
+		}
+		digits := j
+		for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		if j == digits {
+			return 0, errSyntax
+		}
+		return j, nil
+	}
+	return 0, errSyntax
+}
+
+func literal(b []byte, i int, lit string) (int, error) {
+	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
+		return 0, errSyntax
+	}
+	return i + len(lit), nil
+}
+
+// scanString returns the index just past the string starting at b[i].
+func scanString(b []byte, i int) (int, error) {
+	for j := i + 1; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '\\':
+			j++
+		case c == '"':
+			return j + 1, nil
+		case c < 0x20:
+			return 0, errSyntax
+		}
+	}
+	return 0, errSyntax
+}
+
+// unquote decodes a raw JSON string, escapes and surrogate pairs included.
+func unquote(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	s := raw[1 : len(raw)-1]
+	esc := false
+	for _, c := range s {
+		if c == '\\' {
+			esc = true
+			break
+		}
+	}
+	if !esc {
+		if utf8.Valid(s) {
+			return string(s), true
+		}
+		return string([]rune(string(s))), true // invalid bytes become U+FFFD, as encoding/json does
+	}
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		if i >= len(s) {
+			return "", false
+		}
+		switch s[i] {
+		case '"', '\\', '/':
+			out = append(out, s[i])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := hex4(s, i+1)
+			if !ok {
+				return "", false
+			}
+			i += 4
+			if utf16.IsSurrogate(r) {
+				if r2, ok := hex4(s, i+3); ok && i+2 < len(s) && s[i+1] == '\\' && s[i+2] == 'u' {
+					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+						r = d
+						i += 6
+					} else {
+						r = utf8.RuneError
+					}
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			return "", false
+		}
+	}
+	if !utf8.Valid(out) {
+		return string([]rune(string(out))), true
+	}
+	return string(out), true
+}
+
+func hex4(s []byte, i int) (rune, bool) {
+	if i+4 > len(s) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(s[i:i+4]), 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	return rune(n), true
+}

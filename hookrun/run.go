@@ -1,0 +1,153 @@
+package hookrun
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"cully/engine"
+	"cully/hookbridge"
+	"cully/ledger"
+)
+
+// maxPayload bounds what the hook decodes. Real payloads are a few KiB; a
+// Write of a large file can reach megabytes. Past this the hook records what
+// the payload's head says and drains the rest, so the agent never sees a
+// broken pipe.
+const maxPayload = 16 << 20
+
+// IO is what a hook call may touch: its streams and environment.
+type IO struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+}
+
+// Agent picks the protocol from the hook's arguments (`--agent NAME` or
+// `--agent=NAME`); unknown flags are ignored, never fatal: the agent owns
+// our streams and must not see a usage message.
+func Agent(args []string) string {
+	for i, a := range args {
+		switch {
+		case (a == "--agent" || a == "-agent") && i+1 < len(args):
+			return args[i+1]
+		case strings.HasPrefix(a, "--agent="):
+			return strings.TrimPrefix(a, "--agent=")
+		case strings.HasPrefix(a, "-agent="):
+			return strings.TrimPrefix(a, "-agent=")
+		}
+	}
+	return "claude"
+}
+
+// Run handles one hook call. It never breaks the agent: whatever goes
+// wrong, it prints nothing or a valid answer and records the error in
+// errors.log (or, when even that is impossible, one line on stderr, which
+// the agent does not show the model). The caller exits 0.
+func Run(a IO, agent string) {
+	h, herr := Home(a.Getenv)
+	defer func() {
+		if r := recover(); r != nil {
+			a.hookFailed(h, fmt.Errorf("panic: %v\n%s", r, debug.Stack()), nil)
+		}
+	}()
+	if herr != nil {
+		a.hookFailed(h, herr, nil)
+		return
+	}
+	out, ev, err := a.hook(h, agent)
+	if err != nil {
+		a.hookFailed(h, err, ev)
+	}
+	if len(out) > 0 {
+		_, _ = a.Stdout.Write(out)
+	}
+}
+
+func (a IO) hook(h ledger.Home, agent string) ([]byte, *engine.Event, error) {
+	if a.Getenv("CULLY_FAULT") == "panic" { // fault injection for the never-break-the-agent tests
+		panic("injected fault (CULLY_FAULT=panic)")
+	}
+	raw, total, err := readPayload(a.Stdin, maxPayload)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read payload: %w", err)
+	}
+	now, clockErr := Now(a.Getenv)
+	project := ProjectDir(a.Getenv)
+	cfg, cfgErrs := Config(a.Getenv, project)
+	env := hookbridge.Env{
+		Now:    now,
+		Getenv: a.Getenv,
+		Stat:   os.Stat,
+		Config: &cfg,
+		Quiet:  a.Getenv("CULLY_GUARD") == "off",
+	}
+	var ev *engine.Event
+	switch agent {
+	case "claude", "":
+		if total > maxPayload {
+			ev = hookbridge.DecodeOversize("claude", raw, total, env)
+			err = fmt.Errorf("payload of %d bytes is over the %d-byte limit: recorded from its head", total, maxPayload)
+		} else {
+			ev, err = hookbridge.DecodeClaude(raw, env)
+		}
+	default:
+		return nil, nil, fmt.Errorf("agent %q is not supported yet (supported: claude)", agent)
+	}
+	if ev == nil {
+		return nil, nil, err
+	}
+	// Errors that do not stop the record are logged beside it.
+	for _, e := range append(cfgErrs, clockErr, err) {
+		if e != nil {
+			_ = h.Ensure()
+			_ = h.LogError("hook", e, map[string]any{"session": ev.Session, "hook": ev.Hook})
+		}
+	}
+	if ev.Session == "" {
+		ev.Session = "unknown"
+	}
+	sigs, err := h.Record(ev, &cfg)
+	if err != nil {
+		return nil, ev, err
+	}
+	return hookbridge.EncodeClaude(ev.Hook, engine.Nudge(sigs)), ev, nil
+}
+
+// readPayload reads at most max bytes, drains the rest, and returns the
+// total size seen.
+func readPayload(r io.Reader, max int64) ([]byte, int64, error) {
+	raw, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return raw, int64(len(raw)), err
+	}
+	total := int64(len(raw))
+	if total > max {
+		n, _ := io.Copy(io.Discard, r)
+		total += n
+		raw = raw[:max]
+	}
+	return raw, total, nil
+}
+
+// hookFailed records a hook failure. The event, when there is one, is kept
+// in the record so nothing the agent did is lost.
+func (a IO) hookFailed(h ledger.Home, err error, ev *engine.Event) {
+	extra := map[string]any{}
+	if ev != nil {
+		if b, mErr := json.Marshal(ev); mErr == nil {
+			extra["event"] = json.RawMessage(b)
+		}
+	}
+	if h.Dir != "" {
+		_ = h.Ensure()
+		if h.LogError("hook", err, extra) == nil {
+			return
+		}
+	}
+	fmt.Fprintf(a.Stderr, "cully hook: %v\n", err)
+}
