@@ -45,7 +45,7 @@ func TestPreviewBounded(t *testing.T) {
 func TestRedactKeepsStructure(t *testing.T) {
 	cases := map[string]string{
 		`curl -H "Authorization: Bearer abc123" https://x`: `curl -H "Authorization: Bearer [REDACTED]" https://x`,
-		`TOKEN=abc go test ./...`:                           `TOKEN=[REDACTED] go test ./...`,
+		`TOKEN=abc go test ./...`:                          `TOKEN=[REDACTED] go test ./...`,
 		`git push https://me:pw@host/r.git main`:           `git push https://me:[REDACTED]@host/r.git main`,
 		`tool --api-key k1 --verbose`:                      `tool --api-key [REDACTED] --verbose`,
 		`echo $SECRET_X`:                                   `echo $SECRET_X`,
