@@ -43,6 +43,10 @@ func commands() []command {
 		{"hook", "[--agent claude]", "one hook call: payload on stdin, the agent's answer on stdout (always exits 0)", cmdHook},
 		{"status", "[--session ID] [--json] [--rebuild]", "session status: activity, checkpoints, guard warnings, journal health", cmdStatus},
 		{"ack", "[ID...] [--all] [--session ID]", "acknowledge checkpoints", cmdAck},
+		{"install", "[--agent claude] [--scope user|project] [--dry-run] [--statusline] [--command CMD]", "merge cully's hooks into the agent's settings and install the skill", cmdInstall},
+		{"uninstall", "[--agent claude] [--scope user|project] [--dry-run]", "remove exactly what install added", cmdUninstall},
+		{"doctor", "", "check the installation and say how to fix what is wrong", cmdDoctor},
+		{"statusline", "", "Claude Code status-line command: one line of cully state", cmdStatusline},
 		{"demo", "[--headless]", "a realistic session through the real hook path, in a temporary state dir", cmdDemo},
 		{"version", "", "print the version", cmdVersion},
 	}
@@ -85,7 +89,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "cully watches AI coding agents through their hooks and nudges them when they loop.")
 	fmt.Fprintln(w, "\nUsage: cully <command> [flags]\n\nCommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.about)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.about)
 	}
 	fmt.Fprintln(w, "\nEnvironment: CULLY_HOME (state dir), CULLY_CONFIG (config file), CULLY_GUARD=off (no nudges),")
 	fmt.Fprintln(w, "CULLY_NOW (RFC 3339 fixed clock), NO_COLOR. Run 'cully <command> -h' for a command's flags.")

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+
+	"cully/engine"
+)
+
+// statusInput is the part of Claude Code's status-line JSON cully reads.
+type statusInput struct {
+	SessionID string `json:"session_id"`
+	Model     struct {
+		ID          string `json:"id"`
+		DisplayName string `json:"display_name"`
+	} `json:"model"`
+	Cost struct {
+		TotalCostUSD *float64 `json:"total_cost_usd"`
+	} `json:"cost"`
+	ContextWindow struct {
+		TotalInputTokens  *int64 `json:"total_input_tokens"`
+		TotalOutputTokens *int64 `json:"total_output_tokens"`
+		ContextWindowSize *int64 `json:"context_window_size"`
+		CurrentUsage      *struct {
+			InputTokens              int64 `json:"input_tokens"`
+			CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+			CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+		} `json:"current_usage"`
+	} `json:"context_window"`
+}
+
+// cmdStatusline is Claude Code's status-line command: it prints one line of
+// cully state and records the host's own cost and context figures (only
+// when they changed), so budgets use the host's numbers first. It never
+// fails the status line: on any error it prints a short marker.
+func cmdStatusline(a *app, args []string) error {
+	line, err := a.statusline()
+	if err != nil {
+		h, _ := a.home()
+		if h.Dir != "" {
+			_ = h.Ensure()
+			_ = h.LogError("statusline", err, nil)
+		}
+		line = "cully ?"
+	}
+	fmt.Fprintln(a.stdout, line)
+	return nil
+}
+
+func (a *app) statusline() (string, error) {
+	raw, err := io.ReadAll(io.LimitReader(a.stdin, 1<<20))
+	if err != nil {
+		return "", err
+	}
+	var in statusInput
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return "", fmt.Errorf("decode status-line input: %w", err)
+	}
+	if in.SessionID == "" {
+		return "cully · no session", nil
+	}
+	h, err := a.home()
+	if err != nil {
+		return "", err
+	}
+	u := &engine.HostUsage{CostUSD: in.Cost.TotalCostUSD, InputTokens: in.ContextWindow.TotalInputTokens,
+		OutputTokens: in.ContextWindow.TotalOutputTokens, ContextWindow: in.ContextWindow.ContextWindowSize, Model: in.Model.ID}
+	if cu := in.ContextWindow.CurrentUsage; cu != nil {
+		n := cu.InputTokens + cu.CacheCreationInputTokens + cu.CacheReadInputTokens
+		u.ContextTokens = &n
+	}
+	st, err := h.ReadState(in.SessionID)
+	if err != nil {
+		st = engine.NewState(in.SessionID)
+	}
+	if !sameUsage(st.Usage, u) {
+		now, _ := a.now()
+		cfg, _ := a.config(a.projectDir())
+		ev := &engine.Event{V: engine.SchemaVersion, Time: now.UTC(), Agent: "claude", Session: in.SessionID, Kind: engine.KindHostUsage, Hook: "statusline", Usage: u}
+		if _, err := h.Record(ev, &cfg); err != nil {
+			return "", err
+		}
+		if st2, err := h.ReadState(in.SessionID); err == nil {
+			st = st2
+		}
+	}
+	return formatStatusline(st, u, a.getenv("NO_COLOR") == ""), nil
+}
+
+func sameUsage(a, b *engine.HostUsage) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
+}
+
+func formatStatusline(st *engine.State, u *engine.HostUsage, color bool) string {
+	paint := func(code, s string) string {
+		if !color {
+			return s
+		}
+		return "\x1b[" + code + "m" + s + "\x1b[0m"
+	}
+	var head string
+	if open := st.OpenCheckpoints(); len(open) > 0 {
+		c := open[len(open)-1]
+		head = paint("33", fmt.Sprintf("cully ⚑ checkpoint %s %s", c.ID, c.Reason))
+		if len(open) > 1 {
+			head += fmt.Sprintf(" (+%d)", len(open)-1)
+		}
+	} else if st.Events == 0 {
+		head = paint("2", "cully · waiting for the first hook call")
+	} else {
+		head = paint("32", "cully ✓ on track")
+	}
+	s := fmt.Sprintf("%s · %d calls", head, st.Counts.ToolCalls)
+	if u.CostUSD != nil {
+		s += fmt.Sprintf(" · $%.2f", *u.CostUSD)
+	}
+	if u.ContextTokens != nil && u.ContextWindow != nil && *u.ContextWindow > 0 {
+		s += fmt.Sprintf(" · ctx %d%%", int(math.Round(100*float64(*u.ContextTokens)/float64(*u.ContextWindow))))
+	}
+	return s
+}
