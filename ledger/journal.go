@@ -155,18 +155,19 @@ var ErrStop = errors.New("stop reading")
 // unterminated last line is counted as torn and its offset is not passed.
 // It returns the offset just past the last complete line read.
 func ReadFile(path string, offset int64, fn func(ev *engine.Event) error) (ReadStats, int64, error) {
-	st := ReadStats{Files: 1}
 	f, err := os.Open(path)
 	if err != nil {
-		return st, offset, err
+		return ReadStats{Files: 1}, offset, err
 	}
 	defer f.Close()
-	if offset > 0 {
-		if _, err := f.Seek(offset, io.SeekStart); err != nil {
-			return st, offset, fmt.Errorf("seek journal: %w", err)
-		}
-	}
-	r := bufio.NewReaderSize(f, 256<<10)
+	return ReadOpen(f, offset, fn)
+}
+
+// ReadOpen is ReadFile on an already open journal file (which may have been
+// renamed since it was opened, as a follower of a rotating journal needs).
+func ReadOpen(f io.ReaderAt, offset int64, fn func(ev *engine.Event) error) (ReadStats, int64, error) {
+	st := ReadStats{Files: 1}
+	r := bufio.NewReaderSize(io.NewSectionReader(f, offset, 1<<62), 256<<10)
 	pos := offset
 	for {
 		line, err := r.ReadSlice('\n')

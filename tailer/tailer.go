@@ -1,0 +1,218 @@
+// Package tailer follows the event journal as it grows and hands on whole
+// records, for the panel. It imports no TUI code.
+//
+// Invariants:
+//   - It watches the journal's directory, not the file, so it survives the
+//     file being absent at start, rotated (renamed away) or recreated.
+//   - It reads only complete lines from a byte offset: a line being written
+//     is left for the next wake-up, never handed on in halves.
+//   - Truncation (the file shrank under the same inode) restarts at 0; on
+//     rotation the old file is drained to its end before the new one is read.
+//   - Bursts of writes are debounced; while nothing is written it does no
+//     work at all (no polling). It ends when its context ends.
+package tailer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"cully/engine"
+	"cully/ledger"
+)
+
+// Debounce gathers a burst of appends (a hook writes one line per call,
+// several agents may write at once) into one read and one batch.
+const Debounce = 40 * time.Millisecond
+
+// Batch is what the tailer hands on: the records read in one wake-up, and
+// the damage seen on the way.
+type Batch struct {
+	Events  []*engine.Event
+	Corrupt int
+	Err     error
+}
+
+// Tailer follows one journal file.
+type Tailer struct {
+	path   string
+	f      *os.File
+	ino    uint64
+	offset int64
+	mark   []byte // the bytes just before offset, to notice a rewrite of the same size
+}
+
+// markLen is how much of the already-read file is checked on each wake-up:
+// a truncation followed by new writes can leave the size unchanged, but not
+// the bytes.
+const markLen = 64
+
+// New returns a tailer of path that starts at byte offset start of the
+// current file (use the file's size to see only what comes next).
+func New(path string, start int64) *Tailer {
+	return &Tailer{path: path, offset: start}
+}
+
+// Run watches until ctx ends, sending batches on out. It closes out when it
+// returns.
+func (t *Tailer) Run(ctx context.Context, out chan<- Batch) error {
+	defer close(out)
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("watch journal: %w", err)
+	}
+	defer w.Close()
+	dir := filepath.Dir(t.path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("watch journal: %w", err)
+	}
+	if err := w.Add(dir); err != nil {
+		return fmt.Errorf("watch journal: %w", err)
+	}
+	defer t.close()
+	send := func(b Batch) bool {
+		if len(b.Events) == 0 && b.Corrupt == 0 && b.Err == nil {
+			return true
+		}
+		select {
+		case out <- b:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	if !send(t.read()) { // whatever is already past the start offset
+		return nil
+	}
+	var timer *time.Timer
+	var fire <-chan time.Time
+	name := filepath.Base(t.path)
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-w.Events:
+			if !ok {
+				return errors.New("watch journal: event channel closed")
+			}
+			if filepath.Base(ev.Name) != name {
+				continue
+			}
+			if timer == nil {
+				timer = time.NewTimer(Debounce)
+				fire = timer.C
+			}
+		case err, ok := <-w.Errors:
+			if !ok {
+				return errors.New("watch journal: error channel closed")
+			}
+			if !send(Batch{Err: err}) {
+				return nil
+			}
+		case <-fire:
+			timer, fire = nil, nil
+			if !send(t.read()) {
+				return nil
+			}
+		}
+	}
+}
+
+func (t *Tailer) close() {
+	if t.f != nil {
+		t.f.Close()
+		t.f = nil
+	}
+}
+
+// read drains the open file from the offset, follows a rotation or
+// truncation, and returns the complete records it found.
+func (t *Tailer) read() Batch {
+	var b Batch
+	for i := 0; i < 3; i++ { // at most: drain old file, switch, read new
+		if t.f == nil {
+			f, err := os.Open(t.path)
+			if err != nil {
+				if !errors.Is(err, os.ErrNotExist) {
+					b.Err = err
+				}
+				return b
+			}
+			t.f, t.ino = f, inode(f)
+		}
+		t.drain(&b)
+		fi, err := os.Stat(t.path)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return b // rotated away and not recreated yet: wait for Create
+		case err != nil:
+			b.Err = err
+			return b
+		case inodeOf(fi) != t.ino: // rotated: the old file is drained, open the new one
+			t.close()
+			t.offset = 0
+			continue
+		case fi.Size() < t.offset || !t.markHolds(): // truncated (or rewritten) in place
+			t.offset, t.mark = 0, nil
+			continue
+		}
+		return b
+	}
+	return b
+}
+
+func (t *Tailer) drain(b *Batch) {
+	st, next, err := ledger.ReadOpen(t.f, t.offset, func(ev *engine.Event) error {
+		b.Events = append(b.Events, ev)
+		return nil
+	})
+	b.Corrupt += st.Corrupt
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		b.Err = err
+	}
+	if next == t.offset {
+		return // nothing new: keep the mark of what was read before
+	}
+	t.offset = next
+	t.mark = nil
+	if n := min(int64(markLen), t.offset); n > 0 {
+		buf := make([]byte, n)
+		if _, err := t.f.ReadAt(buf, t.offset-n); err == nil {
+			t.mark = buf
+		}
+	}
+}
+
+// markHolds reports whether the bytes before the offset are still the ones
+// read there.
+func (t *Tailer) markHolds() bool {
+	if len(t.mark) == 0 || t.f == nil {
+		return true
+	}
+	buf := make([]byte, len(t.mark))
+	if _, err := t.f.ReadAt(buf, t.offset-int64(len(buf))); err != nil {
+		return false
+	}
+	return string(buf) == string(t.mark)
+}
+
+func inode(f *os.File) uint64 {
+	fi, err := f.Stat()
+	if err != nil {
+		return 0
+	}
+	return inodeOf(fi)
+}
+
+func inodeOf(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return st.Ino
+	}
+	return 0
+}
