@@ -43,6 +43,7 @@ func commands() []command {
 		{"hook", "[--agent claude]", "one hook call: payload on stdin, the agent's answer on stdout (always exits 0)", cmdHook},
 		{"status", "[--session ID] [--json] [--rebuild]", "session status: activity, checkpoints, guard warnings, journal health", cmdStatus},
 		{"ack", "[ID...] [--all] [--session ID]", "acknowledge checkpoints", cmdAck},
+		{"panel", "[--session ID] [--split [--width N]]", "the side-pane panel: follow a session, acknowledge checkpoints", cmdPanel},
 		{"install", "[--agent claude] [--scope user|project] [--dry-run] [--statusline] [--command CMD]", "merge cully's hooks into the agent's settings and install the skill", cmdInstall},
 		{"uninstall", "[--agent claude] [--scope user|project] [--dry-run]", "remove exactly what install added", cmdUninstall},
 		{"doctor", "", "check the installation and say how to fix what is wrong", cmdDoctor},

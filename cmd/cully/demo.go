@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"cully/ledger"
 )
 
 // demoSession is the id of the scripted demo session.
@@ -130,7 +133,6 @@ func cmdDemo(a *app, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	_ = headless // the panel arrives with its own issue; until then the demo always prints
 	tmp, err := os.MkdirTemp("", "cully-demo-")
 	if err != nil {
 		return fmt.Errorf("create demo dir: %w", err)
@@ -147,6 +149,9 @@ func cmdDemo(a *app, args []string) error {
 		return fmt.Errorf("find own binary: %w", err)
 	}
 	env := demoEnv(home, project)
+	if !*headless && isTerminal(a.stdout) && isTerminal(a.stdin) {
+		return a.demoPanel(self, env, home, project)
+	}
 	clock := time.Now().UTC().Add(-10 * time.Minute).Truncate(time.Second)
 	fmt.Fprintf(a.stdout, "cully demo: a scripted Claude Code session through the real hook path (`cully hook`)\nstate dir: %s\n\n", home)
 	for _, st := range demoScript(project) {
@@ -179,6 +184,37 @@ func cmdDemo(a *app, args []string) error {
 		fmt.Fprintf(a.stdout, "\nkept: CULLY_HOME=%s cully status\n", home)
 	}
 	return nil
+}
+
+// demoStepDelay paces the scripted session in the panel: fast enough to
+// finish in a few seconds, slow enough to watch the pane change.
+const demoStepDelay = 120 * time.Millisecond
+
+// demoPanel opens the panel on the demo's state dir while the scripted
+// session runs through the real hook, one step every demoStepDelay.
+func (a *app) demoPanel(self string, env map[string]string, home, project string) error {
+	h := ledger.Home{Dir: home}
+	feed := func(ctx context.Context) {
+		time.Sleep(600 * time.Millisecond) // let the panel draw its empty state first
+		for _, st := range demoScript(project) {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(demoStepDelay):
+			}
+			if _, err := runHook(self, env, time.Now().UTC(), st.payload); err != nil {
+				return
+			}
+		}
+	}
+	panelApp := *a
+	panelApp.getenv = func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
+		return a.getenv(k)
+	}
+	return panelApp.runPanel(h, demoSession, feed)
 }
 
 func demoEnv(home, project string) map[string]string {

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
+
+	"cully/engine"
+	"cully/ledger"
+	"cully/tailer"
+	"cully/tui"
+)
+
+// splitWidth is the default width of `cully panel --split`: enough for the
+// checkpoint lines of a side pane without crowding the agent's pane.
+const splitWidth = 56
+
+func cmdPanel(a *app, args []string) error {
+	fs := a.flags("panel")
+	session := fs.String("session", "", "follow this session (default: the most recently active one)")
+	split := fs.Bool("split", false, "inside tmux: open the panel in a new pane to the right")
+	width := fs.Int("width", splitWidth, "width of the --split pane, in columns")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *split {
+		return a.splitPane(*session, *width)
+	}
+	h, err := a.home()
+	if err != nil {
+		return err
+	}
+	return a.runPanel(h, *session, nil)
+}
+
+// splitPane opens `cully panel` in a tmux pane to the right of this one.
+func (a *app) splitPane(session string, width int) error {
+	if a.getenv("TMUX") == "" {
+		return errors.New("not inside tmux: start tmux and run `cully panel --split` there, or open a side pane yourself and run `cully panel` in it")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cmd := []string{"split-window", "-h", "-l", strconv.Itoa(width), "--", self, "panel"}
+	if session != "" {
+		cmd = append(cmd, "--session", session)
+	}
+	if out, err := exec.Command("tmux", cmd...).CombinedOutput(); err != nil {
+		return fmt.Errorf("tmux split-window: %v: %s", err, out)
+	}
+	fmt.Fprintln(a.stdout, "cully panel opened in a pane to the right")
+	return nil
+}
+
+// runPanel runs the panel on a state dir until the user quits. feed, when
+// set, runs beside it (the demo's scripted session).
+func (a *app) runPanel(h ledger.Home, session string, feed func(ctx context.Context)) error {
+	if err := h.Ensure(); err != nil {
+		return err
+	}
+	var start int64
+	if fi, err := os.Stat(h.Journal()); err == nil {
+		start = fi.Size()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch := make(chan tailer.Batch, 64)
+	go func() { _ = tailer.New(h.Journal(), start).Run(ctx, ch) }()
+	if feed != nil {
+		go feed(ctx)
+	}
+	backend := tui.HomeBackend{Home: h, Record: func(ev *engine.Event) error {
+		now, _ := a.now()
+		ev.Time = now.UTC()
+		cfg, _ := a.config(a.projectDir())
+		_, err := h.Record(ev, &cfg)
+		return err
+	}}
+	m := tui.New(tui.Options{Backend: backend, Journal: ch, Session: session, Dark: true,
+		NoColor: a.getenv("NO_COLOR") != "", Now: time.Now})
+	p := tea.NewProgram(m, tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
+	_, err := p.Run()
+	return err
+}
+
+// isTerminal reports whether w is a terminal (the panel needs one).
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tmuxPane drives a real terminal: tmux runs a command in a detached
+// session on a private socket; tests send keys and read the screen.
+type tmuxPane struct {
+	t      *testing.T
+	socket string
+}
+
+func newTmux(t *testing.T, w, h int, env map[string]string, args ...string) *tmuxPane {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is required in CI (.ci/run installs it)")
+		}
+		t.Skip("tmux not installed")
+	}
+	p := &tmuxPane{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
+	self, err := exec.LookPath("cully")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shell := "env"
+	for k, v := range env {
+		shell += fmt.Sprintf(" %s=%q", k, v)
+	}
+	shell += " TERM=xterm-256color " + self + " " + strings.Join(args, " ")
+	p.run("new-session", "-d", "-s", "panel", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), shell+"; sleep 60")
+	t.Cleanup(func() { exec.Command("tmux", "-S", p.socket, "kill-server").Run() })
+	return p
+}
+
+func (p *tmuxPane) run(args ...string) string {
+	p.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-S", p.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		p.t.Fatalf("tmux %v: %v: %s", args, err, out)
+	}
+	return string(out)
+}
+
+func (p *tmuxPane) screen() string { return p.run("capture-pane", "-p", "-t", "panel") }
+
+func (p *tmuxPane) send(keys ...string) {
+	p.run(append([]string{"send-keys", "-t", "panel"}, keys...)...)
+}
+
+// waitFor polls the screen until it contains want or the deadline passes,
+// and returns how long it took.
+func (p *tmuxPane) waitFor(want string, limit time.Duration) time.Duration {
+	p.t.Helper()
+	start := time.Now()
+	for time.Since(start) < limit {
+		if strings.Contains(p.screen(), want) {
+			return time.Since(start)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	p.t.Fatalf("screen never showed %q within %v:\n%s", want, limit, p.screen())
+	return 0
+}
+
+// The panel in a real terminal: hook calls show up as a checkpoint within a
+// second; `a` acknowledges it; the journal holds the ack and status agrees.
+func TestPanelInTmux(t *testing.T) {
+	env := testEnv(t)
+	env["CULLY_CONFIG"] = filepath.Join(env["PWD"], "none.toml")
+	pane := newTmux(t, 60, 30, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"], "CULLY_CONFIG": env["CULLY_CONFIG"]}, "panel")
+	pane.waitFor("waiting for the first hook call", 5*time.Second)
+
+	send := func(p string) {
+		if r := cully(t, env, []byte(p), "hook"); r.code != 0 {
+			t.Fatal(r)
+		}
+	}
+	send(`{"session_id":"tmux-s1","cwd":"/home/dev/project","hook_event_name":"UserPromptSubmit","prompt":"go"}`)
+	for i := 0; i < 20; i++ {
+		id := fmt.Sprintf("t%d", i)
+		send(`{"session_id":"tmux-s1","cwd":"/home/dev/project","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/home/dev/project/a.go"},"tool_use_id":"` + id + `"}`)
+		send(`{"session_id":"tmux-s1","cwd":"/home/dev/project","hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"/home/dev/project/a.go"},"tool_response":{},"tool_use_id":"` + id + `"}`)
+	}
+	took := pane.waitFor("c1 exploring", time.Second)
+	t.Logf("checkpoint on screen %v after the hook call that raised it", took)
+
+	pane.send("a")
+	pane.waitFor("acknowledged [c1]", 5*time.Second)
+	pane.waitFor("none open", 5*time.Second)
+	var acked bool
+	for _, ev := range journal(t, env["CULLY_HOME"]) {
+		if ev.Kind == "ack" && len(ev.Ack) == 1 && ev.Ack[0] == "c1" {
+			acked = true
+		}
+	}
+	if !acked {
+		t.Fatal("the journal holds no ack for c1")
+	}
+	r := cully(t, env, nil, "status")
+	if !strings.Contains(r.stdout, "c1   acknowledged") {
+		t.Fatalf("status disagrees:\n%s", r.stdout)
+	}
+	pane.send("q")
+}
