@@ -81,8 +81,8 @@ func TestHookEveryCapturedFixture(t *testing.T) {
 	}
 }
 
-// 16 concurrent writers × 500 hook processes: exactly 8,000 valid lines,
-// and status agrees.
+// 16 concurrent writers × 500 hook processes (cully-hook, the binary
+// install wires in): exactly 8,000 valid lines, and status agrees.
 func TestHookConcurrentWriters(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns 8,000 processes")
@@ -97,7 +97,7 @@ func TestHookConcurrentWriters(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < calls; i++ {
 				p := fmt.Sprintf(`{"session_id":"conc","cwd":"/home/dev/project","hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"/home/dev/project/f%d-%d.go"},"tool_response":{},"tool_use_id":"t%d-%d"}`, w, i, w, i)
-				if r := cully(t, env, []byte(p), "hook"); r.code != 0 || r.stdout != "" || r.stderr != "" {
+				if r := runBin(t, "cully-hook", env, []byte(p)); r.code != 0 || r.stdout != "" || r.stderr != "" {
 					errs <- fmt.Sprintf("worker %d call %d: %+v", w, i, r)
 					return
 				}

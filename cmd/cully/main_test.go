@@ -49,7 +49,13 @@ type result struct {
 // cully runs the real binary with a clean environment plus env.
 func cully(t testing.TB, env map[string]string, stdin []byte, args ...string) result {
 	t.Helper()
-	cmd := exec.Command("cully", args...)
+	return runBin(t, "cully", env, stdin, args...)
+}
+
+// run runs one of the built binaries (cully or cully-hook).
+func runBin(t testing.TB, bin string, env map[string]string, stdin []byte, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + env["HOME"]}
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
