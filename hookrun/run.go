@@ -101,7 +101,12 @@ func (a IO) hook(h ledger.Home, agent string) ([]byte, *engine.Event, error) {
 	if ev == nil {
 		return nil, nil, err
 	}
-	// Errors that do not stop the record are logged beside it.
+	// Errors that do not stop the record are logged beside it. A bad config
+	// file is reported once per session start and prompt, not on every tool
+	// call, so one mistake does not flood errors.log.
+	if ev.Kind != engine.KindSessionStart && ev.Kind != engine.KindPrompt {
+		cfgErrs = nil
+	}
 	for _, e := range append(cfgErrs, clockErr, err) {
 		if e != nil {
 			_ = h.Ensure()
