@@ -68,6 +68,8 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 		sigs = s.preTool(ev, cfg)
 	case KindPostTool:
 		sigs = s.postTool(ev, cfg)
+	case KindBatch:
+		sigs = s.rejected(ev, cfg)
 	}
 	ev.Task = s.Task
 	return sigs
@@ -281,6 +283,30 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 	return sigs
 }
 
+// rejected counts the calls the host refused before any tool hook: failed
+// calls, tracked like failed commands, so the same refusal three times is a
+// failure loop (an Edit whose old_string keeps not matching).
+func (s *State) rejected(ev *Event, cfg *Config) []Signal {
+	var sigs []Signal
+	for _, r := range ev.Rejected {
+		s.Counts.ToolCalls++
+		s.Counts.ByClass[r.Class]++
+		s.Counts.Failures++
+		call := Event{Time: ev.Time, Tool: r.Tool, Class: r.Class, Target: r.Target, CmdFP: r.FP,
+			Cmd: callPreview(r.Tool, r.Target), Outcome: OutcomeFailed, FailSig: r.Sig, Subagent: ev.Subagent}
+		sigs = append(sigs, s.trackCommand(&call, cfg)...)
+	}
+	return sigs
+}
+
+// callPreview names a non-shell call in evidence: "Edit parser.go".
+func callPreview(tool, target string) string {
+	if target == "" {
+		return tool
+	}
+	return tool + " " + target
+}
+
 // changed notes a file change: it resets the exploration count, makes later
 // retries informed rather than blind and forgets the changed file's read.
 func (s *State) changed(ev *Event) {
@@ -320,6 +346,9 @@ func (s *State) noteRead(ev *Event) {
 
 func (s *State) trackCommand(ev *Event, cfg *Config) []Signal {
 	cs := s.Commands[ev.CmdFP]
+	if cs == nil && ev.Outcome != OutcomeFailed {
+		return nil // only failures start a history: successes alone say nothing
+	}
 	if cs == nil {
 		cs = &CmdSeen{}
 		s.Commands[ev.CmdFP] = cs
@@ -334,6 +363,8 @@ func (s *State) trackCommand(ev *Event, cfg *Config) []Signal {
 	cs.LastSeen = ev.Time
 	if ev.Cmd != "" {
 		cs.Preview = ev.Cmd
+	} else if cs.Preview == "" {
+		cs.Preview = callPreview(ev.Tool, ev.Target)
 	}
 	switch ev.Outcome {
 	case OutcomeOK:
@@ -351,8 +382,11 @@ func (s *State) trackCommand(ev *Event, cfg *Config) []Signal {
 			cs.ChangeAt = cs.ChangeAt[len(cs.ChangeAt)-4:]
 		}
 		if cs.SigStreak >= cfg.LoopFailures {
-			return s.raise(ev, ReasonFailureLoop,
-				fmt.Sprintf("`%s` failed %d times in a row with the same error (exit %s)", cs.Preview, cs.SigStreak, exitText(ev.Exit)))
+			evidence := fmt.Sprintf("`%s` failed %d times in a row with the same error", cs.Preview, cs.SigStreak)
+			if ev.Exit != nil {
+				evidence += fmt.Sprintf(" (exit %d)", *ev.Exit)
+			}
+			return s.raise(ev, ReasonFailureLoop, evidence)
 		}
 	}
 	return nil
@@ -398,13 +432,6 @@ func unixNano(t *time.Time) int64 {
 		return 0
 	}
 	return t.UnixNano()
-}
-
-func exitText(e *int) string {
-	if e == nil {
-		return "unknown"
-	}
-	return fmt.Sprint(*e)
 }
 
 func ago(now time.Time, then *time.Time) string {

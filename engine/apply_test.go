@@ -445,3 +445,24 @@ func TestReplayDeterministic(t *testing.T) {
 		t.Fatal("replay differs")
 	}
 }
+
+// An Edit the host refuses the same way three times (its old_string never
+// matches) is a failure loop, although no tool hook ever saw it.
+func TestRejectedCallsLoop(t *testing.T) {
+	s := newSim(t)
+	s.prompt()
+	rej := Event{Kind: KindBatch, Rejected: []Rejected{{Tool: "Edit", Class: ClassEdit, Target: "a.go", FP: "fp-edit-a", Sig: "not-found"}}}
+	s.apply(rej)
+	s.apply(rej)
+	if s.open(ReasonFailureLoop) != 0 {
+		t.Fatal("two refusals are not a loop")
+	}
+	s.apply(rej)
+	cps := s.st.OpenCheckpoints()
+	if len(cps) != 1 || cps[0].Reason != ReasonFailureLoop || !strings.Contains(cps[0].Evidence, "`Edit a.go` failed 3 times") {
+		t.Fatalf("checkpoints: %+v", cps)
+	}
+	if s.st.Counts.ToolCalls != 3 || s.st.Counts.Failures != 3 || s.st.EditsSinceCheck != 0 {
+		t.Fatalf("counts: %+v, edits since check %d", s.st.Counts, s.st.EditsSinceCheck)
+	}
+}

@@ -94,10 +94,22 @@ type Event struct {
 	Attended *bool `json:"attended,omitempty"` // false when the host says nobody is watching
 	Quiet    bool  `json:"quiet,omitempty"`    // CULLY_GUARD=off: record, never nudge
 
-	Ack   []string   `json:"ack,omitempty"`   // checkpoint ids acknowledged ("*" = all)
+	Ack      []string   `json:"ack,omitempty"`      // checkpoint ids acknowledged ("*" = all)
+	Rejected []Rejected `json:"rejected,omitempty"` // calls the host refused before any tool hook (batch events)
 	Usage *HostUsage `json:"usage,omitempty"` // host-reported usage (status line, transcript)
 
 	Signals []Signal `json:"signals,omitempty"` // what cully raised or said on this event (output of the reducer)
+}
+
+// Rejected is a tool call the host refused before running it or calling
+// any pre/post tool hook (Claude Code: an Edit whose old_string is not
+// found); only the batch event shows it. It counts as a failed call.
+type Rejected struct {
+	Tool   string `json:"tool"`
+	Class  Class  `json:"class,omitempty"`
+	Target string `json:"target,omitempty"`
+	FP     string `json:"fp"`
+	Sig    string `json:"sig"`
 }
 
 // HostUsage holds figures the host itself reported. Nil fields are unknown.

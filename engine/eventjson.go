@@ -69,6 +69,23 @@ func (e *Event) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
+	if len(e.Rejected) > 0 {
+		b = appendField(b, "rejected")
+		b = append(b, '[')
+		for i, r := range e.Rejected {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"tool":`...)
+			b = appendQuoted(b, r.Tool)
+			b = appendStr(b, "class", string(r.Class), true)
+			b = appendStr(b, "target", r.Target, true)
+			b = appendStr(b, "fp", r.FP, false)
+			b = appendStr(b, "sig", r.Sig, false)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
 	if u := e.Usage; u != nil {
 		b = appendField(b, "usage")
 		b = append(b, '{')

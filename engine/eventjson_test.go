@@ -22,6 +22,7 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 			Usage:   &HostUsage{CostUSD: &cost, ContextTokens: &tok, Model: "m"},
 			Signals: []Signal{{Kind: SignalNudge, Text: "line1\nline2 \"q\""}, {Kind: SignalCheckpoint, Reason: ReasonExploring, ID: "c1", Evidence: "20"}}},
 		{V: 1, Kind: KindHostUsage, Usage: &HostUsage{}},
+		{V: 1, Kind: KindBatch, Rejected: []Rejected{{Tool: "Edit", Class: ClassEdit, Target: "a.go", FP: "f", Sig: "s"}, {Tool: "X", FP: "g", Sig: "t"}}},
 		{V: 1, Kind: KindHostUsage, Usage: &HostUsage{InputTokens: &tok}},
 	}
 	for i, ev := range evs {

@@ -123,10 +123,37 @@ func DecodeClaude(raw []byte, env Env) (*engine.Event, error) {
 	default:
 		ev.Kind = engine.KindOther
 	}
-	if ev.Kind == engine.KindPreTool || ev.Kind == engine.KindPostTool {
+	switch ev.Kind {
+	case engine.KindPreTool, engine.KindPostTool:
 		decodeTool(ev, p, env)
+	case engine.KindBatch:
+		ev.Rejected = decodeRejected(p, env)
 	}
 	return ev, nil
+}
+
+// rejectedMark starts the batch's tool_response of a call the client
+// refused in validation, before any PreToolUse/PostToolUse hook: such a
+// call shows up nowhere else (protocol notes §2; capture 028).
+const rejectedMark = "<tool_use_error>"
+
+// decodeRejected finds the batch's calls that no tool hook saw.
+func decodeRejected(p object, env Env) []engine.Rejected {
+	var out []engine.Rejected
+	for _, raw := range p.items("tool_calls") {
+		call := asObject(raw)
+		resp, ok := unquote(call["tool_response"])
+		if !ok || !strings.HasPrefix(resp, rejectedMark) {
+			continue
+		}
+		msg := strings.TrimSuffix(strings.TrimPrefix(resp, rejectedMark), "</tool_use_error>")
+		sub := object{"tool_name": call["tool_name"], "tool_input": call["tool_input"], "cwd": p["cwd"]}
+		ev := &engine.Event{Tool: call.str("tool_name"), Kind: engine.KindPreTool}
+		decodeTool(ev, sub, Env{Getenv: env.Getenv, Config: env.Config}) // no stat: nothing ran
+		out = append(out, engine.Rejected{Tool: ev.Tool, Class: ev.Class, Target: ev.Target, FP: ev.CmdFP,
+			Sig: engine.FailureSignature(nil, msg)})
+	}
+	return out
 }
 
 func (e Env) getenv(k string) string {
@@ -184,6 +211,11 @@ func decodeTool(ev *engine.Event, p object, env Env) {
 			absTarget = absPath(path, cwd)
 		}
 		ev.Ranged = in.present("offset") || in.present("limit") || in.present("pages")
+	}
+	if !isShell && absTarget != "" && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
+		// The same tool failing on the same file is "the same command" for
+		// the retry rules (a missing file read again and again).
+		ev.CmdFP = engine.Fingerprint("tool:"+ev.Tool, relPath(absTarget, projectDir))
 	}
 	if absTarget != "" {
 		ev.Target = relPath(absTarget, projectDir)

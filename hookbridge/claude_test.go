@@ -119,6 +119,24 @@ func TestDecodeClaudeToolEvents(t *testing.T) {
 	}
 }
 
+// A call refused in validation shows up only in the batch: it is decoded
+// as a rejected call; the batch's ordinary calls are not.
+func TestDecodeClaudeRejectedCalls(t *testing.T) {
+	ev := decodeFixture(t, "testdata/claude/capture-sequence/028-PostToolBatch.json")
+	if len(ev.Rejected) != 1 {
+		t.Fatalf("rejected: %+v", ev.Rejected)
+	}
+	r := ev.Rejected[0]
+	if r.Tool != "Edit" || r.Class != engine.ClassEdit || r.Target != "notes.md" || r.FP == "" || r.Sig == "" {
+		t.Fatalf("rejected call: %+v", r)
+	}
+	for _, f := range []string{"009-PostToolBatch.json", "016-PostToolBatch.json", "034-PostToolBatch.json", "063-PostToolBatch.json"} {
+		if ev := decodeFixture(t, "testdata/claude/capture-sequence/"+f); len(ev.Rejected) != 0 {
+			t.Errorf("%s: calls that ran are not rejected: %+v", f, ev.Rejected)
+		}
+	}
+}
+
 // The same failing command with the same error has one signature; the
 // description the model gave it does not matter.
 func TestDecodeClaudeSignatureStable(t *testing.T) {

@@ -37,12 +37,41 @@ func parseObject(b []byte) (object, error) {
 
 // sub parses a member that should itself be an object; anything else
 // yields an empty object (tolerant: an unexpected shape is unknown, not fatal).
-func (o object) sub(key string) object {
+func (o object) sub(key string) object { return asObject(o[key]) }
+
+// items returns the raw elements of an array member (nil when it is
+// missing or not an array).
+func (o object) items(key string) [][]byte {
 	raw := o[key]
-	if len(raw) == 0 || raw[0] != '{' {
-		return object{}
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil
 	}
+	var out [][]byte
+	i := skipSpace(raw, 1)
+	if i < len(raw) && raw[i] == ']' {
+		return nil
+	}
+	for i < len(raw) {
+		end, err := scanValue(raw, i)
+		if err != nil {
+			return out
+		}
+		out = append(out, raw[i:end])
+		i = skipSpace(raw, end)
+		if i >= len(raw) || raw[i] != ',' {
+			return out
+		}
+		i = skipSpace(raw, i+1)
+	}
+	return out
+}
+
+// asObject parses a raw value that should be an object (empty if not).
+func asObject(raw []byte) object {
 	obj := object{}
+	if len(raw) == 0 || raw[0] != '{' {
+		return obj
+	}
 	if _, err := scanObject(raw, 0, obj); err != nil {
 		return object{}
 	}
