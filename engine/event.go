@@ -96,7 +96,7 @@ type Event struct {
 
 	Ack      []string   `json:"ack,omitempty"`      // checkpoint ids acknowledged ("*" = all)
 	Rejected []Rejected `json:"rejected,omitempty"` // calls the host refused before any tool hook (batch events)
-	Usage *HostUsage `json:"usage,omitempty"` // host-reported usage (status line, transcript)
+	Usage    *HostUsage `json:"usage,omitempty"`    // host-reported usage (status line, transcript)
 
 	Signals []Signal `json:"signals,omitempty"` // what cully raised or said on this event (output of the reducer)
 }
