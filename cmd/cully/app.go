@@ -48,6 +48,7 @@ func commands() []command {
 		{"uninstall", "[--agent claude] [--scope user|project] [--dry-run]", "remove exactly what install added", cmdUninstall},
 		{"doctor", "", "check the installation and say how to fix what is wrong", cmdDoctor},
 		{"statusline", "", "Claude Code status-line command: one line of cully state", cmdStatusline},
+		{"replay", "FILE... [--json]", "run the rules over recorded Claude Code transcripts; report what would have been flagged", cmdReplay},
 		{"demo", "[--headless]", "a realistic session through the real hook path, in a temporary state dir", cmdDemo},
 		{"version", "", "print the version", cmdVersion},
 	}
