@@ -58,34 +58,16 @@ func (e *Event) AppendJSON(b []byte) []byte {
 	if e.Quiet {
 		b = append(b, `,"quiet":true`...)
 	}
-	if len(e.Ack) > 0 {
-		b = appendField(b, "ack")
-		b = append(b, '[')
-		for i, a := range e.Ack {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendQuoted(b, a)
-		}
-		b = append(b, ']')
-	}
-	if len(e.Rejected) > 0 {
-		b = appendField(b, "rejected")
-		b = append(b, '[')
-		for i, r := range e.Rejected {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"tool":`...)
-			b = appendQuoted(b, r.Tool)
-			b = appendStr(b, "class", string(r.Class), true)
-			b = appendStr(b, "target", r.Target, true)
-			b = appendStr(b, "fp", r.FP, false)
-			b = appendStr(b, "sig", r.Sig, false)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = appendList(b, "ack", e.Ack, appendQuoted)
+	b = appendList(b, "rejected", e.Rejected, func(b []byte, r Rejected) []byte {
+		b = append(b, `{"tool":`...)
+		b = appendQuoted(b, r.Tool)
+		b = appendStr(b, "class", string(r.Class), true)
+		b = appendStr(b, "target", r.Target, true)
+		b = appendStr(b, "fp", r.FP, false)
+		b = appendStr(b, "sig", r.Sig, false)
+		return append(b, '}')
+	})
 	if u := e.Usage; u != nil {
 		b = appendField(b, "usage")
 		b = append(b, '{')
@@ -104,24 +86,31 @@ func (e *Event) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, '}')
 	}
-	if len(e.Signals) > 0 {
-		b = appendField(b, "signals")
-		b = append(b, '[')
-		for i, s := range e.Signals {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"kind":`...)
-			b = appendQuoted(b, string(s.Kind))
-			b = appendStr(b, "reason", string(s.Reason), true)
-			b = appendStr(b, "id", s.ID, true)
-			b = appendStr(b, "evidence", s.Evidence, true)
-			b = appendStr(b, "text", s.Text, true)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = appendList(b, "signals", e.Signals, func(b []byte, s Signal) []byte {
+		b = append(b, `{"kind":`...)
+		b = appendQuoted(b, string(s.Kind))
+		b = appendStr(b, "reason", string(s.Reason), true)
+		b = appendStr(b, "id", s.ID, true)
+		b = appendStr(b, "evidence", s.Evidence, true)
+		b = appendStr(b, "text", s.Text, true)
+		return append(b, '}')
+	})
 	return append(b, '}')
+}
+
+// appendList writes a non-empty slice as a JSON array field (omitempty).
+func appendList[T any](b []byte, k string, list []T, item func([]byte, T) []byte) []byte {
+	if len(list) == 0 {
+		return b
+	}
+	b = append(appendField(b, k), '[')
+	for i, x := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = item(b, x)
+	}
+	return append(b, ']')
 }
 
 func appendField(b []byte, k string) []byte {

@@ -47,21 +47,8 @@ func (o object) items(key string) [][]byte {
 		return nil
 	}
 	var out [][]byte
-	i := skipSpace(raw, 1)
-	if i < len(raw) && raw[i] == ']' {
+	if _, err := scanArray(raw, 0, func(v []byte) { out = append(out, v) }); err != nil {
 		return nil
-	}
-	for i < len(raw) {
-		end, err := scanValue(raw, i)
-		if err != nil {
-			return out
-		}
-		out = append(out, raw[i:end])
-		i = skipSpace(raw, end)
-		if i >= len(raw) || raw[i] != ',' {
-			return out
-		}
-		i = skipSpace(raw, i+1)
 	}
 	return out
 }
@@ -154,27 +141,7 @@ func scanValue(b []byte, i int) (int, error) {
 	case c == '{':
 		return scanObject(b, i, nil)
 	case c == '[':
-		i = skipSpace(b, i+1)
-		if i < len(b) && b[i] == ']' {
-			return i + 1, nil
-		}
-		for {
-			end, err := scanValue(b, i)
-			if err != nil {
-				return 0, err
-			}
-			i = skipSpace(b, end)
-			if i >= len(b) {
-				return 0, errSyntax
-			}
-			if b[i] == ']' {
-				return i + 1, nil
-			}
-			if b[i] != ',' {
-				return 0, errSyntax
-			}
-			i = skipSpace(b, i+1)
-		}
+		return scanArray(b, i, nil)
 	case c == '"':
 		return scanString(b, i)
 	case c == 't':
@@ -198,6 +165,35 @@ func scanValue(b []byte, i int) (int, error) {
 		return j, nil
 	}
 	return 0, errSyntax
+}
+
+// scanArray scans the array at b[i], handing each element's raw value to
+// each (when not nil), and returns the index just past the array.
+func scanArray(b []byte, i int, each func([]byte)) (int, error) {
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, nil
+	}
+	for {
+		end, err := scanValue(b, i)
+		if err != nil {
+			return 0, err
+		}
+		if each != nil {
+			each(b[i:end])
+		}
+		i = skipSpace(b, end)
+		if i >= len(b) {
+			return 0, errSyntax
+		}
+		if b[i] == ']' {
+			return i + 1, nil
+		}
+		if b[i] != ',' {
+			return 0, errSyntax
+		}
+		i = skipSpace(b, i+1)
+	}
 }
 
 func literal(b []byte, i int, lit string) (int, error) {
