@@ -55,7 +55,15 @@ func (a *app) splitPane(session string, width int) error {
 	if err != nil {
 		return err
 	}
-	cmd := []string{"split-window", "-h", "-l", strconv.Itoa(width), "--", self, "panel"}
+	cmd := []string{"split-window", "-h", "-l", strconv.Itoa(width)}
+	// The new pane gets the tmux server's environment, not ours: carry over
+	// what decides which state cully shows and how.
+	for _, k := range []string{"CULLY_HOME", "CULLY_CONFIG", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "HOME", "NO_COLOR"} {
+		if v := a.getenv(k); v != "" {
+			cmd = append(cmd, "-e", k+"="+v)
+		}
+	}
+	cmd = append(cmd, "--", self, "panel")
 	if session != "" {
 		cmd = append(cmd, "--session", session)
 	}

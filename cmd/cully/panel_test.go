@@ -110,3 +110,23 @@ func TestPanelInTmux(t *testing.T) {
 	}
 	pane.send("q")
 }
+
+// Inside tmux, panel --split opens the panel in a new pane to the right.
+func TestPanelSplitInTmux(t *testing.T) {
+	env := testEnv(t)
+	pane := newTmux(t, 120, 30, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"]}, "panel", "--split", "--width", "50")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		panes := strings.Fields(pane.run("list-panes", "-t", "panel", "-F", "#{pane_index}:#{pane_width}"))
+		if len(panes) == 2 && strings.HasSuffix(panes[1], ":50") {
+			out := pane.run("capture-pane", "-p", "-t", "panel.1")
+			if strings.Contains(out, "waiting for the first hook call") {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no 50-column panel pane: %v", panes)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
