@@ -120,7 +120,7 @@ func (s *State) ack(ev *Event) []Signal {
 // agent no longer holds those files in its context.
 func (s *State) forgetReads() {
 	for _, f := range s.Files {
-		f.WholeAt, f.WholeMod, f.WholeSize = nil, nil, 0
+		f.WholeAt, f.WholeMod, f.WholeSize = 0, 0, 0
 	}
 }
 
@@ -146,8 +146,8 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 				guards = append(guards, w)
 			}
 		}
-		if f := s.Files[fileKey(ev)]; f != nil && f.WholeMod != nil && size >= cfg.RereadMinBytes &&
-			ev.Mtime != nil && !ev.Mtime.After(*f.WholeMod) {
+		if f := s.Files[fileKey(ev)]; f != nil && f.WholeAt != 0 && size >= cfg.RereadMinBytes &&
+			ev.Mtime != nil && ev.Mtime.UnixNano() <= f.WholeMod {
 			if w, ok := s.guard(ev, ReasonReread, "reread\x00"+fileKey(ev)+"\x00"+meta,
 				fmt.Sprintf("%s (%s) was read whole %s and is unchanged since by modification time", ev.Target, humanBytes(size), ago(ev.Time, f.WholeAt))); ok {
 				guards = append(guards, w)
@@ -208,6 +208,7 @@ func (s *State) unchangedSince(c *CmdSeen, cfg *Config) bool {
 
 // guard records a guard warning unless its dedup key was used before.
 func (s *State) guard(ev *Event, r Reason, key, evidence string) (Warning, bool) {
+	key = Fingerprint(key) // short and fixed-size in the state file
 	if contains(s.Warned, key) {
 		return Warning{}, false
 	}
@@ -314,7 +315,7 @@ func (s *State) changed(ev *Event) {
 	s.ReadsSinceAct = 0
 	if ev.Target != "" {
 		if f := s.Files[fileKey(ev)]; f != nil {
-			f.WholeAt, f.WholeMod, f.WholeSize = nil, nil, 0
+			f.WholeAt, f.WholeMod, f.WholeSize = 0, 0, 0
 		}
 	}
 }
@@ -330,14 +331,13 @@ func (s *State) noteRead(ev *Event) {
 		s.Files[k] = f
 		s.Counts.FilesRead++
 		if len(s.Files) > maxFiles {
-			evictOldest(s.Files, func(f *FileSeen) time.Time { return f.LastSeen })
+			evictOldest(s.Files, k, func(f *FileSeen) int64 { return f.Seen })
 		}
 	}
 	f.Reads++
-	f.LastSeen = ev.Time
+	f.Seen = ev.Time.Unix()
 	if ev.Outcome == OutcomeOK && !ev.Ranged && ev.Mtime != nil {
-		t, m := ev.Time, *ev.Mtime
-		f.WholeAt, f.WholeMod = &t, &m
+		f.WholeAt, f.WholeMod = max(ev.Time.Unix(), 1), ev.Mtime.UnixNano()
 		if ev.Size != nil {
 			f.WholeSize = *ev.Size
 		}
@@ -353,14 +353,11 @@ func (s *State) trackCommand(ev *Event, cfg *Config) []Signal {
 		cs = &CmdSeen{}
 		s.Commands[ev.CmdFP] = cs
 		if len(s.Commands) > maxCommands {
-			evictOldest(s.Commands, func(c *CmdSeen) time.Time { return c.LastSeen })
-			if s.Commands[ev.CmdFP] == nil {
-				s.Commands[ev.CmdFP] = cs
-			}
+			evictOldest(s.Commands, ev.CmdFP, func(c *CmdSeen) int64 { return c.LastSeen })
 		}
 	}
 	cs.Runs++
-	cs.LastSeen = ev.Time
+	cs.LastSeen = ev.Time.Unix()
 	if ev.Cmd != "" {
 		cs.Preview = ev.Cmd
 	} else if cs.Preview == "" {
@@ -415,12 +412,17 @@ func (s *State) raise(ev *Event, r Reason, evidence string) []Signal {
 	return []Signal{{Kind: SignalCheckpoint, Reason: r, ID: cp.ID, Evidence: evidence}}
 }
 
-func evictOldest[T any](m map[string]T, at func(T) time.Time) {
+// evictOldest deletes the entry seen longest ago, never keep (the entry
+// just added, which may share its time with older ones).
+func evictOldest[T any](m map[string]T, keep string, at func(T) int64) {
 	var oldK string
-	var oldT time.Time
+	var oldT int64
 	first := true
 	for k, v := range m {
-		if t := at(v); first || t.Before(oldT) {
+		if k == keep {
+			continue
+		}
+		if t := at(v); first || t < oldT {
 			oldK, oldT, first = k, t, false
 		}
 	}
@@ -434,11 +436,11 @@ func unixNano(t *time.Time) int64 {
 	return t.UnixNano()
 }
 
-func ago(now time.Time, then *time.Time) string {
-	if then == nil {
+func ago(now time.Time, then int64) string {
+	if then == 0 {
 		return "earlier"
 	}
-	d := now.Sub(*then).Round(time.Second)
+	d := now.Sub(time.Unix(then, 0)).Round(time.Second)
 	if d <= 0 {
 		return "just now"
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -464,5 +465,27 @@ func TestRejectedCallsLoop(t *testing.T) {
 	}
 	if s.st.Counts.ToolCalls != 3 || s.st.Counts.Failures != 3 || s.st.EditsSinceCheck != 0 {
 		t.Fatalf("counts: %+v, edits since check %d", s.st.Counts, s.st.EditsSinceCheck)
+	}
+}
+
+// The state stays within its caps however long the session, even when
+// many entries share a timestamp.
+func TestStateCaps(t *testing.T) {
+	s := newSim(t)
+	s.prompt()
+	mt := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < 3*maxFiles; i++ {
+		s.call(sized(read(fmt.Sprintf("f%d.go", i)), 5000, mt))
+	}
+	for i := 0; i < 3*maxCommands; i++ {
+		ev := fail(fmt.Sprintf("cmd%d", i), "x")
+		ev.Time = s.now
+		s.apply(Event{Kind: KindPostTool, Tool: "Bash", Class: ClassRun, CmdFP: ev.CmdFP, Cmd: ev.Cmd, Outcome: OutcomeFailed, Exit: ev.Exit, FailSig: "x"})
+	}
+	if len(s.st.Files) > maxFiles || len(s.st.Commands) > maxCommands {
+		t.Fatalf("files %d (cap %d), commands %d (cap %d)", len(s.st.Files), maxFiles, len(s.st.Commands), maxCommands)
+	}
+	if s.st.Files[fmt.Sprintf("f%d.go", 3*maxFiles-1)] == nil {
+		t.Fatal("the most recent file must be kept")
 	}
 }

@@ -4,14 +4,14 @@ import "time"
 
 // StateVersion changes whenever State changes shape; a state file of another
 // version is rebuilt from the journal instead of being trusted.
-const StateVersion = 1
+const StateVersion = 2
 
 // Caps that keep a session's state small, so loading it costs the same on
 // every hook call however long the session runs.
 const (
-	maxFiles    = 512 // files remembered for the re-read guard
+	maxFiles    = 256 // files remembered for the re-read guard (least recently read go first)
 	maxCommands = 64  // commands remembered for the retry rules
-	maxWarned   = 512 // guard dedup keys remembered
+	maxWarned   = 256 // guard dedup keys remembered (as fingerprints)
 )
 
 // State is one session's derived state. It is rebuilt exactly by replaying
@@ -67,20 +67,23 @@ type Counts struct {
 	Nudges        int           `json:"nudges"`
 }
 
-// FileSeen is what the session knows of one file.
+// FileSeen is what the session knows of one file. It is kept compact
+// (integers, short keys): a session remembers up to maxFiles of them and
+// the hook loads them all on every call, so each byte and each time parse
+// here is paid before every tool call.
 type FileSeen struct {
-	Reads     int        `json:"reads"`
-	WholeAt   *time.Time `json:"whole_at,omitempty"`    // time of the last whole-file read
-	WholeMod  *time.Time `json:"whole_mtime,omitempty"` // file mtime at that read
-	WholeSize int64      `json:"whole_size,omitempty"`
-	LastSeen  time.Time  `json:"last_seen"`
+	Reads     int   `json:"n"`
+	WholeAt   int64 `json:"wa,omitempty"` // Unix seconds of the last whole-file read; 0: none counts
+	WholeMod  int64 `json:"wm,omitempty"` // file mtime at that read, Unix nanoseconds
+	WholeSize int64 `json:"ws,omitempty"`
+	Seen      int64 `json:"s"` // Unix seconds last read, for eviction
 }
 
 // CmdSeen is the recent history of one normalized command.
 type CmdSeen struct {
 	Preview   string    `json:"preview"`
 	Runs      int       `json:"runs"`
-	LastSeen  time.Time `json:"last_seen"`
+	LastSeen  int64     `json:"seen"`       // Unix seconds, for eviction
 	Fails     int       `json:"fails"`      // consecutive failures (reset by a success)
 	SigStreak int       `json:"sig_streak"` // consecutive failures with the same signature
 	LastSig   string    `json:"last_sig,omitempty"`
