@@ -81,12 +81,12 @@ type FileSeen struct {
 
 // CmdSeen is the recent history of one normalized command.
 type CmdSeen struct {
-	Preview   string    `json:"preview"`
-	Runs      int       `json:"runs"`
-	LastSeen  int64     `json:"seen"`       // Unix seconds, for eviction
-	Fails     int       `json:"fails"`      // consecutive failures (reset by a success)
-	SigStreak int       `json:"sig_streak"` // consecutive failures with the same signature
-	LastSig   string    `json:"last_sig,omitempty"`
+	Preview   string `json:"preview"`
+	Runs      int    `json:"runs"`
+	LastSeen  int64  `json:"seen"`       // Unix seconds, for eviction
+	Fails     int    `json:"fails"`      // consecutive failures (reset by a success)
+	SigStreak int    `json:"sig_streak"` // consecutive failures with the same signature
+	LastSig   string `json:"last_sig,omitempty"`
 	// ChangeAt holds ChangeSeq at the last two failures, newest last: a
 	// retry is blind when nothing changed across them and since.
 	ChangeAt []int `json:"change_at,omitempty"`

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"cully/engine"
+	"cully/jsonlite"
 )
 
 // Env is what an adapter may know besides the payload: the clock reading,
@@ -66,11 +67,11 @@ func DecodeClaude(raw []byte, env Env) (*engine.Event, error) {
 	if len(strings.TrimSpace(string(raw))) == 0 {
 		return nil, ErrEmpty
 	}
-	p, err := parseObject(raw)
+	p, err := jsonlite.ParseObject(raw)
 	if err != nil {
 		return nil, fmt.Errorf("decode Claude Code payload: %w", err)
 	}
-	hook := p.str("hook_event_name")
+	hook := p.Str("hook_event_name")
 	if hook == "" {
 		return nil, errors.New("decode Claude Code payload: no hook_event_name")
 	}
@@ -78,12 +79,12 @@ func DecodeClaude(raw []byte, env Env) (*engine.Event, error) {
 		V:         engine.SchemaVersion,
 		Time:      env.Now.UTC(),
 		Agent:     "claude",
-		Session:   p.str("session_id"),
+		Session:   p.Str("session_id"),
 		Hook:      hook,
-		Subagent:  p.str("agent_id"),
-		Cwd:       p.str("cwd"),
-		Tool:      p.str("tool_name"),
-		ToolUseID: p.str("tool_use_id"),
+		Subagent:  p.Str("agent_id"),
+		Cwd:       p.Str("cwd"),
+		Tool:      p.Str("tool_name"),
+		ToolUseID: p.Str("tool_use_id"),
 		Quiet:     env.Quiet,
 	}
 	if ev.Session == "" {
@@ -99,9 +100,9 @@ func DecodeClaude(raw []byte, env Env) (*engine.Event, error) {
 	}
 	switch hook {
 	case "SessionStart":
-		ev.Kind, ev.Source = engine.KindSessionStart, p.str("source")
+		ev.Kind, ev.Source = engine.KindSessionStart, p.Str("source")
 	case "SessionEnd":
-		ev.Kind, ev.Source = engine.KindSessionEnd, p.str("reason")
+		ev.Kind, ev.Source = engine.KindSessionEnd, p.Str("reason")
 	case "UserPromptSubmit":
 		ev.Kind = engine.KindPrompt
 	case "PreToolUse":
@@ -111,7 +112,7 @@ func DecodeClaude(raw []byte, env Env) (*engine.Event, error) {
 	case "PostToolBatch":
 		ev.Kind = engine.KindBatch
 	case "PreCompact":
-		ev.Kind, ev.Source = engine.KindCompact, p.str("trigger")
+		ev.Kind, ev.Source = engine.KindCompact, p.Str("trigger")
 	case "Stop", "StopFailure":
 		ev.Kind = engine.KindStop
 	case "SubagentStart":
@@ -138,17 +139,17 @@ func DecodeClaude(raw []byte, env Env) (*engine.Event, error) {
 const rejectedMark = "<tool_use_error>"
 
 // decodeRejected finds the batch's calls that no tool hook saw.
-func decodeRejected(p object, env Env) []engine.Rejected {
+func decodeRejected(p jsonlite.Object, env Env) []engine.Rejected {
 	var out []engine.Rejected
-	for _, raw := range p.items("tool_calls") {
-		call := asObject(raw)
-		resp, ok := unquote(call["tool_response"])
+	for _, raw := range p.Items("tool_calls") {
+		call := jsonlite.AsObject(raw)
+		resp, ok := jsonlite.Unquote(call["tool_response"])
 		if !ok || !strings.HasPrefix(resp, rejectedMark) {
 			continue
 		}
 		msg := strings.TrimSuffix(strings.TrimPrefix(resp, rejectedMark), "</tool_use_error>")
-		sub := object{"tool_name": call["tool_name"], "tool_input": call["tool_input"], "cwd": p["cwd"]}
-		ev := &engine.Event{Tool: call.str("tool_name"), Kind: engine.KindPreTool}
+		sub := jsonlite.Object{"tool_name": call["tool_name"], "tool_input": call["tool_input"], "cwd": p["cwd"]}
+		ev := &engine.Event{Tool: call.Str("tool_name"), Kind: engine.KindPreTool}
 		decodeTool(ev, sub, Env{Getenv: env.Getenv, Config: env.Config}) // no stat: nothing ran
 		out = append(out, engine.Rejected{Tool: ev.Tool, Class: ev.Class, Target: ev.Target, FP: ev.CmdFP,
 			Sig: engine.FailureSignature(nil, msg)})
@@ -164,9 +165,9 @@ func (e Env) getenv(k string) string {
 }
 
 // decodeTool fills class, target, command and outcome of a tool event.
-func decodeTool(ev *engine.Event, p object, env Env) {
-	in := p.sub("tool_input") // tolerant: a shape we do not know leaves fields empty
-	cwd := p.str("cwd")
+func decodeTool(ev *engine.Event, p jsonlite.Object, env Env) {
+	in := p.Sub("tool_input") // tolerant: a shape we do not know leaves fields empty
+	cwd := p.Str("cwd")
 	cfg := env.Config
 	if cfg == nil {
 		d := engine.DefaultConfig()
@@ -180,10 +181,10 @@ func decodeTool(ev *engine.Event, p object, env Env) {
 	var absTarget string
 	var shell engine.Shell
 	isShell := engine.IsShellTool(ev.Tool)
-	background := in.boolean("run_in_background")
+	background := in.Bool("run_in_background")
 	switch {
 	case isShell:
-		command := in.str("command")
+		command := in.Str("command")
 		shell = engine.ClassifyShell(command, cfg)
 		ev.Class = shell.Class
 		ev.Changes = shell.Changes
@@ -200,17 +201,17 @@ func decodeTool(ev *engine.Event, p object, env Env) {
 			ev.Ranged = shell.Ranged
 		}
 	default:
-		path := in.str("file_path")
+		path := in.Str("file_path")
 		if path == "" {
-			path = in.str("notebook_path")
+			path = in.Str("notebook_path")
 		}
 		if path == "" && ev.Class == engine.ClassRead && strings.EqualFold(ev.Tool, "LS") {
-			path = in.str("path")
+			path = in.Str("path")
 		}
 		if path != "" {
 			absTarget = absPath(path, cwd)
 		}
-		ev.Ranged = in.present("offset") || in.present("limit") || in.present("pages")
+		ev.Ranged = in.Present("offset") || in.Present("limit") || in.Present("pages")
 	}
 	if !isShell && absTarget != "" && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
 		// The same tool failing on the same file is "the same command" for
@@ -234,11 +235,11 @@ func decodeTool(ev *engine.Event, p object, env Env) {
 	if ev.Hook == "PostToolUse" {
 		ev.Outcome = engine.OutcomeOK
 		if isShell {
-			resp := p.sub("tool_response")
+			resp := p.Sub("tool_response")
 			switch {
-			case resp.boolean("interrupted"):
+			case resp.Bool("interrupted"):
 				ev.Outcome, ev.Note = engine.OutcomeUnknown, "interrupted"
-			case resp.str("backgroundTaskId") != "" || background:
+			case resp.Str("backgroundTaskId") != "" || background:
 				ev.Outcome, ev.Note = engine.OutcomeUnknown, "background"
 			default:
 				zero := 0
@@ -253,7 +254,7 @@ func decodeTool(ev *engine.Event, p object, env Env) {
 			ev.Exit = &code
 		}
 		switch {
-		case p.boolean("is_interrupt"):
+		case p.Bool("is_interrupt"):
 			ev.Outcome, ev.Note = engine.OutcomeUnknown, "interrupted"
 		case strings.Contains(body, "Command timed out"):
 			ev.Note = "timeout"
@@ -269,7 +270,7 @@ func decodeTool(ev *engine.Event, p object, env Env) {
 }
 
 func errorText(raw []byte) string {
-	if s, ok := unquote(raw); ok {
+	if s, ok := jsonlite.Unquote(raw); ok {
 		return s
 	}
 	return string(raw)

@@ -1,4 +1,12 @@
-package hookbridge
+// Package jsonlite is a small validating JSON scanner for the hook's hot
+// path: it checks a document and hands back raw member values, decoding
+// only what is asked for. A short-lived process reading a few fields pays
+// far less than encoding/json's reflection warm-up.
+//
+// Invariants: it accepts only what encoding/json accepts as an object
+// (fuzzed against it), and decodes strings exactly as encoding/json does
+// (escapes, surrogate pairs, invalid UTF-8 as U+FFFD).
+package jsonlite
 
 import (
 	"errors"
@@ -7,24 +15,19 @@ import (
 	"unicode/utf8"
 )
 
-// A small JSON scanner for hook payloads. The hook decodes a handful of
-// fields from one object per call; a scanner that validates the document
-// and hands back raw member values does that without encoding/json's
-// reflection warm-up, which a short-lived process pays on every call.
-
 var errSyntax = errors.New("invalid JSON")
 
-// object maps member names to their raw JSON values.
-type object map[string][]byte
+// Object maps member names to their raw JSON values.
+type Object map[string][]byte
 
-// parseObject validates a whole JSON document that must be an object and
+// ParseObject validates a whole JSON document that must be an object and
 // returns its members (the last of duplicate names wins, as in encoding/json).
-func parseObject(b []byte) (object, error) {
+func ParseObject(b []byte) (Object, error) {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return nil, errSyntax
 	}
-	obj := object{}
+	obj := Object{}
 	end, err := scanObject(b, i, obj)
 	if err != nil {
 		return nil, err
@@ -35,13 +38,13 @@ func parseObject(b []byte) (object, error) {
 	return obj, nil
 }
 
-// sub parses a member that should itself be an object; anything else
+// Sub parses a member that should itself be an object; anything else
 // yields an empty object (tolerant: an unexpected shape is unknown, not fatal).
-func (o object) sub(key string) object { return asObject(o[key]) }
+func (o Object) Sub(key string) Object { return AsObject(o[key]) }
 
-// items returns the raw elements of an array member (nil when it is
+// Items returns the raw elements of an array member (nil when it is
 // missing or not an array).
-func (o object) items(key string) [][]byte {
+func (o Object) Items(key string) [][]byte {
 	raw := o[key]
 	if len(raw) == 0 || raw[0] != '[' {
 		return nil
@@ -53,29 +56,35 @@ func (o object) items(key string) [][]byte {
 	return out
 }
 
-// asObject parses a raw value that should be an object (empty if not).
-func asObject(raw []byte) object {
-	obj := object{}
+// AsObject parses a raw value that should be an object (empty if not).
+func AsObject(raw []byte) Object {
+	obj := Object{}
 	if len(raw) == 0 || raw[0] != '{' {
 		return obj
 	}
 	if _, err := scanObject(raw, 0, obj); err != nil {
-		return object{}
+		return Object{}
 	}
 	return obj
 }
 
-// str returns a string member, or "" when it is missing or not a string.
-func (o object) str(key string) string {
-	s, _ := unquote(o[key])
+// Str returns a string member, or "" when it is missing or not a string.
+func (o Object) Str(key string) string {
+	s, _ := Unquote(o[key])
 	return s
 }
 
-// boolean returns a boolean member, false when missing or not a boolean.
-func (o object) boolean(key string) bool { return string(o[key]) == "true" }
+// Bool returns a boolean member, false when missing or not a boolean.
+func (o Object) Bool(key string) bool { return string(o[key]) == "true" }
 
-// present reports whether a member is there and not null.
-func (o object) present(key string) bool {
+// Int returns an integer member, 0 when it is missing or not an integer.
+func (o Object) Int(key string) int64 {
+	n, _ := strconv.ParseInt(string(o[key]), 10, 64)
+	return n
+}
+
+// Present reports whether a member is there and not null.
+func (o Object) Present(key string) bool {
 	raw := o[key]
 	return len(raw) > 0 && string(raw) != "null"
 }
@@ -89,7 +98,7 @@ func skipSpace(b []byte, i int) int {
 
 // scanObject scans the object at b[i] and, when obj is not nil, records its
 // members. It returns the index just past the object.
-func scanObject(b []byte, i int, obj object) (int, error) {
+func scanObject(b []byte, i int, obj Object) (int, error) {
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, nil
@@ -113,7 +122,7 @@ func scanObject(b []byte, i int, obj object) (int, error) {
 			return 0, err
 		}
 		if obj != nil {
-			k, ok := unquote(key)
+			k, ok := Unquote(key)
 			if !ok {
 				return 0, errSyntax
 			}
@@ -218,8 +227,8 @@ func scanString(b []byte, i int) (int, error) {
 	return 0, errSyntax
 }
 
-// unquote decodes a raw JSON string, escapes and surrogate pairs included.
-func unquote(raw []byte) (string, bool) {
+// Unquote decodes a raw JSON string, escapes and surrogate pairs included.
+func Unquote(raw []byte) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return "", false
 	}

@@ -1,4 +1,4 @@
-package hookbridge
+package jsonlite
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ func FuzzParseObjectAgreesWithEncodingJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var ref map[string]any
 		refErr := json.Unmarshal(b, &ref)
-		obj, err := parseObject(b)
+		obj, err := ParseObject(b)
 		if refErr != nil {
 			// Stricter corners of number grammar are not the scanner's job;
 			// it must never accept what is not JSON structure at all.
@@ -32,7 +32,7 @@ func FuzzParseObjectAgreesWithEncodingJSON(f *testing.F) {
 		}
 		for k, v := range ref {
 			if s, ok := v.(string); ok {
-				if got := obj.str(k); got != s {
+				if got := obj.Str(k); got != s {
 					t.Fatalf("member %q: got %q want %q", k, got, s)
 				}
 			}
