@@ -68,23 +68,8 @@ func (e *Event) AppendJSON(b []byte) []byte {
 		b = appendStr(b, "sig", r.Sig, false)
 		return append(b, '}')
 	})
-	if u := e.Usage; u != nil {
-		b = appendField(b, "usage")
-		b = append(b, '{')
-		n := len(b)
-		if u.CostUSD != nil {
-			b = appendField(b, "cost_usd")
-			b = strconv.AppendFloat(b, *u.CostUSD, 'f', -1, 64)
-		}
-		b = appendOptInt(b, "input_tokens", u.InputTokens)
-		b = appendOptInt(b, "output_tokens", u.OutputTokens)
-		b = appendOptInt(b, "context_tokens", u.ContextTokens)
-		b = appendOptInt(b, "context_window", u.ContextWindow)
-		b = appendStr(b, "model", u.Model, true)
-		if len(b) > n && b[n] == ',' { // the first field needs no comma
-			b = append(b[:n], b[n+1:]...)
-		}
-		b = append(b, '}')
+	if e.Usage != nil {
+		b = e.Usage.appendJSON(appendField(b, "usage"))
 	}
 	b = appendList(b, "signals", e.Signals, func(b []byte, s Signal) []byte {
 		b = append(b, `{"kind":`...)

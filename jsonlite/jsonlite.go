@@ -99,6 +99,60 @@ func skipSpace(b []byte, i int) int {
 // scanObject scans the object at b[i] and, when obj is not nil, records its
 // members. It returns the index just past the object.
 func scanObject(b []byte, i int, obj Object) (int, error) {
+	if obj == nil {
+		return scanMembers(b, i, nil)
+	}
+	return scanMembers(b, i, func(key, val []byte) error {
+		k, ok := Unquote(key)
+		if !ok {
+			return errSyntax
+		}
+		obj[k] = val
+		return nil
+	})
+}
+
+// Members walks the object in raw, calling fn with each member's raw
+// (still quoted) name and raw value, without building a map: the cheapest
+// way to read a large object. It stops at fn's first error.
+func Members(raw []byte, fn func(key, val []byte) error) error {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return errSyntax
+	}
+	end, err := scanMembers(raw, i, fn)
+	if err != nil {
+		return err
+	}
+	if skipSpace(raw, end) != len(raw) {
+		return errSyntax
+	}
+	return nil
+}
+
+// Elements walks the array in raw, calling fn with each raw element.
+func Elements(raw []byte, fn func(val []byte)) error {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return errSyntax
+	}
+	_, err := scanArray(raw, i, fn)
+	return err
+}
+
+// Int decodes a raw integer (0 when it is not one).
+func Int(raw []byte) int64 {
+	n, _ := strconv.ParseInt(string(raw), 10, 64)
+	return n
+}
+
+// Str decodes a raw string ("" when it is not one).
+func Str(raw []byte) string {
+	s, _ := Unquote(raw)
+	return s
+}
+
+func scanMembers(b []byte, i int, each func(key, val []byte) error) (int, error) {
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, nil
@@ -121,12 +175,10 @@ func scanObject(b []byte, i int, obj Object) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if obj != nil {
-			k, ok := Unquote(key)
-			if !ok {
-				return 0, errSyntax
+		if each != nil {
+			if err := each(key, b[vStart:vEnd]); err != nil {
+				return 0, err
 			}
-			obj[k] = b[vStart:vEnd]
 		}
 		i = skipSpace(b, vEnd)
 		if i >= len(b) {

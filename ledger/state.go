@@ -98,14 +98,14 @@ func (h Home) LoadState(id string) (*engine.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	var st engine.State
-	if err := json.Unmarshal(b, &st); err != nil {
+	st, err := decodeState(b)
+	if err != nil {
 		return nil, fmt.Errorf("decode state %s: %w", filepath.Base(h.StatePath(id)), err)
 	}
 	if st.V != engine.StateVersion {
 		return nil, fmt.Errorf("state %s has version %d, want %d", filepath.Base(h.StatePath(id)), st.V, engine.StateVersion)
 	}
-	return &st, nil
+	return st, nil
 }
 
 // SaveState writes a session's state. The caller holds the session lock.
@@ -117,10 +117,7 @@ func (h Home) LoadState(id string) (*engine.State, error) {
 // derived: a write torn by a crash fails to decode, is set aside, and is
 // rebuilt from the journal.
 func (h Home) SaveState(st *engine.State) error {
-	b, err := json.Marshal(st)
-	if err != nil {
-		return fmt.Errorf("encode state: %w", err)
-	}
+	b := st.AppendJSON(make([]byte, 0, 64<<10)) // one allocation for any state within the caps
 	f, err := os.OpenFile(h.StatePath(st.Session), os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("write state: %w", err)

@@ -4,7 +4,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -38,12 +37,22 @@ func main() {
 			st = engine.NewState(sid)
 			states[sid] = st
 		}
-		ev := &engine.Event{V: 1, Time: t0.Add(time.Duration(i) * time.Second), Agent: "claude", Session: sid,
+		// Many distinct files whole-read, and a failing command every tenth
+		// call, so every session's state sits at its caps: the worst case for
+		// the hook's state load.
+		at := t0.Add(time.Duration(i) * time.Second)
+		size, mt := int64(8000), at.Add(-time.Hour)
+		ev := &engine.Event{V: 1, Time: at, Agent: "claude", Session: sid,
 			Hook: "PostToolUse", Kind: engine.KindPostTool, Tool: "Read", Class: engine.ClassRead,
-			Target: fmt.Sprintf("src/file%04d.go", i%3000), Outcome: engine.OutcomeOK}
+			Target: fmt.Sprintf("src/pkg%02d/file%04d.go", i%17, (i/(*sessions))%3000), Outcome: engine.OutcomeOK, Size: &size, Mtime: &mt}
+		if i%10 == 0 {
+			one := 1
+			ev = &engine.Event{V: 1, Time: at, Agent: "claude", Session: sid, Hook: "PostToolUseFailure", Kind: engine.KindPostTool,
+				Tool: "Bash", Class: engine.ClassRun, Cmd: fmt.Sprintf("make target%d", i%500), CmdFP: fmt.Sprint("fp", i%500),
+				Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "sig"}
+		}
 		ev.Signals = engine.Apply(st, ev, &cfg)
-		b, _ := json.Marshal(ev)
-		batch = append(batch, b)
+		batch = append(batch, ev.AppendJSON(nil))
 		if len(batch) == cap(batch) {
 			if err := h.Append(batch...); err != nil {
 				fmt.Fprintln(os.Stderr, err)

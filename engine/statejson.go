@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"sort"
+	"strconv"
+)
+
+// AppendJSON appends the state exactly as encoding/json would write it
+// (a test holds the two byte-equal). The hook saves the state on every
+// call; writing it by hand spares each short-lived hook process
+// encoding/json's reflection warm-up.
+func (s *State) AppendJSON(b []byte) []byte {
+	b = append(b, `{"v":`...)
+	b = strconv.AppendInt(b, int64(s.V), 10)
+	b = appendStr(b, "session", s.Session, false)
+	b = appendStr(b, "agent", s.Agent, true)
+	b = appendStr(b, "cwd", s.Cwd, true)
+	b = appendTime(appendField(b, "started"), s.Started)
+	b = appendTime(appendField(b, "last_seen"), s.LastSeen)
+	b = appendInt(b, "events", s.Events, false)
+	if s.Ended {
+		b = append(b, `,"ended":true`...)
+	}
+	if s.Attended != nil {
+		b = strconv.AppendBool(appendField(b, "attended"), *s.Attended)
+	}
+	b = appendInt(b, "clock_skews", s.ClockSkews, true)
+	b = appendInt(b, "task", s.Task, false)
+	b = appendInt(b, "check_epoch", s.CheckEpoch, false)
+	b = appendInt(b, "change_seq", s.ChangeSeq, false)
+	b = appendInt(b, "reads_since_act", s.ReadsSinceAct, false)
+	b = appendInt(b, "edits_since_check", s.EditsSinceCheck, false)
+	b = s.Counts.appendJSON(appendField(b, "counts"))
+	b = appendList(b, "checkpoints", s.Checkpoints, func(b []byte, c Checkpoint) []byte {
+		b = append(b, `{"id":`...)
+		b = appendQuoted(b, c.ID)
+		b = appendStr(b, "reason", string(c.Reason), false)
+		b = appendInt(b, "task", c.Task, false)
+		b = appendInt(b, "epoch", c.Epoch, false)
+		b = appendTime(appendField(b, "raised"), c.Raised)
+		b = appendStr(b, "evidence", c.Evidence, false)
+		b = appendStr(b, "status", string(c.Status), false)
+		if c.Nudged {
+			b = append(b, `,"nudged":true`...)
+		}
+		if c.Closed != nil {
+			b = appendTime(appendField(b, "closed"), *c.Closed)
+		}
+		return append(b, '}')
+	})
+	b = appendList(b, "warnings", s.Warnings, func(b []byte, w Warning) []byte {
+		b = append(b, `{"reason":`...)
+		b = appendQuoted(b, string(w.Reason))
+		b = appendTime(appendField(b, "ts"), w.Time)
+		b = appendInt(b, "task", w.Task, false)
+		b = appendStr(b, "target", w.Target, true)
+		b = appendStr(b, "evidence", w.Evidence, false)
+		if w.Nudged {
+			b = append(b, `,"nudged":true`...)
+		}
+		return append(b, '}')
+	})
+	if len(s.Files) > 0 {
+		b = append(appendField(b, "files"), '{')
+		for i, k := range sortedKeys(s.Files) {
+			f := s.Files[k]
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(appendQuoted(b, k), `:{"n":`...)
+			b = strconv.AppendInt(b, int64(f.Reads), 10)
+			b = appendInt64(b, "wa", f.WholeAt, true)
+			b = appendInt64(b, "wm", f.WholeMod, true)
+			b = appendInt64(b, "ws", f.WholeSize, true)
+			b = appendInt64(b, "s", f.Seen, false)
+			b = append(b, '}')
+		}
+		b = append(b, '}')
+	}
+	if len(s.Commands) > 0 {
+		b = append(appendField(b, "commands"), '{')
+		for i, k := range sortedKeys(s.Commands) {
+			c := s.Commands[k]
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(appendQuoted(b, k), `:{"preview":`...)
+			b = appendQuoted(b, c.Preview)
+			b = appendInt(b, "runs", c.Runs, false)
+			b = appendInt64(b, "seen", c.LastSeen, false)
+			b = appendInt(b, "fails", c.Fails, false)
+			b = appendInt(b, "sig_streak", c.SigStreak, false)
+			b = appendStr(b, "last_sig", c.LastSig, true)
+			b = appendList(b, "change_at", c.ChangeAt, func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) })
+			b = append(b, '}')
+		}
+		b = append(b, '}')
+	}
+	b = appendList(b, "warned", s.Warned, appendQuoted)
+	if s.Usage != nil {
+		b = s.Usage.appendJSON(appendField(b, "usage"))
+	}
+	b = appendInt(b, "next_cp", s.NextCP, false)
+	return append(b, '}')
+}
+
+func (c *Counts) appendJSON(b []byte) []byte {
+	b = append(b, `{"tool_calls":`...)
+	b = strconv.AppendInt(b, int64(c.ToolCalls), 10)
+	if c.ByClass == nil {
+		b = append(b, `,"by_class":null`...)
+	} else {
+		b = append(appendField(b, "by_class"), '{')
+		for i, k := range sortedKeys(c.ByClass) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(appendQuoted(b, string(k)), ':')
+			b = strconv.AppendInt(b, int64(c.ByClass[k]), 10)
+		}
+		b = append(b, '}')
+	}
+	for _, f := range []struct {
+		k string
+		v int
+	}{{"failures", c.Failures}, {"unknown_outcomes", c.UnknownOut}, {"edits", c.Edits}, {"checks", c.Checks},
+		{"checks_ok", c.ChecksOK}, {"checks_failed", c.ChecksFailed}, {"checks_unknown", c.ChecksUnknown},
+		{"files_read", c.FilesRead}, {"prompts", c.Prompts}, {"compactions", c.Compactions},
+		{"subagents", c.Subagents}, {"nudges", c.Nudges}} {
+		b = appendInt(b, f.k, f.v, false)
+	}
+	return append(b, '}')
+}
+
+func (u *HostUsage) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	n := len(b)
+	if u.CostUSD != nil {
+		b = strconv.AppendFloat(appendField(b, "cost_usd"), *u.CostUSD, 'f', -1, 64)
+	}
+	b = appendOptInt(b, "input_tokens", u.InputTokens)
+	b = appendOptInt(b, "output_tokens", u.OutputTokens)
+	b = appendOptInt(b, "context_tokens", u.ContextTokens)
+	b = appendOptInt(b, "context_window", u.ContextWindow)
+	b = appendStr(b, "model", u.Model, true)
+	if len(b) > n && b[n] == ',' { // the first field needs no comma
+		b = append(b[:n], b[n+1:]...)
+	}
+	return append(b, '}')
+}
+
+func appendInt(b []byte, k string, v int, omitZero bool) []byte {
+	return appendInt64(b, k, int64(v), omitZero)
+}
+
+func appendInt64(b []byte, k string, v int64, omitZero bool) []byte {
+	if omitZero && v == 0 {
+		return b
+	}
+	return strconv.AppendInt(appendField(b, k), v, 10)
+}
+
+func sortedKeys[K ~string, V any](m map[K]V) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	return keys
+}

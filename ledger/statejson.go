@@ -1,0 +1,273 @@
+package ledger
+
+import (
+	"errors"
+	"strconv"
+	"time"
+
+	"cully/engine"
+	"cully/jsonlite"
+)
+
+// decodeState reads a state file written by engine.State.AppendJSON (or
+// encoding/json: the formats are the same). The hook loads its session's
+// state on every call, so this walks the document once with jsonlite,
+// switching on raw member names and building no intermediate maps: in a
+// process that lives a few milliseconds, every allocation is a fresh page
+// the kernel has to fault in.
+func decodeState(b []byte) (*engine.State, error) {
+	st := &engine.State{}
+	d := stateDecoder{}
+	err := jsonlite.Members(b, func(k, v []byte) error {
+		switch string(k) {
+		case `"v"`:
+			st.V = d.int(v)
+		case `"session"`:
+			st.Session = jsonlite.Str(v)
+		case `"agent"`:
+			st.Agent = jsonlite.Str(v)
+		case `"cwd"`:
+			st.Cwd = jsonlite.Str(v)
+		case `"started"`:
+			st.Started = d.time(v)
+		case `"last_seen"`:
+			st.LastSeen = d.time(v)
+		case `"events"`:
+			st.Events = d.int(v)
+		case `"ended"`:
+			st.Ended = string(v) == "true"
+		case `"attended"`:
+			if string(v) != "null" {
+				a := string(v) == "true"
+				st.Attended = &a
+			}
+		case `"clock_skews"`:
+			st.ClockSkews = d.int(v)
+		case `"task"`:
+			st.Task = d.int(v)
+		case `"check_epoch"`:
+			st.CheckEpoch = d.int(v)
+		case `"change_seq"`:
+			st.ChangeSeq = d.int(v)
+		case `"reads_since_act"`:
+			st.ReadsSinceAct = d.int(v)
+		case `"edits_since_check"`:
+			st.EditsSinceCheck = d.int(v)
+		case `"next_cp"`:
+			st.NextCP = d.int(v)
+		case `"counts"`:
+			d.counts(v, &st.Counts)
+		case `"checkpoints"`:
+			d.each(v, func(x []byte) { st.Checkpoints = append(st.Checkpoints, d.checkpoint(x)) })
+		case `"warnings"`:
+			d.each(v, func(x []byte) { st.Warnings = append(st.Warnings, d.warning(x)) })
+		case `"files"`:
+			st.Files = map[string]*engine.FileSeen{}
+			d.members(v, func(k, x []byte) {
+				f := &engine.FileSeen{}
+				d.members(x, func(fk, fv []byte) {
+					switch string(fk) {
+					case `"n"`:
+						f.Reads = d.int(fv)
+					case `"wa"`:
+						f.WholeAt = jsonlite.Int(fv)
+					case `"wm"`:
+						f.WholeMod = jsonlite.Int(fv)
+					case `"ws"`:
+						f.WholeSize = jsonlite.Int(fv)
+					case `"s"`:
+						f.Seen = jsonlite.Int(fv)
+					}
+				})
+				st.Files[jsonlite.Str(k)] = f
+			})
+		case `"commands"`:
+			st.Commands = map[string]*engine.CmdSeen{}
+			d.members(v, func(k, x []byte) {
+				c := &engine.CmdSeen{}
+				d.members(x, func(ck, cv []byte) {
+					switch string(ck) {
+					case `"preview"`:
+						c.Preview = jsonlite.Str(cv)
+					case `"runs"`:
+						c.Runs = d.int(cv)
+					case `"seen"`:
+						c.LastSeen = jsonlite.Int(cv)
+					case `"fails"`:
+						c.Fails = d.int(cv)
+					case `"sig_streak"`:
+						c.SigStreak = d.int(cv)
+					case `"last_sig"`:
+						c.LastSig = jsonlite.Str(cv)
+					case `"change_at"`:
+						d.each(cv, func(n []byte) { c.ChangeAt = append(c.ChangeAt, d.int(n)) })
+					}
+				})
+				st.Commands[jsonlite.Str(k)] = c
+			})
+		case `"warned"`:
+			d.each(v, func(x []byte) { st.Warned = append(st.Warned, jsonlite.Str(x)) })
+		case `"usage"`:
+			if string(v) != "null" {
+				st.Usage = d.usage(v)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return st, errors.Join(d.errs...)
+}
+
+// stateDecoder collects the errors of nested values (a bad time, a
+// malformed nested object) so one pass can report them all.
+type stateDecoder struct{ errs []error }
+
+func (d *stateDecoder) int(v []byte) int { return int(jsonlite.Int(v)) }
+
+func (d *stateDecoder) time(v []byte) time.Time {
+	s := jsonlite.Str(v)
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		d.errs = append(d.errs, err)
+	}
+	return t
+}
+
+func (d *stateDecoder) members(v []byte, fn func(k, v []byte)) {
+	if err := jsonlite.Members(v, func(k, v []byte) error { fn(k, v); return nil }); err != nil {
+		d.errs = append(d.errs, err)
+	}
+}
+
+func (d *stateDecoder) each(v []byte, fn func(v []byte)) {
+	if string(v) == "null" {
+		return
+	}
+	if err := jsonlite.Elements(v, fn); err != nil {
+		d.errs = append(d.errs, err)
+	}
+}
+
+func (d *stateDecoder) counts(v []byte, c *engine.Counts) {
+	d.members(v, func(k, x []byte) {
+		switch string(k) {
+		case `"tool_calls"`:
+			c.ToolCalls = d.int(x)
+		case `"by_class"`:
+			if string(x) != "null" {
+				c.ByClass = map[engine.Class]int{}
+				d.members(x, func(ck, cv []byte) { c.ByClass[engine.Class(jsonlite.Str(ck))] = d.int(cv) })
+			}
+		case `"failures"`:
+			c.Failures = d.int(x)
+		case `"unknown_outcomes"`:
+			c.UnknownOut = d.int(x)
+		case `"edits"`:
+			c.Edits = d.int(x)
+		case `"checks"`:
+			c.Checks = d.int(x)
+		case `"checks_ok"`:
+			c.ChecksOK = d.int(x)
+		case `"checks_failed"`:
+			c.ChecksFailed = d.int(x)
+		case `"checks_unknown"`:
+			c.ChecksUnknown = d.int(x)
+		case `"files_read"`:
+			c.FilesRead = d.int(x)
+		case `"prompts"`:
+			c.Prompts = d.int(x)
+		case `"compactions"`:
+			c.Compactions = d.int(x)
+		case `"subagents"`:
+			c.Subagents = d.int(x)
+		case `"nudges"`:
+			c.Nudges = d.int(x)
+		}
+	})
+}
+
+func (d *stateDecoder) checkpoint(v []byte) engine.Checkpoint {
+	var c engine.Checkpoint
+	d.members(v, func(k, x []byte) {
+		switch string(k) {
+		case `"id"`:
+			c.ID = jsonlite.Str(x)
+		case `"reason"`:
+			c.Reason = engine.Reason(jsonlite.Str(x))
+		case `"task"`:
+			c.Task = d.int(x)
+		case `"epoch"`:
+			c.Epoch = d.int(x)
+		case `"raised"`:
+			c.Raised = d.time(x)
+		case `"evidence"`:
+			c.Evidence = jsonlite.Str(x)
+		case `"status"`:
+			c.Status = engine.CheckpointStatus(jsonlite.Str(x))
+		case `"nudged"`:
+			c.Nudged = string(x) == "true"
+		case `"closed"`:
+			if string(x) != "null" {
+				t := d.time(x)
+				c.Closed = &t
+			}
+		}
+	})
+	return c
+}
+
+func (d *stateDecoder) warning(v []byte) engine.Warning {
+	var w engine.Warning
+	d.members(v, func(k, x []byte) {
+		switch string(k) {
+		case `"reason"`:
+			w.Reason = engine.Reason(jsonlite.Str(x))
+		case `"ts"`:
+			w.Time = d.time(x)
+		case `"task"`:
+			w.Task = d.int(x)
+		case `"target"`:
+			w.Target = jsonlite.Str(x)
+		case `"evidence"`:
+			w.Evidence = jsonlite.Str(x)
+		case `"nudged"`:
+			w.Nudged = string(x) == "true"
+		}
+	})
+	return w
+}
+
+func (d *stateDecoder) usage(v []byte) *engine.HostUsage {
+	u := &engine.HostUsage{}
+	opt := func(x []byte) *int64 {
+		if string(x) == "null" {
+			return nil
+		}
+		n := jsonlite.Int(x)
+		return &n
+	}
+	d.members(v, func(k, x []byte) {
+		switch string(k) {
+		case `"cost_usd"`:
+			if f, err := strconv.ParseFloat(string(x), 64); err == nil {
+				u.CostUSD = &f
+			}
+		case `"input_tokens"`:
+			u.InputTokens = opt(x)
+		case `"output_tokens"`:
+			u.OutputTokens = opt(x)
+		case `"context_tokens"`:
+			u.ContextTokens = opt(x)
+		case `"context_window"`:
+			u.ContextWindow = opt(x)
+		case `"model"`:
+			u.Model = jsonlite.Str(x)
+		}
+	})
+	return u
+}
