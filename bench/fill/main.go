@@ -37,18 +37,18 @@ func main() {
 			st = engine.NewState(sid)
 			states[sid] = st
 		}
-		// Many distinct files whole-read, and a failing command every tenth
-		// call, so every session's state sits at its caps: the worst case for
+		// Many distinct files whole-read, and a failing command every seventh
+		// call or so, so every session's state sits at its caps: the worst case for
 		// the hook's state load.
 		at := t0.Add(time.Duration(i) * time.Second)
 		size, mt := int64(8000), at.Add(-time.Hour)
 		ev := &engine.Event{V: 1, Time: at, Agent: "claude", Session: sid,
 			Hook: "PostToolUse", Kind: engine.KindPostTool, Tool: "Read", Class: engine.ClassRead,
 			Target: fmt.Sprintf("src/pkg%02d/file%04d.go", i%17, (i/(*sessions))%3000), Outcome: engine.OutcomeOK, Size: &size, Mtime: &mt}
-		if i%10 == 0 {
+		if i%7 == 0 { // 7 is coprime with the session count, so every session gets both kinds
 			one := 1
 			ev = &engine.Event{V: 1, Time: at, Agent: "claude", Session: sid, Hook: "PostToolUseFailure", Kind: engine.KindPostTool,
-				Tool: "Bash", Class: engine.ClassRun, Cmd: fmt.Sprintf("make target%d", i%500), CmdFP: fmt.Sprint("fp", i%500),
+				Tool: "Bash", Class: engine.ClassRun, Cmd: fmt.Sprintf("make target%d", (i/350)%500), CmdFP: fmt.Sprint("fp", (i/350)%500),
 				Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "sig"}
 		}
 		ev.Signals = engine.Apply(st, ev, &cfg)
