@@ -254,3 +254,17 @@ func scriptTouch(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(os.Chtimes(p, t, t))
 	}
 }
+
+// The hook binary must not link the TUI stack: its package initialisation
+// alone costs more than the whole hook (see AGENTS.md).
+func TestHookBinaryLinksNoTUI(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "../cully-hook").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "charm.land/") || strings.Contains(dep, "charmbracelet") || dep == "regexp" || dep == "cully/tui" {
+			t.Errorf("cully-hook links %s", dep)
+		}
+	}
+}
