@@ -52,6 +52,17 @@ func cmdDoctor(a *app, args []string) error {
 		cs = append(cs, a.doctorClaude(scope, t, claudeOnPath == nil)...)
 	}
 
+	// Other agents: say when one is here that cully cannot watch yet.
+	for _, ag := range []struct{ name, dir, bin string }{
+		{"Codex", ".codex", "codex"}, {"Gemini CLI", ".gemini", "gemini"}, {"Cursor", ".cursor", "cursor-agent"},
+	} {
+		_, onPath := exec.LookPath(ag.bin)
+		_, dirErr := os.Stat(filepath.Join(a.getenv("HOME"), ag.dir))
+		if onPath == nil || dirErr == nil {
+			add(check{warn: true, what: ag.name + " found: cully does not watch it yet (Claude Code only for now)"})
+		}
+	}
+
 	// State dir.
 	h, err := a.home()
 	if err != nil {
