@@ -121,6 +121,3 @@ type HostUsage struct {
 	ContextWindow *int64   `json:"context_window,omitempty"`
 	Model         string   `json:"model,omitempty"`
 }
-
-// IsToolResult reports whether the event closes a tool call.
-func (e *Event) IsToolResult() bool { return e.Kind == KindPostTool }
