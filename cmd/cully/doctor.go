@@ -100,6 +100,15 @@ func cmdDoctor(a *app, args []string) error {
 			default:
 				add(check{ok: true, what: fmt.Sprintf("journal: %d records in %s, none corrupt", stats.Lines, scope)})
 			}
+			if files, err := h.JournalFiles(); err == nil && len(files) > 0 {
+				var total int64
+				for _, f := range files {
+					if fi, err := os.Stat(f); err == nil {
+						total += fi.Size()
+					}
+				}
+				add(check{ok: true, what: fmt.Sprintf("journal: %d file(s), %.1f MiB in all (rotated files are kept; delete old journal-NNNNNN.jsonl files to reclaim space)", len(files), float64(total)/(1<<20))})
+			}
 			if ss, _ := h.Sessions(); len(ss) > 0 {
 				now, _ := a.now()
 				add(check{ok: true, what: fmt.Sprintf("last hook call: %s (%s, session %s)", ss[0].LastSeen.UTC().Format(time.RFC3339), since(now, ss[0].LastSeen), shortID(ss[0].ID))})
