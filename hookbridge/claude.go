@@ -189,7 +189,7 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env Env) {
 		ev.Class = shell.Class
 		ev.Changes = shell.Changes
 		norm := engine.NormalizeCommand(Redact(command))
-		ev.Cmd = Preview(command)
+		ev.Cmd = truncate(norm, previewRunes)
 		if norm != "" {
 			ev.CmdFP = engine.Fingerprint(norm)
 		}
@@ -213,13 +213,13 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env Env) {
 		}
 		ev.Ranged = in.Present("offset") || in.Present("limit") || in.Present("pages")
 	}
-	if !isShell && absTarget != "" && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
-		// The same tool failing on the same file is "the same command" for
-		// the retry rules (a missing file read again and again).
-		ev.CmdFP = engine.Fingerprint("tool:"+ev.Tool, relPath(absTarget, projectDir))
-	}
 	if absTarget != "" {
 		ev.Target = relPath(absTarget, projectDir)
+		if !isShell && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
+			// The same tool failing on the same file is "the same command"
+			// for the retry rules (a missing file read again and again).
+			ev.CmdFP = engine.Fingerprint("tool:"+ev.Tool, ev.Target)
+		}
 		if env.Stat != nil && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
 			if fi, err := env.Stat(absTarget); err == nil && fi.Mode().IsRegular() {
 				size, mt := fi.Size(), fi.ModTime().UTC()

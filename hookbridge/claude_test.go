@@ -130,6 +130,17 @@ func TestDecodeClaudeRejectedCalls(t *testing.T) {
 	if r.Tool != "Edit" || r.Class != engine.ClassEdit || r.Target != "notes.md" || r.FP == "" || r.Sig == "" {
 		t.Fatalf("rejected call: %+v", r)
 	}
+	other := decodeFixture(t, "testdata/claude/capture-sequence/033-PostToolUseFailure-Read.json")
+	if other.CmdFP == "" || other.CmdFP == r.FP {
+		t.Errorf("a Read of another file must have its own fingerprint: %q vs %q", other.CmdFP, r.FP)
+	}
+	again := decodeFixture(t, "testdata/claude/capture-sequence/032-PreToolUse-Read.json")
+	if again.CmdFP != other.CmdFP {
+		t.Errorf("the same tool on the same file is the same command: %q vs %q", again.CmdFP, other.CmdFP)
+	}
+	if notes := decodeFixture(t, "testdata/claude/capture-sequence/006-PreToolUse-Read.json"); notes.CmdFP == again.CmdFP {
+		t.Error("Reads of two different files must not share a fingerprint")
+	}
 	for _, f := range []string{"009-PostToolBatch.json", "016-PostToolBatch.json", "034-PostToolBatch.json", "063-PostToolBatch.json"} {
 		if ev := decodeFixture(t, "testdata/claude/capture-sequence/"+f); len(ev.Rejected) != 0 {
 			t.Errorf("%s: calls that ran are not rejected: %+v", f, ev.Rejected)

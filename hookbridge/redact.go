@@ -3,6 +3,8 @@ package hookbridge
 import (
 	"strings"
 	"unicode/utf8"
+
+	"cully/engine"
 )
 
 // previewRunes bounds the command preview kept in the journal.
@@ -266,7 +268,7 @@ func redactTokens(s string) string {
 // Preview is the short, redacted, single-line form of a command kept in
 // the journal.
 func Preview(cmd string) string {
-	return truncate(Redact(strings.Join(strings.Fields(cmd), " ")), previewRunes)
+	return truncate(Redact(engine.NormalizeCommand(cmd)), previewRunes)
 }
 
 func truncate(s string, n int) string {
