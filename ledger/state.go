@@ -49,7 +49,7 @@ func (h Home) update(id string, fn func(st *engine.State) (bool, error), cfg *en
 		return err
 	}
 	defer lk.Unlock()
-	st, err := h.LoadState(id)
+	st, size, err := h.loadState(id)
 	if err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
 			h.LogError("load state", err, map[string]any{"session": id})
@@ -62,7 +62,7 @@ func (h Home) update(id string, fn func(st *engine.State) (bool, error), cfg *en
 	if err != nil || !save {
 		return err
 	}
-	return h.SaveState(st)
+	return h.saveState(st, size+1024)
 }
 
 // recover rebuilds an unreadable session state from the journal when that
@@ -77,35 +77,58 @@ func (h Home) recover(id string, cfg *engine.Config) *engine.State {
 			total += fi.Size()
 		}
 	}
-	st := engine.NewState(id)
 	if total > rebuildLimit {
 		h.LogError("recover state", fmt.Errorf("journal too large to replay in a hook (%d bytes); run `cully status --rebuild`", total), map[string]any{"session": id})
+		return engine.NewState(id)
+	}
+	states, _, _ := h.replay(id, cfg)
+	if st := states[id]; st != nil {
 		return st
 	}
-	_, _ = h.ReadAll(func(ev *engine.Event) error {
-		if ev.Session == id {
-			engine.Apply(st, ev, cfg)
+	return engine.NewState(id)
+}
+
+// replay folds the whole journal through the reducer, for every session or
+// only the named one.
+func (h Home) replay(only string, cfg *engine.Config) (map[string]*engine.State, ReadStats, error) {
+	states := map[string]*engine.State{}
+	st, err := h.ReadAll(func(ev *engine.Event) error {
+		if only != "" && ev.Session != only {
+			return nil
 		}
+		s := states[ev.Session]
+		if s == nil {
+			s = engine.NewState(ev.Session)
+			states[ev.Session] = s
+		}
+		engine.Apply(s, ev, cfg)
 		return nil
 	})
-	return st
+	return states, st, err
 }
 
 // LoadState reads a session's state. A file of another state version is
 // reported as unreadable, so it is rebuilt rather than trusted.
 func (h Home) LoadState(id string) (*engine.State, error) {
+	st, _, err := h.loadState(id)
+	return st, err
+}
+
+// loadState is LoadState that also says how large the file was, so the
+// hook can size its write buffer once.
+func (h Home) loadState(id string) (*engine.State, int, error) {
 	b, err := os.ReadFile(h.StatePath(id))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	st, err := decodeState(b)
 	if err != nil {
-		return nil, fmt.Errorf("decode state %s: %w", filepath.Base(h.StatePath(id)), err)
+		return nil, 0, fmt.Errorf("decode state %s: %w", filepath.Base(h.StatePath(id)), err)
 	}
 	if st.V != engine.StateVersion {
-		return nil, fmt.Errorf("state %s has version %d, want %d", filepath.Base(h.StatePath(id)), st.V, engine.StateVersion)
+		return nil, 0, fmt.Errorf("state %s has version %d, want %d", filepath.Base(h.StatePath(id)), st.V, engine.StateVersion)
 	}
-	return st, nil
+	return st, len(b), nil
 }
 
 // SaveState writes a session's state. The caller holds the session lock.
@@ -116,8 +139,13 @@ func (h Home) LoadState(id string) (*engine.State, error) {
 // here because every reader takes the same lock (shared) and the state is
 // derived: a write torn by a crash fails to decode, is set aside, and is
 // rebuilt from the journal.
-func (h Home) SaveState(st *engine.State) error {
-	b := st.AppendJSON(make([]byte, 0, 64<<10)) // one allocation for any state within the caps
+func (h Home) SaveState(st *engine.State) error { return h.saveState(st, 4096) }
+
+// saveState writes with a buffer of sizeHint bytes: the previous file's
+// size plus a little, so a typical call allocates once and no more pages
+// than the state needs.
+func (h Home) saveState(st *engine.State, sizeHint int) error {
+	b := st.AppendJSON(make([]byte, 0, sizeHint))
 	f, err := os.OpenFile(h.StatePath(st.Session), os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("write state: %w", err)
@@ -199,19 +227,7 @@ func (h Home) LatestSession() (string, error) {
 // Rebuild replays the whole journal and rewrites the state of every
 // session in it (or only of the named one). It returns the journal stats.
 func (h Home) Rebuild(only string, cfg *engine.Config) (ReadStats, error) {
-	states := map[string]*engine.State{}
-	st, err := h.ReadAll(func(ev *engine.Event) error {
-		if only != "" && ev.Session != only {
-			return nil
-		}
-		s := states[ev.Session]
-		if s == nil {
-			s = engine.NewState(ev.Session)
-			states[ev.Session] = s
-		}
-		engine.Apply(s, ev, cfg)
-		return nil
-	})
+	states, st, err := h.replay(only, cfg)
 	if err != nil {
 		return st, err
 	}

@@ -39,7 +39,7 @@ func (b HomeBackend) State(session string) (*engine.State, error) {
 
 // Ack appends an ack event: the hook stops nudging for those checkpoints.
 func (b HomeBackend) Ack(session string, ids []string) error {
-	return b.Record(&engine.Event{V: engine.SchemaVersion, Agent: "cully", Session: session, Kind: engine.KindAck, Hook: "ack", Ack: ids})
+	return b.Record(&engine.Event{Agent: "cully", Session: session, Kind: engine.KindAck, Hook: "ack", Ack: ids})
 }
 
 // Recent reads the last window bytes of the live journal.

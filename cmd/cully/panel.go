@@ -92,10 +92,7 @@ func (a *app) runPanel(h ledger.Home, session string, feed func(ctx context.Cont
 		go feed(ctx)
 	}
 	backend := tui.HomeBackend{Home: h, Record: func(ev *engine.Event) error {
-		now, _ := a.now()
-		ev.Time = now.UTC()
-		cfg, _ := a.config(a.projectDir())
-		_, err := h.Record(ev, &cfg)
+		_, err := a.record(h, ev)
 		return err
 	}}
 	m := tui.New(tui.Options{Backend: backend, Journal: ch, Session: session, Dark: true,

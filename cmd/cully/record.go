@@ -5,11 +5,17 @@ import (
 	"cully/ledger"
 )
 
-// recordAck appends an ack event through the same reducer and locks as the
-// hook, so the hook stops nudging for those checkpoints.
-func (a *app) recordAck(h ledger.Home, session string, ids []string) ([]engine.Signal, error) {
+// record stamps an event that cully itself originates (an ack, the host's
+// usage figures) with the clock and appends it through the same reducer and
+// locks as the hook.
+func (a *app) record(h ledger.Home, ev *engine.Event) ([]engine.Signal, error) {
 	now, _ := a.now()
 	cfg, _ := a.config(a.projectDir())
-	ev := &engine.Event{V: engine.SchemaVersion, Time: now.UTC(), Agent: "cully", Session: session, Kind: engine.KindAck, Hook: "ack", Ack: ids}
+	ev.V, ev.Time = engine.SchemaVersion, now.UTC()
 	return h.Record(ev, &cfg)
+}
+
+// recordAck acknowledges checkpoints: the hook stops nudging for them.
+func (a *app) recordAck(h ledger.Home, session string, ids []string) ([]engine.Signal, error) {
+	return a.record(h, &engine.Event{Agent: "cully", Session: session, Kind: engine.KindAck, Hook: "ack", Ack: ids})
 }

@@ -76,10 +76,8 @@ func (a *app) statusline() (string, error) {
 		st = engine.NewState(in.SessionID)
 	}
 	if !sameUsage(st.Usage, u) {
-		now, _ := a.now()
-		cfg, _ := a.config(a.projectDir())
-		ev := &engine.Event{V: engine.SchemaVersion, Time: now.UTC(), Agent: "claude", Session: in.SessionID, Kind: engine.KindHostUsage, Hook: "statusline", Usage: u}
-		if _, err := h.Record(ev, &cfg); err != nil {
+		ev := &engine.Event{Agent: "claude", Session: in.SessionID, Kind: engine.KindHostUsage, Hook: "statusline", Usage: u}
+		if _, err := a.record(h, ev); err != nil {
 			return "", err
 		}
 		if st2, err := h.ReadState(in.SessionID); err == nil {
