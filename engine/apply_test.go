@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -421,7 +423,10 @@ func TestClockBackwardsIsCounted(t *testing.T) {
 	}
 }
 
-// Replaying the same events gives the same state: the journal rebuilds it.
+// Replaying the journal gives the same state: every event is folded once
+// live, and once again after a trip through its journal record (AppendJSON,
+// then encoding/json, as every reader decodes it). A field the reducer uses
+// but the record drops would make the two differ.
 func TestReplayDeterministic(t *testing.T) {
 	var evs []Event
 	s := newSim(t)
@@ -430,20 +435,44 @@ func TestReplayDeterministic(t *testing.T) {
 		ev.V, ev.Session, ev.Time = 1, "s", s.now
 		evs = append(evs, ev)
 	}
+	f := false
+	one, size := 1, int64(300<<10)
+	mt := s.now.Add(-time.Hour)
+	rec(Event{Kind: KindSessionStart, Attended: &f, Cwd: "/p"})
 	rec(Event{Kind: KindPrompt})
 	for i := 0; i < 25; i++ {
-		rec(Event{Kind: KindPreTool, Tool: "Read", Class: ClassRead, Target: "a.go"})
-		rec(Event{Kind: KindPostTool, Tool: "Read", Class: ClassRead, Target: "a.go", Outcome: OutcomeOK})
+		rec(Event{Kind: KindPreTool, Tool: "Read", Class: ClassRead, Target: "a.go", Size: &size, Mtime: &mt})
+		rec(Event{Kind: KindPostTool, Tool: "Read", Class: ClassRead, Target: "a.go", Outcome: OutcomeOK, Size: &size, Mtime: &mt})
 	}
+	for i := 0; i < 3; i++ {
+		rec(Event{Kind: KindPreTool, Tool: "Bash", Class: ClassCheck, Cmd: "go test", CmdFP: "fp"})
+		rec(Event{Kind: KindPostTool, Tool: "Bash", Class: ClassCheck, Cmd: "go test", CmdFP: "fp", Outcome: OutcomeFailed, Exit: &one, FailSig: "s", Changes: true})
+	}
+	rec(Event{Kind: KindBatch, Rejected: []Rejected{{Tool: "Edit", Class: ClassEdit, Target: "b.go", FP: "e", Sig: "x"}}})
+	rec(Event{Kind: KindPreTool, Tool: "Read", Class: ClassRead, Target: "c.go", Ranged: true, Quiet: true})
+	rec(Event{Kind: KindAck, Ack: []string{"*"}})
+	cost := 0.5
+	rec(Event{Kind: KindHostUsage, Usage: &HostUsage{CostUSD: &cost}})
+	rec(Event{Kind: KindCompact})
+
 	a, b := NewState("s"), NewState("s")
 	cfg := DefaultConfig()
 	for _, ev := range evs {
-		e1, e2 := ev, ev
+		e1 := ev
 		Apply(a, &e1, &cfg)
+		var e2 Event
+		if err := json.Unmarshal(ev.AppendJSON(nil), &e2); err != nil {
+			t.Fatal(err)
+		}
 		Apply(b, &e2, &cfg)
 	}
 	if a.Counts.ToolCalls != b.Counts.ToolCalls || len(a.Checkpoints) != len(b.Checkpoints) || a.Checkpoints[0].Nudged != b.Checkpoints[0].Nudged {
 		t.Fatal("replay differs")
+	}
+	if !reflect.DeepEqual(a, b) {
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		t.Fatalf("replay through the journal differs:\nlive   %s\nreplay %s", ja, jb)
 	}
 }
 
