@@ -20,7 +20,7 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	if s.Session == "" {
 		s.Session = ev.Session
 	}
-	if s.Started.IsZero() || ev.Time.Before(s.Started) && s.Events == 0 {
+	if s.Started.IsZero() {
 		s.Started = ev.Time
 	}
 	if ev.Time.Before(s.LastSeen) {

@@ -60,42 +60,24 @@ func (s *State) AppendJSON(b []byte) []byte {
 		}
 		return append(b, '}')
 	})
-	if len(s.Files) > 0 {
-		b = append(appendField(b, "files"), '{')
-		for i, k := range sortedKeys(s.Files) {
-			f := s.Files[k]
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(appendQuoted(b, k), `:{"n":`...)
-			b = strconv.AppendInt(b, int64(f.Reads), 10)
-			b = appendInt64(b, "wa", f.WholeAt, true)
-			b = appendInt64(b, "wm", f.WholeMod, true)
-			b = appendInt64(b, "ws", f.WholeSize, true)
-			b = appendInt64(b, "s", f.Seen, false)
-			b = append(b, '}')
-		}
-		b = append(b, '}')
-	}
-	if len(s.Commands) > 0 {
-		b = append(appendField(b, "commands"), '{')
-		for i, k := range sortedKeys(s.Commands) {
-			c := s.Commands[k]
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(appendQuoted(b, k), `:{"preview":`...)
-			b = appendQuoted(b, c.Preview)
-			b = appendInt(b, "runs", c.Runs, false)
-			b = appendInt64(b, "seen", c.LastSeen, false)
-			b = appendInt(b, "fails", c.Fails, false)
-			b = appendInt(b, "sig_streak", c.SigStreak, false)
-			b = appendStr(b, "last_sig", c.LastSig, true)
-			b = appendList(b, "change_at", c.ChangeAt, func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) })
-			b = append(b, '}')
-		}
-		b = append(b, '}')
-	}
+	b = appendMap(b, "files", s.Files, func(b []byte, f *FileSeen) []byte {
+		b = strconv.AppendInt(append(b, `{"n":`...), int64(f.Reads), 10)
+		b = appendInt64(b, "wa", f.WholeAt, true)
+		b = appendInt64(b, "wm", f.WholeMod, true)
+		b = appendInt64(b, "ws", f.WholeSize, true)
+		b = appendInt64(b, "s", f.Seen, false)
+		return append(b, '}')
+	})
+	b = appendMap(b, "commands", s.Commands, func(b []byte, c *CmdSeen) []byte {
+		b = appendQuoted(append(b, `{"preview":`...), c.Preview)
+		b = appendInt(b, "runs", c.Runs, false)
+		b = appendInt64(b, "seen", c.LastSeen, false)
+		b = appendInt(b, "fails", c.Fails, false)
+		b = appendInt(b, "sig_streak", c.SigStreak, false)
+		b = appendStr(b, "last_sig", c.LastSig, true)
+		b = appendList(b, "change_at", c.ChangeAt, func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) })
+		return append(b, '}')
+	})
 	b = appendList(b, "warned", s.Warned, appendQuoted)
 	if s.Usage != nil {
 		b = s.Usage.appendJSON(appendField(b, "usage"))
@@ -110,15 +92,7 @@ func (c *Counts) appendJSON(b []byte) []byte {
 	if c.ByClass == nil {
 		b = append(b, `,"by_class":null`...)
 	} else {
-		b = append(appendField(b, "by_class"), '{')
-		for i, k := range sortedKeys(c.ByClass) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(appendQuoted(b, string(k)), ':')
-			b = strconv.AppendInt(b, int64(c.ByClass[k]), 10)
-		}
-		b = append(b, '}')
+		b = appendObject(appendField(b, "by_class"), c.ByClass, func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) })
 	}
 	for _, f := range []struct {
 		k string
@@ -158,6 +132,26 @@ func appendInt64(b []byte, k string, v int64, omitZero bool) []byte {
 		return b
 	}
 	return strconv.AppendInt(appendField(b, k), v, 10)
+}
+
+// appendMap writes a non-empty map as an object field with sorted keys, as
+// encoding/json does (omitempty).
+func appendMap[K ~string, V any](b []byte, k string, m map[K]V, item func([]byte, V) []byte) []byte {
+	if len(m) == 0 {
+		return b
+	}
+	return appendObject(appendField(b, k), m, item)
+}
+
+func appendObject[K ~string, V any](b []byte, m map[K]V, item func([]byte, V) []byte) []byte {
+	b = append(b, '{')
+	for i, k := range sortedKeys(m) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = item(append(appendQuoted(b, string(k)), ':'), m[k])
+	}
+	return append(b, '}')
 }
 
 func sortedKeys[K ~string, V any](m map[K]V) []K {

@@ -37,7 +37,7 @@ const HookTimeout = 5
 type Plan struct {
 	Path    string
 	Before  []byte // nil when the file does not exist
-	After   []byte // nil when the file should be removed (never: we keep the user's file)
+	After   []byte // the new content (nil only when there was no file to change)
 	Notes   []string
 	Changed bool
 }
