@@ -17,16 +17,16 @@ import (
 
 	"cully/config"
 	"cully/engine"
-	"cully/ledger"
+	"cully/store"
 )
 
 // Home resolves the state directory and the lock wait from the environment.
-func Home(getenv func(string) string) (ledger.Home, error) {
-	dir, err := ledger.ResolveHome(getenv)
+func Home(getenv func(string) string) (store.Home, error) {
+	dir, err := store.ResolveHome(getenv)
 	if err != nil {
-		return ledger.Home{}, err
+		return store.Home{}, err
 	}
-	h := ledger.Home{Dir: dir}
+	h := store.Home{Dir: dir}
 	if v := getenv("CULLY_LOCK_TIMEOUT"); v != "" {
 		if d, err := time.ParseDuration(v); err == nil && d > 0 {
 			h.LockWait = d

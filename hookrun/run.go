@@ -10,7 +10,7 @@ import (
 
 	"cully/engine"
 	"cully/hookbridge"
-	"cully/ledger"
+	"cully/store"
 )
 
 // maxPayload bounds what the hook decodes. Real payloads are a few KiB; a
@@ -68,7 +68,7 @@ func Run(a IO, agent string) {
 	}
 }
 
-func (a IO) hook(h ledger.Home, agent string) ([]byte, *engine.Event, error) {
+func (a IO) hook(h store.Home, agent string) ([]byte, *engine.Event, error) {
 	if a.Getenv("CULLY_FAULT") == "panic" { // fault injection for the never-break-the-agent tests
 		panic("injected fault (CULLY_FAULT=panic)")
 	}
@@ -141,7 +141,7 @@ func readPayload(r io.Reader, max int64) ([]byte, int64, error) {
 
 // hookFailed records a hook failure. The event, when there is one, is kept
 // in the record so nothing the agent did is lost.
-func (a IO) hookFailed(h ledger.Home, err error, ev *engine.Event) {
+func (a IO) hookFailed(h store.Home, err error, ev *engine.Event) {
 	extra := map[string]any{}
 	if ev != nil {
 		if b, mErr := json.Marshal(ev); mErr == nil {

@@ -24,7 +24,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"cully/engine"
-	"cully/ledger"
+	"cully/store"
 )
 
 // Debounce gathers a burst of appends (a hook writes one line per call,
@@ -168,7 +168,7 @@ func (t *Tailer) read() Batch {
 }
 
 func (t *Tailer) drain(b *Batch) {
-	st, next, err := ledger.ReadOpen(t.f, t.offset, func(ev *engine.Event) error {
+	st, next, err := store.ReadOpen(t.f, t.offset, func(ev *engine.Event) error {
 		b.Events = append(b.Events, ev)
 		return nil
 	})

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"cully/engine"
-	"cully/ledger"
+	"cully/store"
 )
 
 func line(i int) string {
@@ -106,7 +106,7 @@ func TestTailerFollowsAppendsTornLinesRotationAndTruncation(t *testing.T) {
 // The tailer sees records written by the real append path (locks, torn-line
 // repair) and starts where it is told.
 func TestTailerStartsAtOffset(t *testing.T) {
-	h := ledger.Home{Dir: t.TempDir()}
+	h := store.Home{Dir: t.TempDir()}
 	h.Ensure()
 	h.Append([]byte(line(1)), []byte(line(2)))
 	fi, _ := os.Stat(h.Journal())

@@ -5,12 +5,12 @@ import (
 	"os"
 
 	"cully/engine"
-	"cully/ledger"
+	"cully/store"
 )
 
 // Backend is the panel's I/O, called only from tea.Cmds.
 type Backend interface {
-	Sessions() ([]ledger.SessionInfo, error)
+	Sessions() ([]store.SessionInfo, error)
 	State(session string) (*engine.State, error)
 	Ack(session string, ids []string) error
 	Recent(window int64) ([]*engine.Event, error)
@@ -19,14 +19,14 @@ type Backend interface {
 // HomeBackend reads and writes a state directory through the ledger, with
 // the same locks and reducer as the hook.
 type HomeBackend struct {
-	Home ledger.Home
+	Home store.Home
 	// Record stamps an event with the clock and appends it through the
 	// reducer (the caller wires the clock and configuration in).
 	Record func(ev *engine.Event) error
 }
 
 // Sessions lists sessions, most recently active first.
-func (b HomeBackend) Sessions() ([]ledger.SessionInfo, error) { return b.Home.Sessions() }
+func (b HomeBackend) Sessions() ([]store.SessionInfo, error) { return b.Home.Sessions() }
 
 // State reads a session's state under its lock.
 func (b HomeBackend) State(session string) (*engine.State, error) {

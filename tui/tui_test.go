@@ -12,7 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"cully/engine"
-	"cully/ledger"
+	"cully/store"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -31,10 +31,10 @@ type fakeBackend struct {
 	events []*engine.Event
 }
 
-func (f *fakeBackend) Sessions() ([]ledger.SessionInfo, error) {
-	var out []ledger.SessionInfo
+func (f *fakeBackend) Sessions() ([]store.SessionInfo, error) {
+	var out []store.SessionInfo
 	for id, st := range f.states {
-		out = append(out, ledger.SessionInfo{ID: id, LastSeen: st.LastSeen})
+		out = append(out, store.SessionInfo{ID: id, LastSeen: st.LastSeen})
 	}
 	return out, nil
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"cully/engine"
-	"cully/ledger"
+	"cully/store"
 )
 
 func main() {
@@ -18,7 +18,7 @@ func main() {
 	sessions := flag.Int("sessions", 50, "sessions to spread them over")
 	hot := flag.String("hot", "0e9b095a-15ce-4954-9bab-4ee72ac1d24e", "one session id among them (the captured fixtures' session)")
 	flag.Parse()
-	h := ledger.Home{Dir: os.Getenv("CULLY_HOME")}
+	h := store.Home{Dir: os.Getenv("CULLY_HOME")}
 	if err := h.Ensure(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

@@ -10,7 +10,7 @@ import (
 
 	"cully/engine"
 	"cully/hookrun"
-	"cully/ledger"
+	"cully/store"
 )
 
 // Exit codes, mapped in one place.
@@ -116,7 +116,7 @@ func parse(fs *flag.FlagSet, args []string) error {
 }
 
 // home resolves the state directory.
-func (a *app) home() (ledger.Home, error) { return hookrun.Home(a.getenv) }
+func (a *app) home() (store.Home, error) { return hookrun.Home(a.getenv) }
 
 // now reads the clock (CULLY_NOW or the wall clock).
 func (a *app) now() (time.Time, error) { return hookrun.Now(a.getenv) }
@@ -130,12 +130,12 @@ func (a *app) config(projectDir string) (engine.Config, []error) {
 func (a *app) projectDir() string { return hookrun.ProjectDir(a.getenv) }
 
 // session picks the named session, or the most recently active one.
-func (a *app) session(h ledger.Home, named string) (string, error) {
+func (a *app) session(h store.Home, named string) (string, error) {
 	if named != "" {
 		return named, nil
 	}
 	id, err := h.LatestSession()
-	if errors.Is(err, ledger.ErrNoSession) {
+	if errors.Is(err, store.ErrNoSession) {
 		return "", fmt.Errorf("no session recorded in %s yet: wire `cully hook` into your agent (see README) or try `cully demo`", h.Dir)
 	}
 	return id, err

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"cully/ledger"
+	"cully/store"
 )
 
 // demoSession is the id of the scripted demo session.
@@ -193,7 +193,7 @@ const demoStepDelay = 120 * time.Millisecond
 // demoPanel opens the panel on the demo's state dir while the scripted
 // session runs through the real hook, one step every demoStepDelay.
 func (a *app) demoPanel(self string, env map[string]string, home, project string) error {
-	h := ledger.Home{Dir: home}
+	h := store.Home{Dir: home}
 	feed := func(ctx context.Context) {
 		time.Sleep(600 * time.Millisecond) // let the panel draw its empty state first
 		for _, st := range demoScript(project) {

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"cully/engine"
-	"cully/ledger"
+	"cully/store"
 )
 
 const fixtures = "../../hookbridge/testdata/claude"
@@ -247,9 +247,9 @@ func TestHookStateDirMissingOrUnwritable(t *testing.T) {
 func TestHookLockTimeout(t *testing.T) {
 	env := testEnv(t)
 	env["CULLY_LOCK_TIMEOUT"] = "150ms"
-	h := ledger.Home{Dir: env["CULLY_HOME"]}
+	h := store.Home{Dir: env["CULLY_HOME"]}
 	h.Ensure()
-	lk, err := ledger.Acquire(h.JournalLock(), time.Second)
+	lk, err := store.Acquire(h.JournalLock(), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

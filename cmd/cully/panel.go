@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"cully/engine"
-	"cully/ledger"
+	"cully/store"
 	"cully/tailer"
 	"cully/tui"
 )
@@ -76,7 +76,7 @@ func (a *app) splitPane(session string, width int) error {
 
 // runPanel runs the panel on a state dir until the user quits. feed, when
 // set, runs beside it (the demo's scripted session).
-func (a *app) runPanel(h ledger.Home, session string, feed func(ctx context.Context)) error {
+func (a *app) runPanel(h store.Home, session string, feed func(ctx context.Context)) error {
 	if err := h.Ensure(); err != nil {
 		return err
 	}

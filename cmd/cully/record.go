@@ -2,13 +2,13 @@ package main
 
 import (
 	"cully/engine"
-	"cully/ledger"
+	"cully/store"
 )
 
 // record stamps an event that cully itself originates (an ack, the host's
 // usage figures) with the clock and appends it through the same reducer and
 // locks as the hook.
-func (a *app) record(h ledger.Home, ev *engine.Event) ([]engine.Signal, error) {
+func (a *app) record(h store.Home, ev *engine.Event) ([]engine.Signal, error) {
 	now, _ := a.now()
 	cfg, _ := a.config(a.projectDir())
 	ev.V, ev.Time = engine.SchemaVersion, now.UTC()
@@ -16,6 +16,6 @@ func (a *app) record(h ledger.Home, ev *engine.Event) ([]engine.Signal, error) {
 }
 
 // recordAck acknowledges checkpoints: the hook stops nudging for them.
-func (a *app) recordAck(h ledger.Home, session string, ids []string) ([]engine.Signal, error) {
+func (a *app) recordAck(h store.Home, session string, ids []string) ([]engine.Signal, error) {
 	return a.record(h, &engine.Event{Agent: "cully", Session: session, Kind: engine.KindAck, Hook: "ack", Ack: ids})
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"cully/engine"
-	"cully/ledger"
+	"cully/store"
 )
 
 // healthWindow is how much of the live journal `status` scans for corrupt
@@ -48,7 +48,7 @@ type budgetReport struct {
 }
 
 type journalReport struct {
-	ledger.ReadStats
+	store.ReadStats
 	Scanned string `json:"scanned"` // "whole" or "tail": how much of the journal the figures cover
 }
 

@@ -1,13 +1,4 @@
-// Package ledger owns everything cully persists under a lock: the event
-// journal, the per-session derived state and the error log.
-//
-// Invariants:
-//   - Every write to a shared file happens under an exclusive flock on a
-//     sidecar ".lock" file that is never deleted, taken with a deadline.
-//   - Read-modify-write is always read, pure transform, temp file, rename.
-//   - Directories are created 0700 and files 0600; a session id never
-//     becomes a path without being sanitized.
-package ledger
+package store
 
 import (
 	"errors"

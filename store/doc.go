@@ -1,0 +1,19 @@
+// Package store owns the files cully persists under a lock in its state
+// dir: the event journal, the per-session derived state and the error log.
+// The advisor's budget accounting and the impact ledger are not its
+// business: the product's layout keeps those for a package named ledger.
+//
+// Invariants:
+//   - Every write to a shared file happens under an exclusive flock on a
+//     sidecar ".lock" file that is never deleted, taken with a deadline
+//     (DefaultLockWait, or CULLY_LOCK_TIMEOUT).
+//   - The journal is append-only JSON Lines; a reader never hands on half a
+//     line, skips and counts corrupt lines, and tolerates a torn last line.
+//     It rotates by size into journal-NNNNNN.jsonl without losing a line.
+//   - A session's state is derived from the journal: it is saved only after
+//     the event's journal append succeeded, in place (write, then truncate)
+//     under the session lock. A write torn by a crash fails to decode and is
+//     rebuilt from the journal; it never runs ahead of the journal.
+//   - Directories are created 0700 and files 0600; a session id never
+//     becomes a path without being sanitized (SafeName).
+package store
