@@ -1,6 +1,5 @@
 // Package config loads cully's rule thresholds: the user's config file
-// ($CULLY_CONFIG, else $XDG_CONFIG_HOME/cully/config.toml, else
-// ~/.config/cully/config.toml), then an optional project file
+// (its path resolved by package env), then an optional project file
 // (<project>/.cully.toml) that may tune thresholds only.
 //
 // Invariants:
@@ -26,20 +25,6 @@ import (
 // ProjectFile is the name of the optional per-repository threshold file.
 const ProjectFile = ".cully.toml"
 
-// UserPath returns the user's config file path.
-func UserPath(getenv func(string) string) string {
-	if p := getenv("CULLY_CONFIG"); p != "" {
-		return p
-	}
-	if d := getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "cully", "config.toml")
-	}
-	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".config", "cully", "config.toml")
-	}
-	return ""
-}
-
 // file is the on-disk shape: the rule thresholds live under [rules].
 type file struct {
 	Rules engine.Config `toml:"rules"`
@@ -59,10 +44,10 @@ type thresholds struct {
 
 // Load returns the effective rule configuration. Errors are returned for
 // recording; the configuration is usable whatever they say.
-func Load(getenv func(string) string, projectDir string) (engine.Config, []error) {
+func Load(userPath, projectDir string) (engine.Config, []error) {
 	cfg := engine.DefaultConfig()
 	var errs []error
-	if p := UserPath(getenv); p != "" {
+	if p := userPath; p != "" {
 		if b, err := os.ReadFile(p); err == nil {
 			f := file{Rules: cfg}
 			if err := toml.Unmarshal(b, &f); err != nil {

@@ -10,10 +10,10 @@ import (
 
 // DecodeOversize salvages what it can from the head of a payload too large
 // to decode whole: the top-level scalar fields that come before the first
-// large value (Claude Code writes session_id, hook_event_name and tool_name
-// first). The tool call is still counted, with an unknown outcome, so a huge
+// large value (the agents write session_id, hook_event_name and tool_name
+// first; kind maps the agent's hook event names). The tool call is still counted, with an unknown outcome, so a huge
 // payload never makes the journal lose a call.
-func DecodeOversize(agent string, head []byte, total int64, env Env) *engine.Event {
+func DecodeOversize(agent string, head []byte, total int64, env Env, kind func(hook string) engine.Kind) *engine.Event {
 	fields := map[string]string{}
 	dec := json.NewDecoder(bytes.NewReader(head))
 	if t, err := dec.Token(); err == nil && t == json.Delim('{') {
@@ -46,11 +46,11 @@ func DecodeOversize(agent string, head []byte, total int64, env Env) *engine.Eve
 		Note:      fmt.Sprintf("payload too large (%d bytes)", total),
 		Quiet:     env.Quiet,
 	}
-	switch ev.Hook {
-	case "PreToolUse":
-		ev.Kind = engine.KindPreTool
-	case "PostToolUse", "PostToolUseFailure":
-		ev.Kind, ev.Outcome = engine.KindPostTool, engine.OutcomeUnknown
+	switch k := kind(ev.Hook); k {
+	case engine.KindPreTool:
+		ev.Kind = k
+	case engine.KindPostTool:
+		ev.Kind, ev.Outcome = k, engine.OutcomeUnknown
 	}
 	if ev.Tool != "" {
 		ev.Class = engine.ClassifyTool(ev.Tool)

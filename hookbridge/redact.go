@@ -278,3 +278,7 @@ func truncate(s string, n int) string {
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
 }
+
+// Clip bounds an already redacted, normalized command to the journal's
+// preview length.
+func Clip(s string) string { return truncate(s, previewRunes) }

@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // refactor that changes what the hook stores or says fails here.
 func TestCapturedFixturesByteForByte(t *testing.T) {
 	var out bytes.Buffer
-	fixtures := filepath.Join("..", "hookbridge", "testdata", "claude")
+	fixtures := filepath.Join("..", "hookbridge", "claude", "testdata")
 	seq := filepath.Join(fixtures, "capture-sequence")
 	// A failing command run again and again, then a long read-only stretch:
 	// captured payloads replayed so the nudges' answers are covered too.

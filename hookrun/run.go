@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"cully/engine"
+	"cully/env"
 	"cully/hookbridge"
+	"cully/hookbridge/agents"
 	"cully/store"
 )
 
@@ -41,7 +43,7 @@ func Agent(args []string) string {
 			return strings.TrimPrefix(a, "-agent=")
 		}
 	}
-	return "claude"
+	return agents.Default
 }
 
 // Run handles one hook call. It never breaks the agent: whatever goes
@@ -49,7 +51,7 @@ func Agent(args []string) string {
 // errors.log (or, when even that is impossible, one line on stderr, which
 // the agent does not show the model). The caller exits 0.
 func Run(a IO, agent string) {
-	h, herr := Home(a.Getenv)
+	h, herr := env.Env{Getenv: a.Getenv}.Home()
 	defer func() {
 		if r := recover(); r != nil {
 			a.hookFailed(h, fmt.Errorf("panic: %v\n%s", r, debug.Stack()), nil)
@@ -68,35 +70,34 @@ func Run(a IO, agent string) {
 	}
 }
 
-func (a IO) hook(h store.Home, agent string) ([]byte, *engine.Event, error) {
+func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	if a.Getenv("CULLY_FAULT") == "panic" { // fault injection for the never-break-the-agent tests
 		panic("injected fault (CULLY_FAULT=panic)")
+	}
+	agent, err := agents.Lookup(name)
+	if err != nil {
+		return nil, nil, err
 	}
 	raw, total, err := readPayload(a.Stdin, maxPayload)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read payload: %w", err)
 	}
-	now, clockErr := Now(a.Getenv)
-	project := ProjectDir(a.Getenv)
-	cfg, cfgErrs := Config(a.Getenv, project)
-	env := hookbridge.Env{
+	e := env.Env{Getenv: a.Getenv}
+	now, clockErr := e.Now()
+	cfg, cfgErrs := e.Config(e.ProjectDir(agent.ProjectVars()...))
+	benv := hookbridge.Env{
 		Now:    now,
 		Getenv: a.Getenv,
 		Stat:   os.Stat,
 		Config: &cfg,
-		Quiet:  a.Getenv("CULLY_GUARD") == "off",
+		Quiet:  e.Quiet(),
 	}
 	var ev *engine.Event
-	switch agent {
-	case "claude", "":
-		if total > maxPayload {
-			ev = hookbridge.DecodeOversize("claude", raw, total, env)
-			err = fmt.Errorf("payload of %d bytes is over the %d-byte limit: recorded from its head", total, maxPayload)
-		} else {
-			ev, err = hookbridge.DecodeClaude(raw, env)
-		}
-	default:
-		return nil, nil, fmt.Errorf("agent %q is not supported yet (supported: claude)", agent)
+	if total > maxPayload {
+		ev = agent.DecodeHead(raw, total, benv)
+		err = fmt.Errorf("payload of %d bytes is over the %d-byte limit: recorded from its head", total, maxPayload)
+	} else {
+		ev, err = agent.Decode(raw, benv)
 	}
 	if ev == nil {
 		return nil, nil, err
@@ -120,7 +121,7 @@ func (a IO) hook(h store.Home, agent string) ([]byte, *engine.Event, error) {
 	if err != nil {
 		return nil, ev, err
 	}
-	return hookbridge.EncodeClaude(ev.Hook, engine.Nudge(sigs)), ev, nil
+	return agent.Encode(ev.Hook, engine.Nudge(sigs)), ev, nil
 }
 
 // readPayload reads at most max bytes, drains the rest, and returns the

@@ -10,15 +10,15 @@ import (
 
 // node is a JSON value that keeps object key order, so a settings file we
 // merge into keeps the user's layout: only what cully adds or removes moves.
-type node struct {
-	kind  byte // 'o' object, 'a' array, 's' scalar (raw JSON)
-	keys  []string
-	vals  []*node
-	items []*node
-	raw   json.RawMessage
+type Node struct {
+	Kind  byte // 'o' object, 'a' array, 's' scalar (raw JSON)
+	Keys  []string
+	Vals  []*Node
+	Items []*Node
+	Raw   json.RawMessage
 }
 
-func parseNode(b []byte) (*node, error) {
+func ParseNode(b []byte) (*Node, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	n, err := decodeNode(dec)
@@ -31,7 +31,7 @@ func parseNode(b []byte) (*node, error) {
 	return n, nil
 }
 
-func decodeNode(dec *json.Decoder) (*node, error) {
+func decodeNode(dec *json.Decoder) (*Node, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
@@ -40,7 +40,7 @@ func decodeNode(dec *json.Decoder) (*node, error) {
 	case json.Delim:
 		switch t {
 		case '{':
-			n := &node{kind: 'o'}
+			n := &Node{Kind: 'o'}
 			for dec.More() {
 				kt, err := dec.Token()
 				if err != nil {
@@ -51,131 +51,131 @@ func decodeNode(dec *json.Decoder) (*node, error) {
 				if err != nil {
 					return nil, err
 				}
-				n.set(k, v)
+				n.Set(k, v)
 			}
 			_, err := dec.Token()
 			return n, err
 		case '[':
-			n := &node{kind: 'a'}
+			n := &Node{Kind: 'a'}
 			for dec.More() {
 				v, err := decodeNode(dec)
 				if err != nil {
 					return nil, err
 				}
-				n.items = append(n.items, v)
+				n.Items = append(n.Items, v)
 			}
 			_, err := dec.Token()
 			return n, err
 		}
 		return nil, fmt.Errorf("unexpected %v", t)
 	default:
-		return scalar(t), nil // no HTML escaping: "a && b" stays as the user wrote it
+		return Scalar(t), nil // no HTML escaping: "a && b" stays as the user wrote it
 	}
 }
 
-func scalar(v any) *node {
+func Scalar(v any) *Node {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
-	return &node{kind: 's', raw: bytes.TrimRight(buf.Bytes(), "\n")}
+	return &Node{Kind: 's', Raw: bytes.TrimRight(buf.Bytes(), "\n")}
 }
 
-func object() *node { return &node{kind: 'o'} }
+func Object() *Node { return &Node{Kind: 'o'} }
 
-func (n *node) get(k string) *node {
-	if n == nil || n.kind != 'o' {
+func (n *Node) Get(k string) *Node {
+	if n == nil || n.Kind != 'o' {
 		return nil
 	}
-	for i, key := range n.keys {
+	for i, key := range n.Keys {
 		if key == k {
-			return n.vals[i]
+			return n.Vals[i]
 		}
 	}
 	return nil
 }
 
-func (n *node) set(k string, v *node) {
-	for i, key := range n.keys {
+func (n *Node) Set(k string, v *Node) {
+	for i, key := range n.Keys {
 		if key == k {
-			n.vals[i] = v
+			n.Vals[i] = v
 			return
 		}
 	}
-	n.keys = append(n.keys, k)
-	n.vals = append(n.vals, v)
+	n.Keys = append(n.Keys, k)
+	n.Vals = append(n.Vals, v)
 }
 
-func (n *node) del(k string) {
-	for i, key := range n.keys {
+func (n *Node) Del(k string) {
+	for i, key := range n.Keys {
 		if key == k {
-			n.keys = append(n.keys[:i], n.keys[i+1:]...)
-			n.vals = append(n.vals[:i], n.vals[i+1:]...)
+			n.Keys = append(n.Keys[:i], n.Keys[i+1:]...)
+			n.Vals = append(n.Vals[:i], n.Vals[i+1:]...)
 			return
 		}
 	}
 }
 
-func (n *node) str() string {
-	if n == nil || n.kind != 's' {
+func (n *Node) Str() string {
+	if n == nil || n.Kind != 's' {
 		return ""
 	}
 	var s string
-	_ = json.Unmarshal(n.raw, &s)
+	_ = json.Unmarshal(n.Raw, &s)
 	return s
 }
 
 // encode writes the value with two-space indentation, as Claude Code writes
 // its own settings.
-func (n *node) encode() []byte {
+func (n *Node) Encode() []byte {
 	var b bytes.Buffer
 	n.write(&b, "")
 	b.WriteByte('\n')
 	return b.Bytes()
 }
 
-func (n *node) write(b *bytes.Buffer, indent string) {
-	switch n.kind {
+func (n *Node) write(b *bytes.Buffer, indent string) {
+	switch n.Kind {
 	case 'o':
-		if len(n.keys) == 0 {
+		if len(n.Keys) == 0 {
 			b.WriteString("{}")
 			return
 		}
 		b.WriteString("{\n")
-		for i, k := range n.keys {
+		for i, k := range n.Keys {
 			b.WriteString(indent + "  ")
-			b.Write(scalar(k).raw)
+			b.Write(Scalar(k).Raw)
 			b.WriteString(": ")
-			n.vals[i].write(b, indent+"  ")
-			if i < len(n.keys)-1 {
+			n.Vals[i].write(b, indent+"  ")
+			if i < len(n.Keys)-1 {
 				b.WriteByte(',')
 			}
 			b.WriteByte('\n')
 		}
 		b.WriteString(indent + "}")
 	case 'a':
-		if len(n.items) == 0 {
+		if len(n.Items) == 0 {
 			b.WriteString("[]")
 			return
 		}
 		b.WriteString("[\n")
-		for i, it := range n.items {
+		for i, it := range n.Items {
 			b.WriteString(indent + "  ")
 			it.write(b, indent+"  ")
-			if i < len(n.items)-1 {
+			if i < len(n.Items)-1 {
 				b.WriteByte(',')
 			}
 			b.WriteByte('\n')
 		}
 		b.WriteString(indent + "]")
 	default:
-		b.Write(n.raw)
+		b.Write(n.Raw)
 	}
 }
 
 // sameJSON reports whether two documents hold the same JSON value
 // (order-insensitive for object keys, as JSON itself is).
-func sameJSON(a, b []byte) bool {
+func SameJSON(a, b []byte) bool {
 	var x, y any
 	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
 		return false

@@ -25,26 +25,6 @@ func (h Home) wait() time.Duration {
 	return DefaultLockWait
 }
 
-// ResolveHome finds the state directory from the environment: $CULLY_HOME,
-// else $XDG_STATE_HOME/cully, else ~/.local/state/cully.
-func ResolveHome(getenv func(string) string) (string, error) {
-	if d := getenv("CULLY_HOME"); d != "" {
-		return filepath.Abs(d)
-	}
-	if d := getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "cully"), nil
-	}
-	home := getenv("HOME")
-	if home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("find state dir: %w", err)
-		}
-		home = h
-	}
-	return filepath.Join(home, ".local", "state", "cully"), nil
-}
-
 // Paths of the files inside a state directory.
 func (h Home) Journal() string     { return filepath.Join(h.Dir, "journal.jsonl") }
 func (h Home) JournalLock() string { return filepath.Join(h.Dir, "journal.lock") }

@@ -6,14 +6,13 @@ import (
 	"cully/engine"
 )
 
-func cmdAck(a *app, args []string) error {
-	fs := a.flags("ack")
-	session := fs.String("session", "", "session id (default: the most recently active)")
-	all := fs.Bool("all", false, "acknowledge every open checkpoint")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	ids := fs.Args()
+type ackOpts struct {
+	session string
+	all     bool
+}
+
+func (a *app) ack(o ackOpts, ids []string) error {
+	session, all := &o.session, &o.all
 	if !*all && len(ids) == 0 {
 		return fmt.Errorf("%w: name checkpoint ids or pass --all", errUsage)
 	}

@@ -1,15 +1,20 @@
 package main
 
 import (
+	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
+	"charm.land/fang/v2"
+	"github.com/charmbracelet/x/term"
+
 	"cully/engine"
-	"cully/hookrun"
+	"cully/env"
+	"cully/hookbridge/agents"
 	"cully/store"
 )
 
@@ -29,105 +34,83 @@ type app struct {
 	stdout io.Writer
 	stderr io.Writer
 	getenv func(string) string
+	cmd    string // the command being run ("cully panel"), for error hints
 }
 
-type command struct {
-	name  string
-	args  string
-	about string
-	run   func(a *app, args []string) error
-}
-
-func commands() []command {
-	return []command{
-		{"hook", "[--agent claude]", "one hook call: payload on stdin, the agent's answer on stdout (always exits 0)", cmdHook},
-		{"status", "[--session ID] [--json] [--rebuild]", "session status: activity, checkpoints, guard warnings, journal health", cmdStatus},
-		{"ack", "[ID...] [--all] [--session ID]", "acknowledge checkpoints", cmdAck},
-		{"panel", "[--session ID] [--split [--width N]]", "the side-pane panel: follow a session, acknowledge checkpoints", cmdPanel},
-		{"install", "[--agent claude] [--scope user|project] [--dry-run] [--statusline] [--command CMD]", "merge cully's hooks into the agent's settings and install the skill", cmdInstall},
-		{"uninstall", "[--agent claude] [--scope user|project] [--dry-run]", "remove exactly what install added", cmdUninstall},
-		{"doctor", "", "check the installation and say how to fix what is wrong", cmdDoctor},
-		{"statusline", "", "Claude Code status-line command: one line of cully state", cmdStatusline},
-		{"replay", "FILE... [--json]", "run the rules over recorded Claude Code transcripts; report what would have been flagged", cmdReplay},
-		{"demo", "[--headless]", "a realistic session through the real hook path, in a temporary state dir", cmdDemo},
-		{"version", "", "print the version", cmdVersion},
-	}
-}
-
+// run executes one command line and maps its result to an exit code: 0
+// done, 1 failed, 2 used wrongly (a bad flag, argument or value).
 func run(args []string, a *app) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(a.stdout)
-		if len(args) == 0 {
-			return exitUsage
-		}
+	root := newRoot(a)
+	root.SetArgs(args)
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	err := fang.Execute(context.Background(), root,
+		fang.WithVersion(versionLine()),
+		fang.WithErrorHandler(a.printError),
+		fang.WithNotifySignal(os.Interrupt),
+	)
+	switch {
+	case err == nil:
 		return exitOK
+	case isUsage(err):
+		return exitUsage
 	}
-	if args[0] == "--version" {
-		args[0] = "version"
+	return exitError
+}
+
+// isUsage tells a usage error: ours, or one of Cobra's own (a bad flag, an
+// unknown command, the wrong number of arguments).
+func isUsage(err error) bool {
+	if errors.Is(err, errUsage) {
+		return true
 	}
-	for _, c := range commands() {
-		if c.name == args[0] {
-			err := c.run(a, args[1:])
-			switch {
-			case err == nil:
-				return exitOK
-			case errors.Is(err, flag.ErrHelp):
-				return exitOK
-			case errors.Is(err, errUsage):
-				fmt.Fprintf(a.stderr, "cully %s: %v\nusage: cully %s %s\n", c.name, err, c.name, c.args)
-				return exitUsage
-			default:
-				fmt.Fprintf(a.stderr, "cully %s: %v\n", c.name, err)
-				return exitError
-			}
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "requires at most"} {
+		if strings.HasPrefix(msg, p) {
+			return true
 		}
 	}
-	fmt.Fprintf(a.stderr, "cully: unknown command %q\n\n", args[0])
-	usage(a.stderr)
-	return exitUsage
+	return false
 }
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "cully watches AI coding agents through their hooks and nudges them when they loop.")
-	fmt.Fprintln(w, "\nUsage: cully <command> [flags]\n\nCommands:")
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.about)
-	}
-	fmt.Fprintln(w, "\nEnvironment: CULLY_HOME (state dir), CULLY_CONFIG (config file), CULLY_GUARD=off (no nudges),")
-	fmt.Fprintln(w, "CULLY_NOW (RFC 3339 fixed clock), NO_COLOR. Run 'cully <command> -h' for a command's flags.")
-}
-
-// flags returns a FlagSet that reports to the command's stderr.
-func (a *app) flags(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet("cully "+name, flag.ContinueOnError)
-	fs.SetOutput(a.stderr)
-	return fs
-}
-
-// parse parses flags and turns a parse failure into a usage error.
-func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
+// printError writes a failed command's error: styled by Fang on a
+// terminal, one plain line ("cully: …") for scripts and logs, with a hint
+// for usage errors.
+func (a *app) printError(w io.Writer, styles fang.Styles, err error) {
+	msg := strings.TrimPrefix(err.Error(), errUsage.Error()+": ")
+	if f, ok := a.stderr.(*os.File); ok && term.IsTerminal(f.Fd()) && a.getenv("NO_COLOR") == "" {
+		fang.DefaultErrorHandler(w, styles, errors.New(msg))
+		if isUsage(err) && !strings.HasPrefix(err.Error(), "unknown") {
+			fmt.Fprintln(w, "  Try --help for usage.")
 		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return
 	}
-	return nil
+	fmt.Fprintf(a.stderr, "cully: %s\n", msg)
+	if isUsage(err) {
+		cmd := a.cmd
+		if cmd == "" {
+			cmd = "cully"
+		}
+		fmt.Fprintf(a.stderr, "Run '%s --help' for usage.\n", cmd)
+	}
 }
+
+// env is the process environment every command resolves its settings from.
+func (a *app) env() env.Env { return env.Env{Getenv: a.getenv} }
 
 // home resolves the state directory.
-func (a *app) home() (store.Home, error) { return hookrun.Home(a.getenv) }
+func (a *app) home() (store.Home, error) { return a.env().Home() }
 
 // now reads the clock (CULLY_NOW or the wall clock).
-func (a *app) now() (time.Time, error) { return hookrun.Now(a.getenv) }
+func (a *app) now() (time.Time, error) { return a.env().Now() }
 
 // config loads the rule thresholds for a project directory.
-func (a *app) config(projectDir string) (engine.Config, []error) {
-	return hookrun.Config(a.getenv, projectDir)
-}
+func (a *app) config(projectDir string) (engine.Config, []error) { return a.env().Config(projectDir) }
 
-// projectDir is the agent's project root.
-func (a *app) projectDir() string { return hookrun.ProjectDir(a.getenv) }
+// projectDir is the agent's project root (any agent's variable, else the
+// working directory).
+func (a *app) projectDir() string { return a.env().ProjectDir(agents.ProjectVars()...) }
 
 // session picks the named session, or the most recently active one.
 func (a *app) session(h store.Home, named string) (string, error) {

@@ -126,13 +126,13 @@ func demoProject(dir string) error {
 	return nil
 }
 
-func cmdDemo(a *app, args []string) error {
-	fs := a.flags("demo")
-	headless := fs.Bool("headless", false, "print the session and the final status instead of opening the panel")
-	keep := fs.Bool("keep", false, "keep the temporary state dir and print its path")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
+type demoOpts struct {
+	headless bool
+	keep     bool
+}
+
+func (a *app) demo(o demoOpts) error {
+	headless, keep := &o.headless, &o.keep
 	tmp, err := os.MkdirTemp("", "cully-demo-")
 	if err != nil {
 		return fmt.Errorf("create demo dir: %w", err)
@@ -177,7 +177,7 @@ func cmdDemo(a *app, args []string) error {
 		}
 		return a.getenv(k)
 	}}
-	if err := cmdStatus(sub, []string{"--session", demoSession}); err != nil {
+	if err := sub.status(statusOpts{session: demoSession}); err != nil {
 		return err
 	}
 	if *keep {

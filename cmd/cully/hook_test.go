@@ -15,7 +15,7 @@ import (
 	"cully/store"
 )
 
-const fixtures = "../../hookbridge/testdata/claude"
+const fixtures = "../../hookbridge/claude/testdata"
 
 // Every captured Claude Code payload through the real binary: exit 0, a
 // valid answer, exactly one journal record with the right class and outcome.

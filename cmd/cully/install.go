@@ -9,36 +9,17 @@ import (
 	"strings"
 	"time"
 
+	"cully/hookbridge"
+	"cully/hookbridge/agents"
 	"cully/install"
 	"cully/skill"
 )
 
-// claudeTarget is where cully goes for one scope.
-type claudeTarget struct {
-	settings string
-	skill    string
-}
-
-func (a *app) claudeTarget(scope string) (claudeTarget, error) {
-	switch scope {
-	case "user", "":
-		dir := a.getenv("CLAUDE_CONFIG_DIR")
-		if dir == "" {
-			home := a.getenv("HOME")
-			if home == "" {
-				return claudeTarget{}, errors.New("HOME is not set")
-			}
-			dir = filepath.Join(home, ".claude")
-		}
-		return claudeTarget{filepath.Join(dir, "settings.json"), filepath.Join(dir, "skills", "cully", "SKILL.md")}, nil
-	case "project":
-		wd, err := os.Getwd()
-		if err != nil {
-			return claudeTarget{}, err
-		}
-		return claudeTarget{filepath.Join(wd, ".claude", "settings.json"), filepath.Join(wd, ".claude", "skills", "cully", "SKILL.md")}, nil
-	}
-	return claudeTarget{}, fmt.Errorf("%w: --scope is user or project, not %q", errUsage, scope)
+// place is where installers look: the environment and, for the project
+// scope, the working directory.
+func (a *app) place() hookbridge.Place {
+	wd, _ := os.Getwd()
+	return hookbridge.Place{Getenv: a.getenv, Project: wd}
 }
 
 // selfPath is this binary's path, or an error when it is a `go run` build
@@ -64,7 +45,7 @@ func hookCommand() (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	if p := filepath.Join(filepath.Dir(self), "cully-hook"); isExecutable(p) {
+	if p := filepath.Join(filepath.Dir(self), "cully-hook"); install.IsExecutable(p) {
 		return shellQuote(p), "", nil
 	}
 	if p, err := exec.LookPath("cully-hook"); err == nil {
@@ -75,11 +56,6 @@ func hookCommand() (string, string, error) {
 	return shellQuote(self) + " hook", "cully-hook was not found beside cully or on PATH; using `cully hook`, which starts slower (go install ./cmd/cully-hook)", nil
 }
 
-func isExecutable(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
-}
-
 func shellQuote(p string) string {
 	if strings.ContainsAny(p, " \t'\"$`\\!*?[]{}()<>|&;#~") {
 		return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
@@ -87,33 +63,35 @@ func shellQuote(p string) string {
 	return p
 }
 
-func cmdInstall(a *app, args []string) error   { return a.installCmd("install", args) }
-func cmdUninstall(a *app, args []string) error { return a.installCmd("uninstall", args) }
+type installOpts struct {
+	agent      string
+	scope      string
+	dryRun     bool
+	statusline bool   // install only
+	command    string // install only
+}
 
-func (a *app) installCmd(verb string, args []string) error {
-	fs := a.flags(verb)
-	agent := fs.String("agent", "claude", "the agent: claude (codex, gemini and cursor are not supported yet)")
-	scope := fs.String("scope", "user", "user (~/.claude) or project (./.claude)")
-	dry := fs.Bool("dry-run", false, "print what would change, write nothing")
-	statusline := new(bool)
-	command := new(string)
-	if verb == "install" {
-		statusline = fs.Bool("statusline", false, "also install cully's status line, unless one is already set")
-		command = fs.String("command", "", "hook command to write (default: cully-hook beside this binary)")
+func (a *app) installCmd(verb string, o installOpts) error {
+	dry, statusline, command := &o.dryRun, &o.statusline, &o.command
+	ag, err := agents.Lookup(o.agent)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if err := parse(fs, args); err != nil {
-		return err
+	in, ok := ag.(hookbridge.Installer)
+	if !ok {
+		return fmt.Errorf("%w: cully cannot install itself into %s yet", errUsage, ag.Title())
 	}
-	if *agent != "claude" {
-		return fmt.Errorf("%w: agent %q is not supported yet (supported: claude)", errUsage, *agent)
+	scope := hookbridge.Scope(o.scope)
+	if scope != hookbridge.ScopeUser && scope != hookbridge.ScopeProject {
+		return fmt.Errorf("%w: --scope is user or project, not %q", errUsage, o.scope)
 	}
-	t, err := a.claudeTarget(*scope)
+	t, err := in.Target(scope, a.place())
 	if err != nil {
 		return err
 	}
-	before, err := os.ReadFile(t.settings)
+	before, err := os.ReadFile(t.Settings)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("read %s: %w", t.settings, err)
+		return fmt.Errorf("read %s: %w", t.Settings, err)
 	}
 	if errors.Is(err, os.ErrNotExist) {
 		before = nil
@@ -139,26 +117,26 @@ func (a *app) installCmd(verb string, args []string) error {
 			}
 			statusCmd = shellQuote(self) + " statusline"
 		}
-		if plan, err = install.ClaudeInstall(t.settings, before, hookCmd, statusCmd); err != nil {
+		if plan, err = in.Install(t, before, hookbridge.InstallOptions{HookCommand: hookCmd, StatusLineCommand: statusCmd}); err != nil {
 			return err
 		}
-		sk = install.PlanSkillInstall(t.skill, skill.SKILL)
+		sk = install.PlanSkillInstall(t.Skill, skill.SKILL)
 	} else {
-		if plan, err = install.ClaudeUninstall(t.settings, before); err != nil {
+		if plan, err = in.Uninstall(t, before); err != nil {
 			return err
 		}
-		sk = install.PlanSkillRemove(t.skill, skill.SKILL)
+		sk = install.PlanSkillRemove(t.Skill, skill.SKILL)
 	}
 	for _, n := range plan.Notes {
 		fmt.Fprintln(a.stdout, "note:", n)
 	}
 	if *dry {
 		if plan.Changed {
-			fmt.Fprint(a.stdout, install.Diff(t.settings, plan.Before, plan.After))
+			fmt.Fprint(a.stdout, install.Diff(t.Settings, plan.Before, plan.After))
 		} else {
-			fmt.Fprintf(a.stdout, "%s: no change\n", t.settings)
+			fmt.Fprintf(a.stdout, "%s: no change\n", t.Settings)
 		}
-		fmt.Fprintf(a.stdout, "skill %s: %s\n(dry run: nothing written)\n", t.skill, skillVerb(sk.Action))
+		fmt.Fprintf(a.stdout, "skill %s: %s\n(dry run: nothing written)\n", t.Skill, skillVerb(sk.Action))
 		return nil
 	}
 	stamp := time.Now().UTC().Format("20060102T150405.000000000")
@@ -166,18 +144,18 @@ func (a *app) installCmd(verb string, args []string) error {
 		return err
 	}
 	if plan.Changed {
-		fmt.Fprintf(a.stdout, "%s: updated", t.settings)
+		fmt.Fprintf(a.stdout, "%s: updated", t.Settings)
 		if plan.Before != nil {
-			fmt.Fprintf(a.stdout, " (previous file kept as %s)", filepath.Base(t.settings)+".cully-backup-"+stamp)
+			fmt.Fprintf(a.stdout, " (previous file kept as %s)", filepath.Base(t.Settings)+".cully-backup-"+stamp)
 		}
 		fmt.Fprintln(a.stdout)
 	} else {
-		fmt.Fprintf(a.stdout, "%s: no change (already %sed)\n", t.settings, verb)
+		fmt.Fprintf(a.stdout, "%s: no change (already %sed)\n", t.Settings, verb)
 	}
 	if err := install.ApplySkill(sk, skill.SKILL); err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "skill %s: %s\n", t.skill, skillVerb(sk.Action))
+	fmt.Fprintf(a.stdout, "skill %s: %s\n", t.Skill, skillVerb(sk.Action))
 	return nil
 }
 

@@ -28,14 +28,14 @@ const panelFPS = 10
 // checkpoint lines of a side pane without crowding the agent's pane.
 const splitWidth = 56
 
-func cmdPanel(a *app, args []string) error {
-	fs := a.flags("panel")
-	session := fs.String("session", "", "follow this session (default: the most recently active one)")
-	split := fs.Bool("split", false, "inside tmux: open the panel in a new pane to the right")
-	width := fs.Int("width", splitWidth, "width of the --split pane, in columns")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
+type panelOpts struct {
+	session string
+	split   bool
+	width   int
+}
+
+func (a *app) panel(o panelOpts) error {
+	session, split, width := &o.session, &o.split, &o.width
 	if *split {
 		return a.splitPane(*session, *width)
 	}

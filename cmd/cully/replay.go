@@ -8,6 +8,7 @@ import (
 
 	"cully/engine"
 	"cully/hookbridge"
+	"cully/hookbridge/agents"
 )
 
 // replayFinding is one thing the rules would have said.
@@ -32,26 +33,35 @@ type replaySession struct {
 // cmdReplay runs the rules over recorded Claude Code transcripts and
 // reports what cully would have flagged, and how often it would have
 // nudged. Nothing is written to the state dir.
-func cmdReplay(a *app, args []string) error {
-	fs := a.flags("replay")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() == 0 {
+type replayOpts struct {
+	json  bool
+	agent string
+}
+
+func (a *app) replay(o replayOpts, files []string) error {
+	asJSON := &o.json
+	if len(files) == 0 {
 		return fmt.Errorf("%w: name one or more transcripts (~/.claude/projects/<project>/<session>.jsonl)", errUsage)
+	}
+	ag, err := agents.Lookup(o.agent)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	rp, ok := ag.(hookbridge.Replayer)
+	if !ok {
+		return fmt.Errorf("%w: cully cannot replay %s sessions yet", errUsage, ag.Title())
 	}
 	cfg, _ := a.config(a.projectDir())
 	var all []replaySession
 	totalCalls, totalNudges := 0, 0
-	for _, path := range fs.Args() {
+	for _, path := range files {
 		f, err := os.Open(path)
 		if err != nil {
 			return err
 		}
 		states := map[string]*engine.State{}
 		found := map[string]*replaySession{}
-		_, err = hookbridge.ReplayClaudeTranscript(f, &cfg, func(ev *engine.Event) error {
+		_, err = rp.Replay(f, &cfg, func(ev *engine.Event) error {
 			st := states[ev.Session]
 			if st == nil {
 				st = engine.NewState(ev.Session)

@@ -52,17 +52,14 @@ type journalReport struct {
 	Scanned string `json:"scanned"` // "whole" or "tail": how much of the journal the figures cover
 }
 
-func cmdStatus(a *app, args []string) error {
-	fs := a.flags("status")
-	session := fs.String("session", "", "session id (default: the most recently active)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	rebuild := fs.Bool("rebuild", false, "replay the whole journal to rebuild session state first")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
-	}
+type statusOpts struct {
+	session string
+	json    bool
+	rebuild bool
+}
+
+func (a *app) status(o statusOpts) error {
+	session, asJSON, rebuild := &o.session, &o.json, &o.rebuild
 	h, err := a.home()
 	if err != nil {
 		return err

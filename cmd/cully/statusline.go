@@ -7,36 +7,16 @@ import (
 	"math"
 
 	"cully/engine"
+	"cully/hookbridge"
+	"cully/hookbridge/agents"
 )
 
-// statusInput is the part of Claude Code's status-line JSON cully reads.
-type statusInput struct {
-	SessionID string `json:"session_id"`
-	Model     struct {
-		ID          string `json:"id"`
-		DisplayName string `json:"display_name"`
-	} `json:"model"`
-	Cost struct {
-		TotalCostUSD *float64 `json:"total_cost_usd"`
-	} `json:"cost"`
-	ContextWindow struct {
-		TotalInputTokens  *int64 `json:"total_input_tokens"`
-		TotalOutputTokens *int64 `json:"total_output_tokens"`
-		ContextWindowSize *int64 `json:"context_window_size"`
-		CurrentUsage      *struct {
-			InputTokens              int64 `json:"input_tokens"`
-			CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
-			CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
-		} `json:"current_usage"`
-	} `json:"context_window"`
-}
-
-// cmdStatusline is Claude Code's status-line command: it prints one line of
+// statuslineCmd is Claude Code's status-line command: it prints one line of
 // cully state and records the host's own cost and context figures (only
 // when they changed), so budgets use the host's numbers first. It never
 // fails the status line: on any error it prints a short marker.
-func cmdStatusline(a *app, args []string) error {
-	line, err := a.statusline()
+func (a *app) statuslineCmd(agent string) error {
+	line, err := a.statusline(agent)
 	if err != nil {
 		h, _ := a.home()
 		if h.Dir != "" {
@@ -49,38 +29,40 @@ func cmdStatusline(a *app, args []string) error {
 	return nil
 }
 
-func (a *app) statusline() (string, error) {
+func (a *app) statusline(agent string) (string, error) {
+	ag, err := agents.Lookup(agent)
+	if err != nil {
+		return "", err
+	}
+	sl, ok := ag.(hookbridge.StatusLiner)
+	if !ok {
+		return "", fmt.Errorf("%s has no status line", ag.Title())
+	}
 	raw, err := io.ReadAll(io.LimitReader(a.stdin, 1<<20))
 	if err != nil {
 		return "", err
 	}
-	var in statusInput
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return "", fmt.Errorf("decode status-line input: %w", err)
+	session, u, err := sl.StatusLine(raw)
+	if err != nil {
+		return "", err
 	}
-	if in.SessionID == "" {
+	if session == "" {
 		return "cully · no session", nil
 	}
 	h, err := a.home()
 	if err != nil {
 		return "", err
 	}
-	u := &engine.HostUsage{CostUSD: in.Cost.TotalCostUSD, InputTokens: in.ContextWindow.TotalInputTokens,
-		OutputTokens: in.ContextWindow.TotalOutputTokens, ContextWindow: in.ContextWindow.ContextWindowSize, Model: in.Model.ID}
-	if cu := in.ContextWindow.CurrentUsage; cu != nil {
-		n := cu.InputTokens + cu.CacheCreationInputTokens + cu.CacheReadInputTokens
-		u.ContextTokens = &n
-	}
-	st, err := h.ReadState(in.SessionID)
+	st, err := h.ReadState(session)
 	if err != nil {
-		st = engine.NewState(in.SessionID)
+		st = engine.NewState(session)
 	}
 	if !sameUsage(st.Usage, u) {
-		ev := &engine.Event{Agent: "claude", Session: in.SessionID, Kind: engine.KindHostUsage, Hook: "statusline", Usage: u}
+		ev := &engine.Event{Agent: ag.Name(), Session: session, Kind: engine.KindHostUsage, Hook: "statusline", Usage: u}
 		if _, err := a.record(h, ev); err != nil {
 			return "", err
 		}
-		if st2, err := h.ReadState(in.SessionID); err == nil {
+		if st2, err := h.ReadState(session); err == nil {
 			st = st2
 		}
 	}

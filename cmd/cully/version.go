@@ -8,15 +8,11 @@ import (
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
 
-func cmdVersion(a *app, args []string) error {
-	fs := a.flags("version")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
+// versionLine is what `cully version` and `cully --version` print.
+func versionLine() string {
 	goVer := "unknown"
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		goVer = bi.GoVersion
 	}
-	fmt.Fprintf(a.stdout, "cully %s (%s)\n", version, goVer)
-	return nil
+	return fmt.Sprintf("%s (%s)", version, goVer)
 }

@@ -1,4 +1,4 @@
-package hookbridge
+package claude
 
 import (
 	"bytes"
@@ -12,14 +12,15 @@ import (
 	"time"
 
 	"cully/engine"
+	"cully/hookbridge"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-func fixtureEnv() Env {
+func fixtureEnv() hookbridge.Env {
 	cfg := engine.DefaultConfig()
 	env := map[string]string{"CLAUDE_PROJECT_DIR": "/home/dev/project", "CLAUDE_CODE_SESSION_ATTENDED": "0"}
-	return Env{
+	return hookbridge.Env{
 		Now:    time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC),
 		Getenv: func(k string) string { return env[k] },
 		Stat:   func(string) (fs.FileInfo, error) { return nil, fs.ErrNotExist },
@@ -33,7 +34,7 @@ func decodeFixture(t *testing.T, path string) *engine.Event {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := DecodeClaude(raw, fixtureEnv())
+	ev, err := agent.Decode(raw, fixtureEnv())
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -42,7 +43,9 @@ func decodeFixture(t *testing.T, path string) *engine.Event {
 
 // Every captured payload decodes, with its kind and session.
 func TestDecodeClaudeEveryFixture(t *testing.T) {
-	files, _ := filepath.Glob("testdata/claude/*/*.json")
+	files, _ := filepath.Glob("testdata/capture-sequence/*.json")
+	hooks, _ := filepath.Glob("testdata/hooks/*.json")
+	files = append(files, hooks...)
 	if len(files) < 100 {
 		t.Fatalf("want the captured fixtures, found %d files", len(files))
 	}
@@ -102,7 +105,7 @@ func TestDecodeClaudeToolEvents(t *testing.T) {
 	}
 	for name, w := range cases {
 		t.Run(name, func(t *testing.T) {
-			ev := decodeFixture(t, filepath.Join("testdata/claude/capture-sequence", name))
+			ev := decodeFixture(t, filepath.Join("testdata/capture-sequence", name))
 			exit := -1
 			if ev.Exit != nil {
 				exit = *ev.Exit
@@ -122,7 +125,7 @@ func TestDecodeClaudeToolEvents(t *testing.T) {
 // A call refused in validation shows up only in the batch: it is decoded
 // as a rejected call; the batch's ordinary calls are not.
 func TestDecodeClaudeRejectedCalls(t *testing.T) {
-	ev := decodeFixture(t, "testdata/claude/capture-sequence/028-PostToolBatch.json")
+	ev := decodeFixture(t, "testdata/capture-sequence/028-PostToolBatch.json")
 	if len(ev.Rejected) != 1 {
 		t.Fatalf("rejected: %+v", ev.Rejected)
 	}
@@ -130,19 +133,19 @@ func TestDecodeClaudeRejectedCalls(t *testing.T) {
 	if r.Tool != "Edit" || r.Class != engine.ClassEdit || r.Target != "notes.md" || r.FP == "" || r.Sig == "" {
 		t.Fatalf("rejected call: %+v", r)
 	}
-	other := decodeFixture(t, "testdata/claude/capture-sequence/033-PostToolUseFailure-Read.json")
+	other := decodeFixture(t, "testdata/capture-sequence/033-PostToolUseFailure-Read.json")
 	if other.CmdFP == "" || other.CmdFP == r.FP {
 		t.Errorf("a Read of another file must have its own fingerprint: %q vs %q", other.CmdFP, r.FP)
 	}
-	again := decodeFixture(t, "testdata/claude/capture-sequence/032-PreToolUse-Read.json")
+	again := decodeFixture(t, "testdata/capture-sequence/032-PreToolUse-Read.json")
 	if again.CmdFP != other.CmdFP {
 		t.Errorf("the same tool on the same file is the same command: %q vs %q", again.CmdFP, other.CmdFP)
 	}
-	if notes := decodeFixture(t, "testdata/claude/capture-sequence/006-PreToolUse-Read.json"); notes.CmdFP == again.CmdFP {
+	if notes := decodeFixture(t, "testdata/capture-sequence/006-PreToolUse-Read.json"); notes.CmdFP == again.CmdFP {
 		t.Error("Reads of two different files must not share a fingerprint")
 	}
 	for _, f := range []string{"009-PostToolBatch.json", "016-PostToolBatch.json", "034-PostToolBatch.json", "063-PostToolBatch.json"} {
-		if ev := decodeFixture(t, "testdata/claude/capture-sequence/"+f); len(ev.Rejected) != 0 {
+		if ev := decodeFixture(t, "testdata/capture-sequence/"+f); len(ev.Rejected) != 0 {
 			t.Errorf("%s: calls that ran are not rejected: %+v", f, ev.Rejected)
 		}
 	}
@@ -151,12 +154,12 @@ func TestDecodeClaudeRejectedCalls(t *testing.T) {
 // The same failing command with the same error has one signature; the
 // description the model gave it does not matter.
 func TestDecodeClaudeSignatureStable(t *testing.T) {
-	a := decodeFixture(t, "testdata/claude/capture-sequence/013-PostToolUseFailure-Bash.json")
-	b := decodeFixture(t, "testdata/claude/capture-sequence/018-PostToolUseFailure-Bash.json")
+	a := decodeFixture(t, "testdata/capture-sequence/013-PostToolUseFailure-Bash.json")
+	b := decodeFixture(t, "testdata/capture-sequence/018-PostToolUseFailure-Bash.json")
 	if a.CmdFP != b.CmdFP || a.FailSig != b.FailSig {
 		t.Errorf("same command and error: fp %s/%s sig %s/%s", a.CmdFP, b.CmdFP, a.FailSig, b.FailSig)
 	}
-	c := decodeFixture(t, "testdata/claude/capture-sequence/012-PostToolUseFailure-Bash.json")
+	c := decodeFixture(t, "testdata/capture-sequence/012-PostToolUseFailure-Bash.json")
 	if c.FailSig == a.FailSig {
 		t.Error("different errors share a signature")
 	}
@@ -172,7 +175,7 @@ func TestDecodeClaudeStatsFiles(t *testing.T) {
 	env.Stat = os.Stat
 	env.Getenv = func(string) string { return "" }
 	raw := `{"session_id":"s","cwd":"` + dir + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cat a.go"}}`
-	ev, err := DecodeClaude([]byte(raw), env)
+	ev, err := agent.Decode([]byte(raw), env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,12 +193,12 @@ func TestDecodeClaudeBadInput(t *testing.T) {
 		"no event":  `{"session_id":"x"}`,
 		"truncated": `{"session_id":"x","hook_event_name":"PreTo`,
 	} {
-		if _, err := DecodeClaude([]byte(raw), fixtureEnv()); err == nil {
+		if _, err := agent.Decode([]byte(raw), fixtureEnv()); err == nil {
 			t.Errorf("%s: want an error", name)
 		}
 	}
 	// Wrong types inside known fields are tolerated, not fatal.
-	ev, err := DecodeClaude([]byte(`{"session_id":"x","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":42}}`), fixtureEnv())
+	ev, err := agent.Decode([]byte(`{"session_id":"x","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":42}}`), fixtureEnv())
 	if err != nil || ev.Kind != engine.KindPreTool {
 		t.Fatalf("tolerant decode: %v %+v", err, ev)
 	}
@@ -203,7 +206,7 @@ func TestDecodeClaudeBadInput(t *testing.T) {
 
 func TestDecodeOversize(t *testing.T) {
 	head := []byte(`{"session_id":"s1","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"content":"xxxxxxxx`)
-	ev := DecodeOversize("claude", head, 50<<20, fixtureEnv())
+	ev := agent.DecodeHead(head, 50<<20, fixtureEnv())
 	if ev.Session != "s1" || ev.Kind != engine.KindPostTool || ev.Outcome != engine.OutcomeUnknown || ev.Class != engine.ClassEdit || !strings.Contains(ev.Note, "too large") {
 		t.Fatalf("got %+v", ev)
 	}
@@ -214,10 +217,10 @@ func TestDecodeOversize(t *testing.T) {
 func TestEncodeClaudeGolden(t *testing.T) {
 	nudge := "cully checkpoint c1 (exploring): 20 read/search calls since the last edit or check."
 	cases := map[string][]byte{
-		"pre-tool-nudge.json":  EncodeClaude("PreToolUse", nudge),
-		"post-tool-nudge.json": EncodeClaude("PostToolUseFailure", nudge),
-		"stop-nudge.json":      EncodeClaude("Stop", nudge), // Stop context would force another model call: never
-		"pre-tool-none.json":   EncodeClaude("PreToolUse", ""),
+		"pre-tool-nudge.json":  agent.Encode("PreToolUse", nudge),
+		"post-tool-nudge.json": agent.Encode("PostToolUseFailure", nudge),
+		"stop-nudge.json":      agent.Encode("Stop", nudge), // Stop context would force another model call: never
+		"pre-tool-none.json":   agent.Encode("PreToolUse", ""),
 	}
 	for name, got := range cases {
 		p := filepath.Join("testdata/golden", name)

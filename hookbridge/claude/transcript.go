@@ -1,4 +1,4 @@
-package hookbridge
+package claude
 
 import (
 	"bufio"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cully/engine"
+	"cully/hookbridge"
 )
 
 // transcriptRecord is the part of a Claude Code transcript line replay reads.
@@ -41,26 +42,20 @@ type contentBlock struct {
 	Text      string          `json:"text"`
 }
 
-// TranscriptStats counts a transcript's lines, the ones that were not
-// JSON, and tool results whose call was not in the transcript.
-type TranscriptStats struct {
-	Lines, Skipped, Corrupt int
-}
-
-// ReplayClaudeTranscript turns a Claude Code transcript (JSONL) into the
+// Replay turns a Claude Code transcript (JSONL) into the
 // hook events the session would have produced — prompts, pre- and
 // post-tool calls, compactions — by building the hook payloads and decoding
 // them with the hook's own decoder. The transcript holds no file sizes or
 // modification times, so events carry none (the metadata guards cannot be
 // judged). Each event goes to fn in order.
-func ReplayClaudeTranscript(r io.Reader, cfg *engine.Config, fn func(ev *engine.Event) error) (TranscriptStats, error) {
-	var st TranscriptStats
+func (a Agent) Replay(r io.Reader, cfg *engine.Config, fn func(ev *engine.Event) error) (hookbridge.ReplayStats, error) {
+	var st hookbridge.ReplayStats
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	pending := map[string]map[string]any{} // tool_use_id → pre payload
 	emit := func(p map[string]any, at time.Time) error {
 		raw, _ := json.Marshal(p)
-		ev, err := DecodeClaude(raw, Env{Now: at, Getenv: func(string) string { return "" }, Config: cfg})
+		ev, err := a.Decode(raw, hookbridge.Env{Now: at, Getenv: func(string) string { return "" }, Config: cfg})
 		if err != nil {
 			return err
 		}

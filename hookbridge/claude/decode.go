@@ -1,44 +1,15 @@
-// Package hookbridge holds one adapter per agent hook protocol: it decodes
-// the agent's payload into the common engine.Event and encodes the engine's
-// signals into that agent's output contract.
-//
-// Invariants:
-//   - Decoding is tolerant: unknown fields are ignored, missing ones stay
-//     unknown (nil), and nothing from the payload is used as a path without
-//     the caller sanitizing it.
-//   - No file contents, tool output or prompt text leave this package: only
-//     metadata, fingerprints and redacted previews.
-//   - Encoders write exactly one JSON object or nothing; they never emit a
-//     permission decision or a block.
-package hookbridge
+package claude
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"cully/engine"
+	"cully/hookbridge"
 	"cully/jsonlite"
 )
-
-// Env is what an adapter may know besides the payload: the clock reading,
-// the host's environment variables and a file stat (injected so tests and
-// replays control them).
-type Env struct {
-	Now    time.Time
-	Getenv func(string) string
-	Stat   func(string) (fs.FileInfo, error)
-	Config *engine.Config
-	Quiet  bool // CULLY_GUARD=off
-}
-
-// ErrEmpty is returned for an empty payload.
-var ErrEmpty = errors.New("empty payload")
 
 // parseExitCode reads Claude Code's "Exit code N" error prefix; it returns
 // the code, the text after that first line, and whether the prefix was there.
@@ -62,10 +33,10 @@ func parseExitCode(msg string) (int, string, bool) {
 	return n, rest, true
 }
 
-// DecodeClaude turns one Claude Code hook payload into an Event.
-func DecodeClaude(raw []byte, env Env) (*engine.Event, error) {
+// Decode turns one Claude Code hook payload into an Event.
+func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 	if len(strings.TrimSpace(string(raw))) == 0 {
-		return nil, ErrEmpty
+		return nil, hookbridge.ErrEmpty
 	}
 	p, err := jsonlite.ParseObject(raw)
 	if err != nil {
@@ -88,9 +59,9 @@ func DecodeClaude(raw []byte, env Env) (*engine.Event, error) {
 		Quiet:     env.Quiet,
 	}
 	if ev.Session == "" {
-		ev.Session = env.getenv("CLAUDE_CODE_SESSION_ID")
+		ev.Session = env.Var("CLAUDE_CODE_SESSION_ID")
 	}
-	switch env.getenv("CLAUDE_CODE_SESSION_ATTENDED") {
+	switch env.Var("CLAUDE_CODE_SESSION_ATTENDED") {
 	case "0":
 		f := false
 		ev.Attended = &f
@@ -98,31 +69,18 @@ func DecodeClaude(raw []byte, env Env) (*engine.Event, error) {
 		t := true
 		ev.Attended = &t
 	}
+	ev.Kind = hookKind(hook)
 	switch hook {
 	case "SessionStart":
-		ev.Kind, ev.Source = engine.KindSessionStart, p.Str("source")
+		ev.Source = p.Str("source")
 	case "SessionEnd":
-		ev.Kind, ev.Source = engine.KindSessionEnd, p.Str("reason")
-	case "UserPromptSubmit":
-		ev.Kind = engine.KindPrompt
-	case "PreToolUse":
-		ev.Kind = engine.KindPreTool
-	case "PostToolUse", "PostToolUseFailure":
-		ev.Kind = engine.KindPostTool
-	case "PostToolBatch":
-		ev.Kind = engine.KindBatch
+		ev.Source = p.Str("reason")
 	case "PreCompact":
-		ev.Kind, ev.Source = engine.KindCompact, p.Str("trigger")
-	case "Stop", "StopFailure":
-		ev.Kind = engine.KindStop
+		ev.Source = p.Str("trigger")
 	case "SubagentStart":
-		ev.Kind, ev.Source = engine.KindSubagent, "start"
+		ev.Source = "start"
 	case "SubagentStop":
-		ev.Kind, ev.Source = engine.KindSubagent, "stop"
-	case "Notification":
-		ev.Kind = engine.KindNotify
-	default:
-		ev.Kind = engine.KindOther
+		ev.Source = "stop"
 	}
 	switch ev.Kind {
 	case engine.KindPreTool, engine.KindPostTool:
@@ -139,7 +97,7 @@ func DecodeClaude(raw []byte, env Env) (*engine.Event, error) {
 const rejectedMark = "<tool_use_error>"
 
 // decodeRejected finds the batch's calls that no tool hook saw.
-func decodeRejected(p jsonlite.Object, env Env) []engine.Rejected {
+func decodeRejected(p jsonlite.Object, env hookbridge.Env) []engine.Rejected {
 	var out []engine.Rejected
 	for _, raw := range p.Items("tool_calls") {
 		call := jsonlite.AsObject(raw)
@@ -150,22 +108,15 @@ func decodeRejected(p jsonlite.Object, env Env) []engine.Rejected {
 		msg := strings.TrimSuffix(strings.TrimPrefix(resp, rejectedMark), "</tool_use_error>")
 		sub := jsonlite.Object{"tool_name": call["tool_name"], "tool_input": call["tool_input"], "cwd": p["cwd"]}
 		ev := &engine.Event{Tool: call.Str("tool_name"), Kind: engine.KindPreTool}
-		decodeTool(ev, sub, Env{Getenv: env.Getenv, Config: env.Config}) // no stat: nothing ran
+		decodeTool(ev, sub, hookbridge.Env{Getenv: env.Getenv, Config: env.Config}) // no stat: nothing ran
 		out = append(out, engine.Rejected{Tool: ev.Tool, Class: ev.Class, Target: ev.Target, FP: ev.CmdFP,
 			Sig: engine.FailureSignature(nil, msg)})
 	}
 	return out
 }
 
-func (e Env) getenv(k string) string {
-	if e.Getenv == nil {
-		return ""
-	}
-	return e.Getenv(k)
-}
-
 // decodeTool fills class, target, command and outcome of a tool event.
-func decodeTool(ev *engine.Event, p jsonlite.Object, env Env) {
+func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 	in := p.Sub("tool_input") // tolerant: a shape we do not know leaves fields empty
 	cwd := p.Str("cwd")
 	cfg := env.Config
@@ -173,7 +124,7 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env Env) {
 		d := engine.DefaultConfig()
 		cfg = &d
 	}
-	projectDir := env.getenv("CLAUDE_PROJECT_DIR")
+	projectDir := env.Var("CLAUDE_PROJECT_DIR")
 	if projectDir == "" {
 		projectDir = cwd
 	}
@@ -188,8 +139,8 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env Env) {
 		shell = engine.ClassifyShell(command, cfg)
 		ev.Class = shell.Class
 		ev.Changes = shell.Changes
-		norm := engine.NormalizeCommand(Redact(command))
-		ev.Cmd = truncate(norm, previewRunes)
+		norm := engine.NormalizeCommand(hookbridge.Redact(command))
+		ev.Cmd = hookbridge.Clip(norm)
 		if norm != "" {
 			ev.CmdFP = engine.Fingerprint(norm)
 		}
@@ -197,7 +148,7 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env Env) {
 			ev.Note = "background"
 		}
 		if shell.Target != "" {
-			absTarget = absPath(shell.Target, cwd)
+			absTarget = hookbridge.AbsPath(shell.Target, cwd)
 			ev.Ranged = shell.Ranged
 		}
 	default:
@@ -209,12 +160,12 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env Env) {
 			path = in.Str("path")
 		}
 		if path != "" {
-			absTarget = absPath(path, cwd)
+			absTarget = hookbridge.AbsPath(path, cwd)
 		}
 		ev.Ranged = in.Present("offset") || in.Present("limit") || in.Present("pages")
 	}
 	if absTarget != "" {
-		ev.Target = relPath(absTarget, projectDir)
+		ev.Target = hookbridge.RelPath(absTarget, projectDir)
 		if !isShell && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
 			// The same tool failing on the same file is "the same command"
 			// for the retry rules (a missing file read again and again).
@@ -274,59 +225,4 @@ func errorText(raw []byte) string {
 		return s
 	}
 	return string(raw)
-}
-
-func absPath(p, cwd string) string {
-	if strings.HasPrefix(p, "~/") {
-		return p // not expanded: the host's HOME is not ours to guess
-	}
-	if !filepath.IsAbs(p) && cwd != "" {
-		p = filepath.Join(cwd, p)
-	}
-	return filepath.Clean(p)
-}
-
-// relPath makes a path project-relative when it lies inside the project.
-func relPath(abs, project string) string {
-	if project == "" || !filepath.IsAbs(abs) {
-		return abs
-	}
-	rel, err := filepath.Rel(project, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-		return abs
-	}
-	return rel
-}
-
-// claudeAnswer is the PreToolUse/PostToolUse answer shape that reaches the
-// model: hookSpecificOutput.additionalContext (protocol notes, section 4).
-type claudeAnswer struct {
-	HookSpecificOutput struct {
-		HookEventName     string `json:"hookEventName"`
-		AdditionalContext string `json:"additionalContext"`
-	} `json:"hookSpecificOutput"`
-}
-
-// contextEvent reports whether additionalContext on a Claude Code event
-// reaches the model (protocol notes, section 4).
-func contextEvent(hookEvent string) bool {
-	switch hookEvent {
-	case "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "UserPromptSubmit", "SessionStart":
-		return true
-	}
-	return false
-}
-
-// EncodeClaude returns the answer for a hook event: one JSON object carrying
-// the nudge as additional context, or nothing. It never sets a permission
-// decision, never blocks and never stops the agent.
-func EncodeClaude(hookEvent string, nudge string) []byte {
-	if nudge == "" || !contextEvent(hookEvent) {
-		return nil
-	}
-	var a claudeAnswer
-	a.HookSpecificOutput.HookEventName = hookEvent
-	a.HookSpecificOutput.AdditionalContext = nudge
-	b, _ := json.Marshal(a)
-	return append(b, '\n')
 }

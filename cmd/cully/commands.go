@@ -1,0 +1,245 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"cully/hookbridge/agents"
+	"cully/hookrun"
+)
+
+// newRoot is the whole command tree. Each command is declared here (its
+// help, example and flags) and does its work in a method of app with an
+// options struct, so the command line and the work stay apart.
+func newRoot(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "cully",
+		Short: "Watch AI coding agents through their hooks and nudge them when they loop",
+		Long: `cully watches AI coding agents (` + watched() + ` today) through their lifecycle hooks.
+On every tool call the agent runs cully-hook: cully records the call in a shared
+journal, applies local rules (no model call) and hands the agent a short,
+deduplicated nudge when it loops, re-reads, explores without acting, or edits
+without checking. It never blocks the agent.
+
+Environment: CULLY_HOME (state dir), CULLY_CONFIG (config file), CULLY_GUARD=off
+(no nudges), CULLY_NOW (RFC 3339 fixed clock), CULLY_LOCK_TIMEOUT, NO_COLOR.
+
+Exit codes: 0 done, 1 failed, 2 used wrongly (bad flag, argument or value).
+` + "`cully hook`" + ` and cully-hook always exit 0.`,
+		Example: `  go run ./cmd/cully demo      # see it on a scripted session
+  cully install && cully doctor
+  cully panel --split          # the side pane, inside tmux`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) { a.cmd = c.CommandPath() }
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		a.cmd = c.CommandPath()
+		return fmt.Errorf("%w: %v", errUsage, err)
+	})
+	root.AddCommand(
+		hookCmd(a), statusCmd(a), ackCmd(a), panelCmd(a), installCmd(a, "install"), installCmd(a, "uninstall"),
+		doctorCmd(a), statuslineCmd(a), replayCmd(a), demoCmd(a), versionCmd(a),
+	)
+	return root
+}
+
+// noArgs refuses arguments as a usage error.
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("%w: %s takes no arguments (got %q)", errUsage, c.CommandPath(), args[0])
+	}
+	return nil
+}
+
+func hookCmd(a *app) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "hook [--agent NAME]",
+		Short: "One hook call: payload on stdin, the agent's answer on stdout",
+		Long: `One hook call: the agent's payload on stdin, its answer on stdout. It always exits 0,
+and an error of cully's own goes to errors.log in the state dir, never to the agent.
+The lean cully-hook binary does the same with a faster start; install wires that one in.
+Flags are read leniently: the agent owns these streams, so an unknown flag is ignored.`,
+		Example:            `  cully hook --agent claude < payload.json`,
+		DisableFlagParsing: true, // the agent owns the streams: never a usage message
+		RunE: func(c *cobra.Command, args []string) error {
+			for _, x := range args {
+				if x == "-h" || x == "--help" {
+					return c.Help()
+				}
+			}
+			hookrun.Run(hookrun.IO{Stdin: a.stdin, Stdout: a.stdout, Stderr: a.stderr, Getenv: a.getenv}, hookrun.Agent(args))
+			return nil
+		},
+	}
+	return c
+}
+
+func statusCmd(a *app) *cobra.Command {
+	var o statusOpts
+	c := &cobra.Command{
+		Use:   "status",
+		Short: "The most recent (or named) session: activity, checkpoints, guards, budget",
+		Long: `Status of the most recently active session, or the one --session names: tool calls by
+class, failures, checks and their outcomes, files read, open and closed checkpoints,
+guard warnings, the host's budget figures (unknown where the host did not say) and
+the journal's health. --json prints the same as a versioned JSON document (docs/json.md).`,
+		Example: `  cully status
+  cully status --session 5f3c9a1e --json
+  cully status --rebuild       # replay the whole journal first`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.status(o) },
+	}
+	c.Flags().StringVar(&o.session, "session", "", "session id (default: the most recently active)")
+	c.Flags().BoolVar(&o.json, "json", false, "print JSON (schema: docs/json.md)")
+	c.Flags().BoolVar(&o.rebuild, "rebuild", false, "replay the whole journal to rebuild session state first")
+	return c
+}
+
+func ackCmd(a *app) *cobra.Command {
+	var o ackOpts
+	c := &cobra.Command{
+		Use:   "ack [ID...] [--all]",
+		Short: "Acknowledge checkpoints: the hook stops nudging for them",
+		Long: `Acknowledge open checkpoints of the most recent (or named) session. The agent is no
+longer nudged about them; they stay in status and the panel as acknowledged.`,
+		Example: `  cully ack c1
+  cully ack c1 c2 --session 5f3c9a1e
+  cully ack --all`,
+		RunE: func(_ *cobra.Command, args []string) error { return a.ack(o, args) },
+	}
+	c.Flags().StringVar(&o.session, "session", "", "session id (default: the most recently active)")
+	c.Flags().BoolVar(&o.all, "all", false, "acknowledge every open checkpoint")
+	return c
+}
+
+func panelCmd(a *app) *cobra.Command {
+	o := panelOpts{width: splitWidth}
+	c := &cobra.Command{
+		Use:   "panel",
+		Short: "The side pane: follow a session, acknowledge checkpoints",
+		Long: `The side-pane panel. It follows the most recently active session (tab: the next one),
+lists open checkpoints (a: ack, A: all, j/k: select, enter: details), guard warnings,
+the budget and recent activity. ? shows the keys, q quits. --split opens it in a new
+tmux pane to the right of the current one.`,
+		Example: `  cully panel
+  cully panel --split --width 60
+  cully panel --session 5f3c9a1e`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.panel(o) },
+	}
+	c.Flags().StringVar(&o.session, "session", "", "follow this session (default: the most recently active one)")
+	c.Flags().BoolVar(&o.split, "split", false, "inside tmux: open the panel in a new pane to the right")
+	c.Flags().IntVar(&o.width, "width", splitWidth, "width of the --split pane, in columns")
+	return c
+}
+
+func installCmd(a *app, verb string) *cobra.Command {
+	o := installOpts{agent: agents.Default, scope: "user"}
+	c := &cobra.Command{
+		Use:   verb,
+		Short: "Merge cully's hooks into the agent's settings and install the skill",
+		Long: `Merge cully's hook entries into the agent's settings and write cully's skill. Only
+cully's entries are added: everything else in the file stays as it was, a second
+install changes nothing, and the previous file is kept as a backup beside it.`,
+		Example: `  cully install
+  cully install --dry-run
+  cully install --scope project --statusline`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.installCmd(verb, o) },
+	}
+	if verb == "uninstall" {
+		c.Short = "Remove exactly what install added"
+		c.Long = `Remove cully's hook entries (and its status line) from the agent's settings, and the
+skill if it is still cully's text. When the result equals the file as it was before
+install, its exact bytes come back.`
+		c.Example = `  cully uninstall
+  cully uninstall --scope project --dry-run`
+	}
+	c.Flags().StringVar(&o.agent, "agent", agents.Default, "the agent ("+agents.Names()+")")
+	c.Flags().StringVar(&o.scope, "scope", "user", "user (the agent's user settings) or project (this directory's)")
+	c.Flags().BoolVar(&o.dryRun, "dry-run", false, "print what would change, write nothing")
+	if verb == "install" {
+		c.Flags().BoolVar(&o.statusline, "statusline", false, "also install cully's status line, unless one is already set")
+		c.Flags().StringVar(&o.command, "command", "", "hook command to write (default: cully-hook beside this binary)")
+	}
+	return c
+}
+
+func doctorCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the installation and say how to fix what is wrong",
+		Long: `Check the installation: the hook binary, every agent's entries in both scopes, the
+skill, the state dir's privacy and writability, the journal's health, the last hook
+call and errors.log. Each problem comes with its fix; exit 1 when one needs fixing.`,
+		Example: `  cully doctor`,
+		Args:    noArgs,
+		RunE:    func(*cobra.Command, []string) error { return a.doctor() },
+	}
+}
+
+func statuslineCmd(a *app) *cobra.Command {
+	var agent string
+	c := &cobra.Command{
+		Use:   "statusline",
+		Short: "Claude Code status-line command: one line of cully state",
+		Long: `Claude Code's status-line command: reads the host's status JSON on stdin, prints one
+line of cully state, and records the host's own cost and context figures so budgets
+use them. It never fails the status line.`,
+		Example: `  echo '{"session_id":"s1"}' | cully statusline`,
+		Args:    noArgs,
+		RunE:    func(*cobra.Command, []string) error { return a.statuslineCmd(agent) },
+	}
+	c.Flags().StringVar(&agent, "agent", agents.Default, "the agent whose status line calls this")
+	return c
+}
+
+func replayCmd(a *app) *cobra.Command {
+	o := replayOpts{agent: agents.Default}
+	c := &cobra.Command{
+		Use:   "replay FILE...",
+		Short: "Run the rules over recorded transcripts: what would have been flagged",
+		Long: `Run the rules over recorded Claude Code transcripts (~/.claude/projects/<project>/<session>.jsonl)
+and report what cully would have flagged, and its nudges per 100 tool calls. Nothing is
+written to the state dir.`,
+		Example: `  cully replay ~/.claude/projects/-home-me-app/*.jsonl
+  cully replay session.jsonl --json`,
+		RunE: func(_ *cobra.Command, args []string) error { return a.replay(o, args) },
+	}
+	c.Flags().BoolVar(&o.json, "json", false, "print JSON (schema: docs/json.md)")
+	c.Flags().StringVar(&o.agent, "agent", agents.Default, "the agent that recorded the files")
+	return c
+}
+
+func demoCmd(a *app) *cobra.Command {
+	var o demoOpts
+	c := &cobra.Command{
+		Use:   "demo",
+		Short: "A realistic agent session through the real hook path, live in the panel",
+		Long: `A scripted, realistic agent session sent through the real hook path into a temporary
+state dir, shown live in the panel (q quits). Without a terminal, or with --headless,
+it prints the session, what the agent was told, and the final status.`,
+		Example: `  cully demo
+  cully demo --headless`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.demo(o) },
+	}
+	c.Flags().BoolVar(&o.headless, "headless", false, "print the session and the final status instead of opening the panel")
+	c.Flags().BoolVar(&o.keep, "keep", false, "keep the temporary state dir and print its path")
+	return c
+}
+
+func versionCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:     "version",
+		Short:   "Print the version",
+		Example: `  cully version`,
+		Args:    noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			fmt.Fprintln(a.stdout, "cully "+versionLine())
+			return nil
+		},
+	}
+}

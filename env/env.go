@@ -1,0 +1,117 @@
+// Package env is the one place cully reads its process environment: the
+// state dir, the config file, the clock, the project dir, the lock wait and
+// the guard switch. Every command and the hook resolve them here, so a
+// variable means the same thing everywhere.
+//
+// Invariants:
+//   - Nothing else in cully calls os.Getenv for its own settings; packages
+//     below this one (store, config, engine) take resolved values.
+//   - A bad value is reported as an error beside a usable fallback, never a
+//     crash: the hook records it and goes on.
+package env
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"cully/config"
+	"cully/engine"
+	"cully/store"
+)
+
+// Env reads settings through Getenv (os.Getenv in the binaries; a map in
+// tests).
+type Env struct {
+	Getenv func(string) string
+}
+
+// OS is the process environment.
+func OS() Env { return Env{Getenv: os.Getenv} }
+
+// StateDir finds the state directory: $CULLY_HOME, else
+// $XDG_STATE_HOME/cully, else ~/.local/state/cully.
+func (e Env) StateDir() (string, error) {
+	if d := e.Getenv("CULLY_HOME"); d != "" {
+		return filepath.Abs(d)
+	}
+	if d := e.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "cully"), nil
+	}
+	home := e.Getenv("HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("find state dir: %w", err)
+		}
+		home = h
+	}
+	return filepath.Join(home, ".local", "state", "cully"), nil
+}
+
+// Home is the state directory with the lock wait ($CULLY_LOCK_TIMEOUT, a
+// Go duration; store.DefaultLockWait when unset or unusable).
+func (e Env) Home() (store.Home, error) {
+	dir, err := e.StateDir()
+	if err != nil {
+		return store.Home{}, err
+	}
+	h := store.Home{Dir: dir}
+	if v := e.Getenv("CULLY_LOCK_TIMEOUT"); v != "" {
+		if d, err := time.ParseDuration(v); err == nil && d > 0 {
+			h.LockWait = d
+		}
+	}
+	return h, nil
+}
+
+// Now reads the clock: CULLY_NOW (RFC 3339) when set, for tests, demos and
+// replays; the wall clock otherwise (with an error if CULLY_NOW is bad).
+func (e Env) Now() (time.Time, error) {
+	if v := e.Getenv("CULLY_NOW"); v != "" {
+		t, err := time.Parse(time.RFC3339Nano, v)
+		if err != nil {
+			return time.Now(), fmt.Errorf("CULLY_NOW %q is not RFC 3339: %w", v, err)
+		}
+		return t, nil
+	}
+	return time.Now(), nil
+}
+
+// ProjectDir is the agent's project root: the first of the host's variables
+// that is set (each agent names its own, e.g. CLAUDE_PROJECT_DIR), else the
+// working directory.
+func (e Env) ProjectDir(hostVars ...string) string {
+	for _, k := range hostVars {
+		if v := e.Getenv(k); v != "" {
+			return v
+		}
+	}
+	wd, _ := os.Getwd()
+	return wd
+}
+
+// ConfigPath is the user's config file: $CULLY_CONFIG, else
+// $XDG_CONFIG_HOME/cully/config.toml, else ~/.config/cully/config.toml.
+func (e Env) ConfigPath() string {
+	if p := e.Getenv("CULLY_CONFIG"); p != "" {
+		return p
+	}
+	if d := e.Getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "cully", "config.toml")
+	}
+	if h := e.Getenv("HOME"); h != "" {
+		return filepath.Join(h, ".config", "cully", "config.toml")
+	}
+	return ""
+}
+
+// Config loads the rule thresholds for a project directory: the user's
+// file, then the project's .cully.toml.
+func (e Env) Config(projectDir string) (engine.Config, []error) {
+	return config.Load(e.ConfigPath(), projectDir)
+}
+
+// Quiet reports CULLY_GUARD=off: record everything, nudge nothing.
+func (e Env) Quiet() bool { return e.Getenv("CULLY_GUARD") == "off" }

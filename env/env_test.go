@@ -1,0 +1,74 @@
+package env
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func of(m map[string]string) Env { return Env{Getenv: func(k string) string { return m[k] }} }
+
+func TestConfigPath(t *testing.T) {
+	cases := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"explicit", map[string]string{"CULLY_CONFIG": "/c.toml", "XDG_CONFIG_HOME": "/x"}, "/c.toml"},
+		{"xdg", map[string]string{"XDG_CONFIG_HOME": "/x", "HOME": "/h"}, "/x/cully/config.toml"},
+		{"relative xdg ignored", map[string]string{"XDG_CONFIG_HOME": "x", "HOME": "/h"}, "/h/.config/cully/config.toml"},
+		{"home", map[string]string{"HOME": "/h"}, "/h/.config/cully/config.toml"},
+		{"nothing", map[string]string{}, ""},
+	}
+	for _, c := range cases {
+		if got := of(c.env).ConfigPath(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestStateDirAndHome(t *testing.T) {
+	cases := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"cully home", map[string]string{"CULLY_HOME": "/s", "XDG_STATE_HOME": "/x"}, "/s"},
+		{"xdg", map[string]string{"XDG_STATE_HOME": "/x", "HOME": "/h"}, "/x/cully"},
+		{"home", map[string]string{"HOME": "/h"}, "/h/.local/state/cully"},
+	}
+	for _, c := range cases {
+		got, err := of(c.env).StateDir()
+		if err != nil || got != filepath.FromSlash(c.want) {
+			t.Errorf("%s: %q %v, want %q", c.name, got, err, c.want)
+		}
+	}
+	h, err := of(map[string]string{"CULLY_HOME": "/s", "CULLY_LOCK_TIMEOUT": "250ms"}).Home()
+	if err != nil || h.Dir != "/s" || h.LockWait != 250*time.Millisecond {
+		t.Errorf("home %+v %v", h, err)
+	}
+	h, _ = of(map[string]string{"CULLY_HOME": "/s", "CULLY_LOCK_TIMEOUT": "-1s"}).Home()
+	if h.LockWait != 0 {
+		t.Errorf("a nonsense lock wait falls back to the default: %v", h.LockWait)
+	}
+}
+
+func TestNow(t *testing.T) {
+	got, err := of(map[string]string{"CULLY_NOW": "2026-11-30T12:00:00Z"}).Now()
+	if err != nil || !got.Equal(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)) {
+		t.Errorf("fixed clock: %v %v", got, err)
+	}
+	if _, err := of(map[string]string{"CULLY_NOW": "noon"}).Now(); err == nil {
+		t.Error("a bad CULLY_NOW must be reported")
+	}
+}
+
+func TestProjectDir(t *testing.T) {
+	e := of(map[string]string{"B_DIR": "/b"})
+	if got := e.ProjectDir("A_DIR", "B_DIR"); got != "/b" {
+		t.Errorf("host variable: %q", got)
+	}
+	if got := e.ProjectDir("A_DIR"); got == "" || got == "/b" {
+		t.Errorf("working directory fallback: %q", got)
+	}
+}

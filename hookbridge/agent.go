@@ -1,0 +1,139 @@
+package hookbridge
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"time"
+
+	"cully/engine"
+	"cully/install"
+)
+
+// Agent is one agent's hook protocol: how to read its hook calls and how to
+// answer them. It is all the hook path needs.
+type Agent interface {
+	// Name is the --agent value and the journal's agent field ("claude").
+	Name() string
+	// Title is the agent's name as its users know it ("Claude Code").
+	Title() string
+	// ProjectVars are the host's environment variables that name the
+	// project root, in the order they are tried.
+	ProjectVars() []string
+	// Decode turns one hook payload into an Event.
+	Decode(raw []byte, env Env) (*engine.Event, error)
+	// DecodeHead salvages an Event from the head of a payload too large to
+	// decode whole (total is the payload's full size).
+	DecodeHead(head []byte, total int64, env Env) *engine.Event
+	// Encode is the answer to a hook event that carries a nudge to the
+	// model: one JSON object and a newline, or nothing when the event has no
+	// channel to the model or the nudge is empty.
+	Encode(hookEvent, nudge string) []byte
+}
+
+// Env is what an adapter may know besides the payload: the clock reading,
+// the host's environment variables and a file stat (injected so tests and
+// replays control them).
+type Env struct {
+	Now    time.Time
+	Getenv func(string) string
+	Stat   func(string) (fs.FileInfo, error)
+	Config *engine.Config
+	Quiet  bool // CULLY_GUARD=off
+}
+
+// Var reads one of the host's environment variables ("" when unset or when
+// the environment was not given).
+func (e Env) Var(k string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(k)
+}
+
+// ErrEmpty is returned for an empty payload.
+var ErrEmpty = errors.New("empty payload")
+
+// Scope is where an installation lives: the user's own settings, or a
+// repository's.
+type Scope string
+
+// The scopes.
+const (
+	ScopeUser    Scope = "user"
+	ScopeProject Scope = "project"
+)
+
+// Place is what an installer needs to find an agent's files: the
+// environment (HOME and the agent's own variables) and, for the project
+// scope, the project's root.
+type Place struct {
+	Getenv  func(string) string
+	Project string
+}
+
+// Target is where cully's entries and skill go for one scope.
+type Target struct {
+	Scope    Scope
+	Settings string // the agent's settings file that holds the hook entries
+	Skill    string // the skill file
+}
+
+// InstallOptions are the choices of one `cully install`.
+type InstallOptions struct {
+	HookCommand       string // the command line the agent runs for each hook
+	StatusLineCommand string // when set, also install the status line (agents that have one)
+}
+
+// Check is one line of `cully doctor`: a pass, a note (Warn) or a failure,
+// with the fix for anything that is not a plain pass.
+type Check struct {
+	OK   bool
+	Warn bool
+	What string
+	Fix  string
+}
+
+// Installer is an agent whose settings cully can wire itself into.
+type Installer interface {
+	Agent
+	// Target says where cully's entries and skill go for a scope.
+	Target(scope Scope, at Place) (Target, error)
+	// Install computes the settings after merging cully's entries into
+	// before (nil when the file does not exist). Everything that is not
+	// cully's stays as it was.
+	Install(t Target, before []byte, o InstallOptions) (*install.Plan, error)
+	// Uninstall computes the settings with exactly cully's entries removed.
+	Uninstall(t Target, before []byte) (*install.Plan, error)
+	// Doctor checks one scope's installation; present says whether the
+	// agent itself looks installed on this machine.
+	Doctor(t Target, skill string, present bool) []Check
+	// Present reports whether the agent looks installed here (its binary on
+	// PATH or its config folder).
+	Present(at Place) bool
+}
+
+// ReplayStats counts a recorded session's lines, the ones that were not
+// JSON (Corrupt), and tool results whose call was not in the record
+// (Skipped).
+type ReplayStats struct {
+	Lines, Skipped, Corrupt int
+}
+
+// Replayer is an agent whose recorded sessions can be replayed through the
+// rules (`cully replay`).
+type Replayer interface {
+	Agent
+	// Replay reads one recorded session and calls fn with each event, in
+	// the order the hooks would have seen them.
+	Replay(r io.Reader, cfg *engine.Config, fn func(ev *engine.Event) error) (ReplayStats, error)
+}
+
+// StatusLiner is an agent with a status-line command that receives the
+// host's own usage figures (`cully statusline`).
+type StatusLiner interface {
+	Agent
+	// StatusLine reads the host's status-line input: its session id and
+	// the usage figures it exposes.
+	StatusLine(raw []byte) (session string, u *engine.HostUsage, err error)
+}

@@ -1,0 +1,77 @@
+// Package agents is the registry of the agents cully watches: one line per
+// adapter. Adding an agent is a new folder under hookbridge/ and a line in
+// All; everything else (the hook, install, doctor, statusline, replay)
+// takes the adapter from here.
+package agents
+
+import (
+	"fmt"
+	"strings"
+
+	"cully/hookbridge"
+	"cully/hookbridge/claude"
+)
+
+// Default is the agent a hook call speaks when it names none.
+const Default = "claude"
+
+// All are the adapters, in the order commands list them.
+func All() []hookbridge.Agent {
+	return []hookbridge.Agent{
+		claude.Agent{},
+	}
+}
+
+// Lookup finds an adapter by its --agent name ("" is Default).
+func Lookup(name string) (hookbridge.Agent, error) {
+	if name == "" {
+		name = Default
+	}
+	for _, a := range All() {
+		if a.Name() == name {
+			return a, nil
+		}
+	}
+	for _, u := range Upcoming {
+		if u.Name == name {
+			return nil, fmt.Errorf("agent %q (%s) is not supported yet (supported: %s)", name, u.Title, Names())
+		}
+	}
+	return nil, fmt.Errorf("unknown agent %q (supported: %s)", name, Names())
+}
+
+// Names lists the supported --agent values.
+func Names() string {
+	var n []string
+	for _, a := range All() {
+		n = append(n, a.Name())
+	}
+	return strings.Join(n, ", ")
+}
+
+// ProjectVars are every adapter's project-root variables, for commands
+// that run outside a hook and do not know which agent is asking.
+func ProjectVars() []string {
+	var v []string
+	for _, a := range All() {
+		v = append(v, a.ProjectVars()...)
+	}
+	return v
+}
+
+// An upcoming agent is one cully recognises on a machine but does not
+// watch yet: doctor names it so the user knows.
+type upcoming struct {
+	Name, Title string
+	Dir         string // its folder under HOME
+	Bin         string // its binary
+}
+
+// Upcoming are the agents whose adapters are still to come.
+var Upcoming = []upcoming{
+	{"codex", "Codex", ".codex", "codex"},
+	{"gemini", "Gemini CLI", ".gemini", "gemini"},
+	{"copilot", "GitHub Copilot CLI", ".copilot", "copilot"},
+	{"opencode", "opencode", ".config/opencode", "opencode"},
+	{"cursor", "Cursor", ".cursor", "cursor-agent"},
+}

@@ -1,0 +1,162 @@
+package claude
+
+import (
+	"fmt"
+
+	"cully/hookbridge"
+	"cully/install"
+)
+
+// Events are the Claude Code hook events cully registers: tool events
+// (including failures and batches), prompt submit, session start and end,
+// stop, compaction and subagents.
+var Events = []string{
+	"PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch",
+	"UserPromptSubmit", "SessionStart", "SessionEnd", "Stop", "PreCompact",
+	"SubagentStart", "SubagentStop",
+}
+
+// HookTimeout is each entry's timeout in seconds: a hook call takes
+// milliseconds, so a cully that is stuck for this long is broken, and the
+// agent goes on without it.
+const HookTimeout = 5
+
+// Install computes the settings after installing cully's hooks (and
+// the status line when statusline is set and the user has none).
+func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOptions) (*install.Plan, error) {
+	path, hookCmd, statusCmd := t.Settings, o.HookCommand, o.StatusLineCommand
+	root, err := install.ParseSettings(path, before)
+	if err != nil {
+		return nil, err
+	}
+	p := &install.Plan{Path: path, Before: before}
+	hooks := root.Get("hooks")
+	if hooks == nil || hooks.Kind != 'o' {
+		if hooks != nil {
+			return nil, fmt.Errorf("%s: \"hooks\" is not an object; fix it by hand first", path)
+		}
+		hooks = install.Object()
+		root.Set("hooks", hooks)
+	}
+	for _, ev := range Events {
+		arr := hooks.Get(ev)
+		if arr == nil {
+			arr = &install.Node{Kind: 'a'}
+			hooks.Set(ev, arr)
+		}
+		if arr.Kind != 'a' {
+			return nil, fmt.Errorf("%s: hooks.%s is not a list; fix it by hand first", path, ev)
+		}
+		found := false
+		for _, group := range arr.Items {
+			for _, h := range group.Get("hooks").ItemsOrNil() {
+				if install.IsCullyCommand(h.Get("command").Str()) {
+					if found { // a duplicate of ours: keep one
+						continue
+					}
+					found = true
+					if h.Get("command").Str() != hookCmd {
+						h.Set("command", install.Scalar(hookCmd))
+					}
+					if t := h.Get("timeout"); t == nil || string(t.Raw) != fmt.Sprint(HookTimeout) {
+						h.Set("timeout", install.Scalar(HookTimeout))
+					}
+				}
+			}
+		}
+		if !found {
+			h := install.Object()
+			h.Set("type", install.Scalar("command"))
+			h.Set("command", install.Scalar(hookCmd))
+			h.Set("timeout", install.Scalar(HookTimeout))
+			list := &install.Node{Kind: 'a', Items: []*install.Node{h}}
+			group := install.Object()
+			group.Set("hooks", list)
+			arr.Items = append(arr.Items, group)
+		}
+	}
+	if statusCmd != "" {
+		sl := root.Get("statusLine")
+		switch {
+		case sl == nil:
+			n := install.Object()
+			n.Set("type", install.Scalar("command"))
+			n.Set("command", install.Scalar(statusCmd))
+			root.Set("statusLine", n)
+		case install.IsCullyCommand(sl.Get("command").Str()):
+			sl.Set("command", install.Scalar(statusCmd))
+		default:
+			p.Notes = append(p.Notes, fmt.Sprintf("status line left alone: %s already has one (%q); cully never replaces it", path, sl.Get("command").Str()))
+		}
+	}
+	p.After = root.Encode()
+	p.Changed = before == nil || !install.SameJSON(before, p.After)
+	if !p.Changed {
+		p.After = before
+	}
+	return p, nil
+}
+
+// Uninstall computes the settings with cully's entries removed. When
+// the result equals a backup (the file as it was before an install), that
+// backup's exact bytes come back.
+func (Agent) Uninstall(t hookbridge.Target, before []byte) (*install.Plan, error) {
+	path := t.Settings
+	p := &install.Plan{Path: path, Before: before}
+	if before == nil {
+		p.After = nil
+		return p, nil
+	}
+	root, err := install.ParseSettings(path, before)
+	if err != nil {
+		return nil, err
+	}
+	if hooks := root.Get("hooks"); hooks != nil && hooks.Kind == 'o' {
+		for i := 0; i < len(hooks.Keys); i++ {
+			arr := hooks.Vals[i]
+			if arr.Kind != 'a' {
+				continue
+			}
+			var groups []*install.Node
+			for _, group := range arr.Items {
+				list := group.Get("hooks")
+				if list == nil || list.Kind != 'a' {
+					groups = append(groups, group)
+					continue
+				}
+				var keep []*install.Node
+				for _, h := range list.Items {
+					if !install.IsCullyCommand(h.Get("command").Str()) {
+						keep = append(keep, h)
+					}
+				}
+				if len(keep) == 0 && len(list.Items) > 0 {
+					continue // the whole group was ours
+				}
+				list.Items = keep
+				groups = append(groups, group)
+			}
+			if len(groups) == 0 && len(arr.Items) > 0 {
+				hooks.Del(hooks.Keys[i])
+				i--
+				continue
+			}
+			arr.Items = groups
+		}
+		if len(hooks.Keys) == 0 {
+			root.Del("hooks")
+		}
+	}
+	if sl := root.Get("statusLine"); sl != nil && install.IsCullyCommand(sl.Get("command").Str()) {
+		root.Del("statusLine")
+	}
+	p.After = root.Encode()
+	if orig := install.MatchingBackup(path, p.After); orig != nil {
+		p.After = orig
+	}
+	p.Changed = !install.SameJSON(before, p.After) || string(before) != string(p.After)
+	if !p.Changed {
+		p.After = before
+	}
+	return p, nil
+}

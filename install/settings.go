@@ -1,0 +1,216 @@
+// Package install holds what every agent's installer shares: an
+// order-preserving JSON settings editor, plans with diffs, backups, atomic
+// writes and the skill file. Each agent's own merge (its events, its entry
+// shape) lives in its adapter under hookbridge/.
+//
+// Invariants:
+//   - Everything that is not cully's stays exactly as it was: key order is
+//     kept, other hooks and settings are untouched, and an uninstall that
+//     leaves the file as it was before install restores its exact bytes.
+//   - A second install changes nothing; every real change first backs the
+//     file up beside itself and is written atomically (temp file + rename).
+//   - cully's entries are recognised by their command (cully-hook, or
+//     `cully hook`/`cully statusline`), never by position.
+package install
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Plan describes one settings change.
+type Plan struct {
+	Path    string
+	Before  []byte // nil when the file does not exist
+	After   []byte // the new content (nil only when there was no file to change)
+	Notes   []string
+	Changed bool
+}
+
+// IsCullyCommand reports whether a hook or status-line command is one of
+// ours.
+func IsCullyCommand(cmd string) bool {
+	f := shellWords(cmd)
+	if len(f) == 0 {
+		return false
+	}
+	base := filepath.Base(f[0])
+	switch base {
+	case "cully-hook":
+		return true
+	case "cully":
+		return len(f) > 1 && (f[1] == "hook" || f[1] == "statusline")
+	}
+	return false
+}
+
+// shellWords splits a command line into words, honouring single and double
+// quotes (enough to find the program of a hook command).
+func shellWords(s string) []string {
+	var words []string
+	var cur strings.Builder
+	in, quote := false, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else {
+				cur.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote, in = c, true
+		case c == ' ' || c == '\t':
+			if in {
+				words = append(words, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, cur.String())
+	}
+	return words
+}
+
+// ItemsOrNil is an array's items, or nil for anything else (nil included).
+func (n *Node) ItemsOrNil() []*Node {
+	if n == nil || n.Kind != 'a' {
+		return nil
+	}
+	return n.Items
+}
+
+// ParseSettings reads a JSON settings file, keeping its key order; an
+// empty file is an empty object.
+func ParseSettings(path string, b []byte) (*Node, error) {
+	if len(strings.TrimSpace(string(b))) == 0 {
+		return Object(), nil
+	}
+	root, err := ParseNode(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s is not valid JSON (%v): fix it by hand first, cully will not rewrite it", path, err)
+	}
+	if root.Kind != 'o' {
+		return nil, fmt.Errorf("%s is not a JSON object: fix it by hand first", path)
+	}
+	return root, nil
+}
+
+// backupSuffix marks cully's backups beside a settings file.
+const backupSuffix = ".cully-backup-"
+
+func backups(path string) []string {
+	m, _ := filepath.Glob(path + backupSuffix + "*")
+	return m // lexical order is time order: the suffix is a UTC timestamp
+}
+
+// MatchingBackup returns the newest backup holding the same JSON as want:
+// the user's own bytes for a file cully is handing back unchanged.
+func MatchingBackup(path string, want []byte) []byte {
+	bs := backups(path)
+	for i := len(bs) - 1; i >= 0; i-- {
+		if b, err := os.ReadFile(bs[i]); err == nil && sameSettings(b, want) {
+			return b
+		}
+	}
+	return nil
+}
+
+// sameSettings compares two settings files as Claude Code reads them: an
+// empty hook list, or an empty "hooks" object, means the same as none.
+func sameSettings(a, b []byte) bool {
+	return SameJSON(normalizeSettings(a), normalizeSettings(b))
+}
+
+func normalizeSettings(b []byte) []byte {
+	root, err := ParseNode(b)
+	if err != nil || root.Kind != 'o' {
+		return b
+	}
+	if hooks := root.Get("hooks"); hooks != nil && hooks.Kind == 'o' {
+		for i := 0; i < len(hooks.Keys); i++ {
+			if v := hooks.Vals[i]; v.Kind == 'a' && len(v.Items) == 0 {
+				hooks.Del(hooks.Keys[i])
+				i--
+			}
+		}
+		if len(hooks.Keys) == 0 {
+			root.Del("hooks")
+		}
+	}
+	return root.Encode()
+}
+
+// Apply writes a plan: back up the previous file (when there was one), then
+// write the new content atomically, keeping the file's mode.
+func Apply(p *Plan, stamp string) error {
+	if !p.Changed {
+		return nil
+	}
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(p.Path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if p.Before != nil {
+		if err := os.WriteFile(p.Path+backupSuffix+stamp, p.Before, 0o600); err != nil {
+			return fmt.Errorf("back up %s: %w", p.Path, err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(p.Path), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(p.Path), err)
+	}
+	return WriteAtomic(p.Path, p.After, mode)
+}
+
+// WriteAtomic writes a file through a temp file and a rename, so a reader
+// (the agent reloading its settings) never sees half of it.
+func WriteAtomic(path string, b []byte, mode os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	_, werr := tmp.Write(b)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), mode)); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// CommandRuns checks that a hook command's program exists and is
+// executable (a PATH lookup for a bare name).
+func CommandRuns(cmd string) bool {
+	f := shellWords(cmd)
+	if len(f) == 0 {
+		return false
+	}
+	p := f[0]
+	if !filepath.IsAbs(p) {
+		var err error
+		if p, err = exec.LookPath(p); err != nil {
+			return false
+		}
+	}
+	return IsExecutable(p)
+}
+
+// IsExecutable reports whether p is a regular file with an execute bit.
+func IsExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+}
