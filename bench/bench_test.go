@@ -14,7 +14,7 @@ import (
 	"testing"
 )
 
-const postRead = "../hookbridge/testdata/claude/capture-sequence/007-PostToolUse-Read.json"
+const postRead = "../hookbridge/claude/testdata/capture-sequence/007-PostToolUse-Read.json"
 
 // binaries returns the cully and minimal binaries: from CULLY_BENCH_BIN,
 // else built into a temp dir.

@@ -16,8 +16,8 @@ go build -o "$work/cully" ./cmd/cully
 go build -o "$work/cully-hook" ./cmd/cully-hook
 go build -o "$work/minimal" ./bench/minimal
 go build -o "$work/ratio" ./bench/ratio
-post=hookbridge/testdata/claude/capture-sequence/007-PostToolUse-Read.json
-pre=hookbridge/testdata/claude/capture-sequence/064-PreToolUse-Read.json
+post=hookbridge/claude/testdata/capture-sequence/007-PostToolUse-Read.json
+pre=hookbridge/claude/testdata/capture-sequence/064-PreToolUse-Read.json
 events=${EVENTS:-1000000}
 runs=${RUNS:-300}
 mkdir -p "$work/empty" "$work/big" "$work/min"

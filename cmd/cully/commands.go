@@ -46,7 +46,8 @@ Exit codes: 0 done, 1 failed, 2 used wrongly (bad flag, argument or value).
 }
 
 // noArgs refuses arguments as a usage error.
-func noArgs(c *cobra.Command, args []string) error {
+func (a *app) noArgs(c *cobra.Command, args []string) error {
+	a.cmd = c.CommandPath()
 	if len(args) > 0 {
 		return fmt.Errorf("%w: %s takes no arguments (got %q)", errUsage, c.CommandPath(), args[0])
 	}
@@ -88,7 +89,7 @@ the journal's health. --json prints the same as a versioned JSON document (docs/
 		Example: `  cully status
   cully status --session 5f3c9a1e --json
   cully status --rebuild       # replay the whole journal first`,
-		Args: noArgs,
+		Args: a.noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.status(o) },
 	}
 	c.Flags().StringVar(&o.session, "session", "", "session id (default: the most recently active)")
@@ -126,7 +127,7 @@ tmux pane to the right of the current one.`,
 		Example: `  cully panel
   cully panel --split --width 60
   cully panel --session 5f3c9a1e`,
-		Args: noArgs,
+		Args: a.noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.panel(o) },
 	}
 	c.Flags().StringVar(&o.session, "session", "", "follow this session (default: the most recently active one)")
@@ -146,7 +147,7 @@ install changes nothing, and the previous file is kept as a backup beside it.`,
 		Example: `  cully install
   cully install --dry-run
   cully install --scope project --statusline`,
-		Args: noArgs,
+		Args: a.noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.installCmd(verb, o) },
 	}
 	if verb == "uninstall" {
@@ -175,7 +176,7 @@ func doctorCmd(a *app) *cobra.Command {
 skill, the state dir's privacy and writability, the journal's health, the last hook
 call and errors.log. Each problem comes with its fix; exit 1 when one needs fixing.`,
 		Example: `  cully doctor`,
-		Args:    noArgs,
+		Args:    a.noArgs,
 		RunE:    func(*cobra.Command, []string) error { return a.doctor() },
 	}
 }
@@ -189,7 +190,7 @@ func statuslineCmd(a *app) *cobra.Command {
 line of cully state, and records the host's own cost and context figures so budgets
 use them. It never fails the status line.`,
 		Example: `  echo '{"session_id":"s1"}' | cully statusline`,
-		Args:    noArgs,
+		Args:    a.noArgs,
 		RunE:    func(*cobra.Command, []string) error { return a.statuslineCmd(agent) },
 	}
 	c.Flags().StringVar(&agent, "agent", agents.Default, "the agent whose status line calls this")
@@ -223,7 +224,7 @@ state dir, shown live in the panel (q quits). Without a terminal, or with --head
 it prints the session, what the agent was told, and the final status.`,
 		Example: `  cully demo
   cully demo --headless`,
-		Args: noArgs,
+		Args: a.noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.demo(o) },
 	}
 	c.Flags().BoolVar(&o.headless, "headless", false, "print the session and the final status instead of opening the panel")
@@ -236,7 +237,7 @@ func versionCmd(a *app) *cobra.Command {
 		Use:     "version",
 		Short:   "Print the version",
 		Example: `  cully version`,
-		Args:    noArgs,
+		Args:    a.noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			fmt.Fprintln(a.stdout, "cully "+versionLine())
 			return nil

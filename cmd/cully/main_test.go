@@ -271,3 +271,30 @@ func TestHookBinaryLinksNoTUI(t *testing.T) {
 		}
 	}
 }
+
+// cully-hook started by hand in a terminal says what it is for and exits,
+// instead of waiting for a payload that never comes.
+func TestHookBinaryOnATerminal(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("needs script(1) to give the hook a terminal")
+	}
+	hook, err := exec.LookPath("cully-hook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(script, "-qec", hook, "/dev/null")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "CULLY_HOME=" + t.TempDir()}
+	done := make(chan struct{})
+	var out []byte
+	go func() { out, err = cmd.CombinedOutput(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("cully-hook waited on a terminal instead of exiting")
+	}
+	if err != nil || !strings.Contains(string(out), "reads one hook payload") {
+		t.Fatalf("err %v, output %q", err, out)
+	}
+}
