@@ -9,6 +9,7 @@
 # With hyperfine installed (Debian: apt-get install hyperfine), a hyperfine
 # run follows for its statistics.
 set -euo pipefail
+export CGO_ENABLED=0 # as cully is built everywhere: no cgo start-up cost
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

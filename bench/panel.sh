@@ -3,6 +3,7 @@
 # (default 1M) events, resident memory, and CPU used over $IDLE (default
 # 60) idle seconds. Needs tmux.
 set -euo pipefail
+export CGO_ENABLED=0 # as cully is built everywhere: no cgo start-up cost
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 sock="$work/tmux.sock"

@@ -35,7 +35,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	for pkg, name := range map[string]string{"../cmd/cully": "cully", "../cmd/cully-hook": "cully-hook"} {
-		if out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, name), pkg).CombinedOutput(); err != nil {
+		build := exec.Command("go", "build", "-o", filepath.Join(binDir, name), pkg)
+		build.Env = append(os.Environ(), "CGO_ENABLED=0") // as cully is built everywhere
+		if out, err := build.CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", name, err, out)
 			os.Exit(1)
 		}

@@ -6,7 +6,7 @@
 //     file being absent at start, rotated (renamed away) or recreated.
 //   - It reads only complete lines from a byte offset: a line being written
 //     is left for the next wake-up, never handed on in halves.
-//   - Truncation (the file shrank under the same inode) restarts at 0; on
+//   - Truncation (the file shrank and is still the same file) restarts at 0; on
 //     rotation the old file is drained to its end before the new one is read.
 //   - Bursts of writes are debounced; while nothing is written it does no
 //     work at all (no polling). It ends when its context ends.
@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -43,7 +42,7 @@ type Batch struct {
 type Tailer struct {
 	path   string
 	f      *os.File
-	ino    uint64
+	id     os.FileInfo // the open file's identity (os.SameFile), nil when unknown
 	offset int64
 	mark   []byte // the bytes just before offset, to notice a rewrite of the same size
 }
@@ -144,7 +143,7 @@ func (t *Tailer) read() Batch {
 				}
 				return b
 			}
-			t.f, t.ino = f, inode(f)
+			t.f, t.id = f, identity(f)
 		}
 		t.drain(&b)
 		fi, err := os.Stat(t.path)
@@ -154,7 +153,7 @@ func (t *Tailer) read() Batch {
 		case err != nil:
 			b.Err = err
 			return b
-		case inodeOf(fi) != t.ino: // rotated: the old file is drained, open the new one
+		case t.id == nil || !os.SameFile(fi, t.id): // rotated: the old file is drained, open the new one
 			t.close()
 			t.offset = 0
 			continue
@@ -202,17 +201,12 @@ func (t *Tailer) markHolds() bool {
 	return string(buf) == string(t.mark)
 }
 
-func inode(f *os.File) uint64 {
+// identity is what os.SameFile needs to tell the open file from a new one
+// at the same path (an inode on Unix, a file index on Windows).
+func identity(f *os.File) os.FileInfo {
 	fi, err := f.Stat()
 	if err != nil {
-		return 0
+		return nil
 	}
-	return inodeOf(fi)
-}
-
-func inodeOf(fi os.FileInfo) uint64 {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return st.Ino
-	}
-	return 0
+	return fi
 }
