@@ -105,7 +105,7 @@ func (a *app) replay(o replayOpts, files []string) error {
 	if *asJSON {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"sessions": all, "tool_calls": totalCalls, "nudges": totalNudges})
+		return enc.Encode(map[string]any{"schema_version": jsonSchema, "sessions": all, "tool_calls": totalCalls, "nudges": totalNudges})
 	}
 	for _, rs := range all {
 		fmt.Fprintf(a.stdout, "%s — session %s: %d tool calls, %d task(s), %d nudge(s)\n", rs.File, shortID(rs.Session), rs.ToolCalls, rs.Tasks, rs.Nudges)

@@ -18,33 +18,41 @@ import (
 // status stays instant on a journal of any size (--rebuild scans it all).
 const healthWindow = 8 << 20
 
+// jsonSchema is the version of every --json document cully prints
+// (docs/json.md): a field's meaning never changes within a version.
+const jsonSchema = 1
+
+// statusReport is `cully status --json`: numbers as numbers, null where the
+// host gave no figure, times in RFC 3339 UTC, durations in seconds.
 type statusReport struct {
+	Schema       int                 `json:"schema_version"`
 	Session      string              `json:"session"`
-	Agent        string              `json:"agent"`
+	Agent        *string             `json:"agent"`
 	Task         int                 `json:"task"`
 	State        string              `json:"state"`
-	Started      time.Time           `json:"started"`
-	LastActivity time.Time           `json:"last_activity"`
+	Started      *time.Time          `json:"started"`
+	LastActivity *time.Time          `json:"last_activity"`
 	Ended        bool                `json:"ended"`
-	Attended     string              `json:"attended"`
+	Attended     *bool               `json:"attended"`
 	Counts       engine.Counts       `json:"counts"`
 	CheckEpoch   int                 `json:"check_epoch"`
 	Checkpoints  []engine.Checkpoint `json:"checkpoints"`
 	Warnings     []engine.Warning    `json:"guard_warnings"`
 	Budget       budgetReport        `json:"budget"`
-	Advisor      string              `json:"advisor"`
-	Ledger       string              `json:"ledger"`
 	Journal      journalReport       `json:"journal"`
 	ClockSkews   int                 `json:"clock_skews"`
 	Errors       int                 `json:"errors_logged"`
 }
 
+// budgetReport holds the run's figures; a nil pointer is a figure the host
+// did not expose (null in JSON, "unknown" in text).
 type budgetReport struct {
-	WallClock string `json:"wall_clock"`
-	ToolCalls int    `json:"tool_calls"`
-	Tokens    string `json:"tokens"`
-	CostUSD   string `json:"cost_usd"`
-	Context   string `json:"context"`
+	WallClockSeconds float64  `json:"wall_clock_seconds"`
+	ToolCalls        int      `json:"tool_calls"`
+	Tokens           *int64   `json:"tokens"` // input + output, as the host counts them
+	CostUSD          *float64 `json:"cost_usd"`
+	ContextTokens    *int64   `json:"context_tokens"`
+	ContextWindow    *int64   `json:"context_window"`
 }
 
 type journalReport struct {
@@ -108,10 +116,19 @@ func (a *app) status(o statusOpts) error {
 
 func buildReport(st *engine.State, jr journalReport, now time.Time) statusReport {
 	r := statusReport{
-		Session: st.Session, Agent: orUnknown(st.Agent), Task: st.Task, State: st.OnTrack(),
-		Started: st.Started, LastActivity: st.LastSeen, Ended: st.Ended, Attended: "unknown",
+		Schema: jsonSchema, Session: st.Session, Task: st.Task, State: st.OnTrack(),
+		Ended: st.Ended, Attended: st.Attended,
 		Counts: st.Counts, CheckEpoch: st.CheckEpoch, Checkpoints: st.Checkpoints, Warnings: st.Warnings,
-		Advisor: "not configured", Ledger: "not configured", Journal: jr, ClockSkews: st.ClockSkews,
+		Journal: jr, ClockSkews: st.ClockSkews,
+	}
+	if st.Agent != "" {
+		r.Agent = &st.Agent
+	}
+	if !st.Started.IsZero() {
+		r.Started = &st.Started
+	}
+	if !st.LastSeen.IsZero() {
+		r.LastActivity = &st.LastSeen
 	}
 	if r.Counts.ByClass == nil {
 		r.Counts.ByClass = map[engine.Class]int{}
@@ -122,32 +139,37 @@ func buildReport(st *engine.State, jr journalReport, now time.Time) statusReport
 	if r.Warnings == nil {
 		r.Warnings = []engine.Warning{}
 	}
-	if st.Attended != nil {
-		r.Attended = fmt.Sprint(*st.Attended)
-	}
-	r.Budget = budgetReport{WallClock: st.LastSeen.Sub(st.Started).Round(time.Second).String(), ToolCalls: st.Counts.ToolCalls,
-		Tokens: "unknown", CostUSD: "unknown", Context: "unknown"}
+	r.Budget = budgetReport{WallClockSeconds: st.LastSeen.Sub(st.Started).Round(time.Second).Seconds(), ToolCalls: st.Counts.ToolCalls}
 	if u := st.Usage; u != nil {
-		if u.CostUSD != nil {
-			r.Budget.CostUSD = fmt.Sprintf("%.4f", *u.CostUSD)
-		}
+		r.Budget.CostUSD = u.CostUSD
 		if u.InputTokens != nil && u.OutputTokens != nil {
-			r.Budget.Tokens = fmt.Sprint(*u.InputTokens + *u.OutputTokens)
+			n := *u.InputTokens + *u.OutputTokens
+			r.Budget.Tokens = &n
 		}
-		if u.ContextTokens != nil {
-			r.Budget.Context = fmt.Sprint(*u.ContextTokens)
-		}
+		r.Budget.ContextTokens, r.Budget.ContextWindow = u.ContextTokens, u.ContextWindow
 	}
 	return r
 }
 
+// orUnknown prints a figure the host may not have given.
+func orUnknown[T any](v *T, format string) string {
+	if v == nil {
+		return "unknown"
+	}
+	return fmt.Sprintf(format, *v)
+}
+
 func printReport(w io.Writer, r statusReport, now time.Time) {
-	fmt.Fprintf(w, "session  %s (%s) · task %d · %s\n", r.Session, r.Agent, r.Task, r.State)
+	fmt.Fprintf(w, "session  %s (%s) · task %d · %s\n", r.Session, orUnknown(r.Agent, "%s"), r.Task, r.State)
 	ended := ""
 	if r.Ended {
 		ended = " · session ended"
 	}
-	fmt.Fprintf(w, "activity last %s (%s)%s\n", r.LastActivity.UTC().Format(time.RFC3339), since(now, r.LastActivity), ended)
+	last := "never"
+	if r.LastActivity != nil {
+		last = r.LastActivity.UTC().Format(time.RFC3339) + " (" + since(now, *r.LastActivity) + ")"
+	}
+	fmt.Fprintf(w, "activity last %s%s\n", last, ended)
 	c := r.Counts
 	fmt.Fprintf(w, "calls    %d: read %d · edit %d · check %d · run %d · poll %d · other %d\n", c.ToolCalls,
 		c.ByClass[engine.ClassRead], c.ByClass[engine.ClassEdit], c.ByClass[engine.ClassCheck], c.ByClass[engine.ClassRun], c.ByClass[engine.ClassPoll], c.ByClass[engine.ClassOther])
@@ -171,8 +193,9 @@ func printReport(w io.Writer, r statusReport, now time.Time) {
 	for _, g := range lastN(r.Warnings, 5) {
 		fmt.Fprintf(w, "  %-16s task %d: %s\n", g.Reason, g.Task, g.Evidence)
 	}
-	fmt.Fprintf(w, "budget   wall %s · calls %d · tokens %s · cost %s · context %s\n", r.Budget.WallClock, r.Budget.ToolCalls, r.Budget.Tokens, r.Budget.CostUSD, r.Budget.Context)
-	fmt.Fprintf(w, "advisor  %s · ledger %s\n", r.Advisor, r.Ledger)
+	b := r.Budget
+	fmt.Fprintf(w, "budget   wall %s · calls %d · tokens %s · cost %s · context %s\n", time.Duration(b.WallClockSeconds*float64(time.Second)),
+		b.ToolCalls, orUnknown(b.Tokens, "%d"), orUnknown(b.CostUSD, "$%.4f"), orUnknown(b.ContextTokens, "%d"))
 	j := r.Journal
 	fmt.Fprintf(w, "journal  %d records · %d corrupt · %d torn (%s scanned)", j.Lines, j.Corrupt, j.Torn, j.Scanned)
 	if r.Errors > 0 {
@@ -187,13 +210,6 @@ func printReport(w io.Writer, r statusReport, now time.Time) {
 func lastN[T any](s []T, n int) []T {
 	if len(s) > n {
 		return s[len(s)-n:]
-	}
-	return s
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "unknown"
 	}
 	return s
 }
