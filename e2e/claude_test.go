@@ -15,7 +15,8 @@ import (
 	"time"
 )
 
-// claudeVersion is the pinned client, the one the protocol notes describe.
+// claudeVersion is the pinned client, the one the captured payloads in
+// hookbridge/claude/testdata came from.
 const claudeVersion = "2.1.332"
 
 var (

@@ -39,7 +39,7 @@ func (a *app) doctor() error {
 	if _, note, err := hookCommand(); err != nil {
 		add(check{Warn: true, What: "binary: " + err.Error()})
 	} else if note != "" {
-		add(check{Warn: true, What: "binary: " + note, Fix: "go install ./cmd/cully-hook (beside cully)"})
+		add(check{Warn: true, What: "binary: " + note, Fix: "CGO_ENABLED=0 go install ./cmd/cully-hook (beside cully)"})
 	} else {
 		add(check{OK: true, What: "binary: cully-hook found"})
 	}

@@ -33,7 +33,7 @@ func selfPath() (string, error) {
 		self = r
 	}
 	if strings.Contains(self, string(filepath.Separator)+"go-build") {
-		return "", errors.New("cully is running from `go run`, whose binary is deleted on exit: install it first (go install ./cmd/cully ./cmd/cully-hook) and run the installed cully")
+		return "", errors.New("cully is running from `go run`, whose binary is deleted on exit: install it first (CGO_ENABLED=0 go install ./cmd/cully ./cmd/cully-hook) and run the installed cully")
 	}
 	return self, nil
 }
@@ -53,7 +53,7 @@ func hookCommand() (string, string, error) {
 			return shellQuote(abs), "", nil
 		}
 	}
-	return shellQuote(self) + " hook", "cully-hook was not found beside cully or on PATH; using `cully hook`, which starts slower (go install ./cmd/cully-hook)", nil
+	return shellQuote(self) + " hook", "cully-hook was not found beside cully or on PATH; using `cully hook`, which starts slower (CGO_ENABLED=0 go install ./cmd/cully-hook)", nil
 }
 
 func shellQuote(p string) string {

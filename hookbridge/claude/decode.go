@@ -93,7 +93,7 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 
 // rejectedMark starts the batch's tool_response of a call the client
 // refused in validation, before any PreToolUse/PostToolUse hook: such a
-// call shows up nowhere else (protocol notes §2; capture 028).
+// call shows up nowhere else (testdata/capture-sequence/028-PostToolBatch.json).
 const rejectedMark = "<tool_use_error>"
 
 // decodeRejected finds the batch's calls that no tool hook saw.
