@@ -14,6 +14,7 @@ import (
 
 	"cully/engine"
 	"cully/env"
+	"cully/hookbridge"
 	"cully/hookbridge/agents"
 	"cully/store"
 )
@@ -94,6 +95,22 @@ func (a *app) printError(w io.Writer, styles fang.Styles, err error) {
 		}
 		fmt.Fprintf(a.stderr, "Run '%s --help' for usage.\n", cmd)
 	}
+}
+
+// adapter finds an agent's adapter by its --agent name and checks that it
+// can do what a command needs (T: hookbridge.Installer, Replayer, …); what
+// says what that is, for the error.
+func adapter[T hookbridge.Agent](name, what string) (T, error) {
+	var zero T
+	ag, err := agents.Lookup(name)
+	if err != nil {
+		return zero, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	t, ok := ag.(T)
+	if !ok {
+		return zero, fmt.Errorf("%w: cully cannot %s %s yet", errUsage, what, ag.Title())
+	}
+	return t, nil
 }
 
 // env is the process environment every command resolves its settings from.

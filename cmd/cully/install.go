@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"cully/hookbridge"
-	"cully/hookbridge/agents"
 	"cully/install"
 	"cully/skill"
 )
@@ -73,13 +72,9 @@ type installOpts struct {
 
 func (a *app) installCmd(verb string, o installOpts) error {
 	dry, statusline, command := &o.dryRun, &o.statusline, &o.command
-	ag, err := agents.Lookup(o.agent)
+	in, err := adapter[hookbridge.Installer](o.agent, "install itself into")
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	in, ok := ag.(hookbridge.Installer)
-	if !ok {
-		return fmt.Errorf("%w: cully cannot install itself into %s yet", errUsage, ag.Title())
+		return err
 	}
 	scope := hookbridge.Scope(o.scope)
 	if scope != hookbridge.ScopeUser && scope != hookbridge.ScopeProject {

@@ -8,7 +8,6 @@ import (
 
 	"cully/engine"
 	"cully/hookbridge"
-	"cully/hookbridge/agents"
 )
 
 // replayFinding is one thing the rules would have said.
@@ -43,13 +42,9 @@ func (a *app) replay(o replayOpts, files []string) error {
 	if len(files) == 0 {
 		return fmt.Errorf("%w: name one or more transcripts (~/.claude/projects/<project>/<session>.jsonl)", errUsage)
 	}
-	ag, err := agents.Lookup(o.agent)
+	rp, err := adapter[hookbridge.Replayer](o.agent, "replay the sessions of")
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	rp, ok := ag.(hookbridge.Replayer)
-	if !ok {
-		return fmt.Errorf("%w: cully cannot replay %s sessions yet", errUsage, ag.Title())
+		return err
 	}
 	cfg, _ := a.config(a.projectDir())
 	var all []replaySession

@@ -8,7 +8,6 @@ import (
 
 	"cully/engine"
 	"cully/hookbridge"
-	"cully/hookbridge/agents"
 )
 
 // statuslineCmd is Claude Code's status-line command: it prints one line of
@@ -30,13 +29,9 @@ func (a *app) statuslineCmd(agent string) error {
 }
 
 func (a *app) statusline(agent string) (string, error) {
-	ag, err := agents.Lookup(agent)
+	sl, err := adapter[hookbridge.StatusLiner](agent, "serve the status line of")
 	if err != nil {
 		return "", err
-	}
-	sl, ok := ag.(hookbridge.StatusLiner)
-	if !ok {
-		return "", fmt.Errorf("%s has no status line", ag.Title())
 	}
 	raw, err := io.ReadAll(io.LimitReader(a.stdin, 1<<20))
 	if err != nil {
@@ -58,7 +53,7 @@ func (a *app) statusline(agent string) (string, error) {
 		st = engine.NewState(session)
 	}
 	if !sameUsage(st.Usage, u) {
-		ev := &engine.Event{Agent: ag.Name(), Session: session, Kind: engine.KindHostUsage, Hook: "statusline", Usage: u}
+		ev := &engine.Event{Agent: sl.Name(), Session: session, Kind: engine.KindHostUsage, Hook: "statusline", Usage: u}
 		if _, err := a.record(h, ev); err != nil {
 			return "", err
 		}
