@@ -16,7 +16,16 @@ import (
 	"unicode/utf8"
 )
 
-var errSyntax = errors.New("invalid JSON")
+// maxDepth is how deeply arrays and objects may nest, the outermost
+// counting as 1. Real hook payloads nest a handful of levels; a hostile
+// tool output can nest millions, which would overflow the stack of this
+// recursive scanner.
+const maxDepth = 512
+
+var (
+	errSyntax = errors.New("invalid JSON")
+	errDepth  = errors.New("JSON nested deeper than 512 levels")
+)
 
 // Object maps member names to their raw JSON values.
 type Object map[string][]byte
@@ -29,7 +38,14 @@ func ParseObject(b []byte) (Object, error) {
 		return nil, errSyntax
 	}
 	obj := Object{}
-	end, err := scanObject(b, i, obj)
+	end, err := scanMembers(b, i, 1, func(key, val []byte) error {
+		k, ok := Unquote(key)
+		if !ok {
+			return errSyntax
+		}
+		obj[k] = val
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -89,22 +105,6 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// scanObject scans the object at b[i] and, when obj is not nil, records its
-// members. It returns the index just past the object.
-func scanObject(b []byte, i int, obj Object) (int, error) {
-	if obj == nil {
-		return scanMembers(b, i, nil)
-	}
-	return scanMembers(b, i, func(key, val []byte) error {
-		k, ok := Unquote(key)
-		if !ok {
-			return errSyntax
-		}
-		obj[k] = val
-		return nil
-	})
-}
-
 // Members walks the object in raw, a whole JSON document, calling fn with
 // each member's raw (still quoted) name and raw value, without building a
 // map: the cheapest way to read a large object. It stops at fn's first
@@ -116,7 +116,7 @@ func Members(raw []byte, fn func(key, val []byte) error) error {
 	if i >= len(raw) || raw[i] != '{' {
 		return errSyntax
 	}
-	end, err := scanMembers(raw, i, fn)
+	end, err := scanMembers(raw, i, 1, fn)
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func Elements(raw []byte, fn func(val []byte)) error {
 	if i >= len(raw) || raw[i] != '[' {
 		return errSyntax
 	}
-	end, err := scanArray(raw, i, fn)
+	end, err := scanArray(raw, i, 1, fn)
 	if err != nil {
 		return err
 	}
@@ -178,7 +178,10 @@ func Str(raw []byte) string {
 	return s
 }
 
-func scanMembers(b []byte, i int, each func(key, val []byte) error) (int, error) {
+// scanMembers scans the object at b[i], at nesting depth depth, handing
+// each member's raw name and value to each (when not nil), and returns the
+// index just past the object.
+func scanMembers(b []byte, i, depth int, each func(key, val []byte) error) (int, error) {
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, nil
@@ -197,7 +200,7 @@ func scanMembers(b []byte, i int, each func(key, val []byte) error) (int, error)
 			return 0, errSyntax
 		}
 		vStart := skipSpace(b, i+1)
-		vEnd, err := scanValue(b, vStart)
+		vEnd, err := scanValue(b, vStart, depth)
 		if err != nil {
 			return 0, err
 		}
@@ -220,15 +223,21 @@ func scanMembers(b []byte, i int, each func(key, val []byte) error) (int, error)
 	}
 }
 
-func scanValue(b []byte, i int) (int, error) {
+// scanValue scans the value at b[i], inside a container at nesting depth
+// depth, and returns the index just past it.
+func scanValue(b []byte, i, depth int) (int, error) {
 	if i >= len(b) {
 		return 0, errSyntax
 	}
 	switch c := b[i]; {
-	case c == '{':
-		return scanObject(b, i, nil)
-	case c == '[':
-		return scanArray(b, i, nil)
+	case c == '{' || c == '[':
+		if depth >= maxDepth {
+			return 0, errDepth
+		}
+		if c == '{' {
+			return scanMembers(b, i, depth+1, nil)
+		}
+		return scanArray(b, i, depth+1, nil)
 	case c == '"':
 		return scanString(b, i)
 	case c == 't':
@@ -287,15 +296,16 @@ func digits(b []byte, i int) int {
 	return i
 }
 
-// scanArray scans the array at b[i], handing each element's raw value to
-// each (when not nil), and returns the index just past the array.
-func scanArray(b []byte, i int, each func([]byte)) (int, error) {
+// scanArray scans the array at b[i], at nesting depth depth, handing each
+// element's raw value to each (when not nil), and returns the index just
+// past the array.
+func scanArray(b []byte, i, depth int, each func([]byte)) (int, error) {
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
 		return i + 1, nil
 	}
 	for {
-		end, err := scanValue(b, i)
+		end, err := scanValue(b, i, depth)
 		if err != nil {
 			return 0, err
 		}
