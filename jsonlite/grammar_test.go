@@ -27,6 +27,8 @@ var grammarCases = []string{
 	`{"a":[1 2]}`, `{"a":{"b"}}`, `{a:1}`, `{'a':1}`, `{"a":1`, `{"a":`, `{"a"`, `{`, `{,}`, `{"a":1}}`,
 	`{"a":"b"} x`, `{"a":"b"}{}`, `{"a":1}]`, "\xef\xbb\xbf{}", "{\"a\":1}\x00", `{"a":[}`, `{"a":]}`,
 	`{"a":1;"b":2}`, `{"a":1}/`, `{"a"::1}`,
+	// found by FuzzAgreesWithEncodingJSON in the scanner before strict grammar
+	`{"":"\0"}`, `{"":""}00`,
 	// valid JSON, not an object
 	`[]`, `[1,2]`, `"s"`, `1`, `null`, `true`, ``, ` `,
 }
@@ -53,6 +55,7 @@ func TestArrayGrammarAgreesWithEncodingJSON(t *testing.T) {
 	for _, s := range []string{
 		`[]`, ` [ ] `, `[1,"a",{"b":[null]},true]`, `[[],[[]]]`, `[1,]`, `[,]`, `[1 2]`, `[01]`, `["\x"]`,
 		`[1] x`, `[1]]`, `[`, `[1`, `[}`, `{}`, `[1.]`, `["\u12"]`, "[\"\x00\"]",
+		`[]0`, // found by the fuzzer in the scanner before strict grammar
 	} {
 		want := json.Valid([]byte(s)) && firstByte([]byte(s)) == '['
 		n := 0
@@ -85,6 +88,7 @@ func TestValuesAgreeWithEncodingJSON(t *testing.T) {
 		`"\"`, `abc"`, `null`, `true`, `1`, `0`, `-0`, `-1`, `01`, `+1`, `1.0`, `1e2`, `-`, `--1`,
 		`9223372036854775807`, `9223372036854775808`, `-9223372036854775808`, `-9223372036854775809`,
 		`18446744073709551616`, `12345678901234567890`, `00000000000000000001`, `"1"`, `[1]`,
+		`"""`, `"0""`, // found by the fuzzer in Unquote before strict grammar
 	} {
 		raw := []byte(s)
 		var str string
