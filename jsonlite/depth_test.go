@@ -3,8 +3,10 @@ package jsonlite
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +83,20 @@ func TestMillionsOfLevelsFailFast(t *testing.T) {
 		if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<10 {
 			t.Errorf("%s: allocated %d bytes to refuse %d levels", name, grew, levels)
 		}
+	}
+}
+
+// The limit is stated in the package doc and the error; they follow maxDepth.
+func TestDepthLimitDocumented(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := strconv.Itoa(maxDepth)
+	if !strings.Contains(string(doc), "nest at most "+n+" levels") {
+		t.Errorf("doc.go does not say arrays and objects nest at most %s levels", n)
+	}
+	if !strings.Contains(errDepth.Error(), " "+n+" ") {
+		t.Errorf("errDepth %q does not name the limit %s", errDepth, n)
 	}
 }

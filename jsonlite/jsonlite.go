@@ -1,11 +1,3 @@
-// Package jsonlite is a small validating JSON scanner for the hook's hot
-// path: it checks a document and hands back raw member values, decoding
-// only what is asked for. A short-lived process reading a few fields pays
-// far less than encoding/json's reflection warm-up.
-//
-// Invariants: it accepts only what encoding/json accepts as an object
-// (fuzzed against it), and decodes strings exactly as encoding/json does
-// (escapes, surrogate pairs, invalid UTF-8 as U+FFFD).
 package jsonlite
 
 import (
@@ -17,9 +9,9 @@ import (
 )
 
 // maxDepth is how deeply arrays and objects may nest, the outermost
-// counting as 1. Real hook payloads nest a handful of levels; a hostile
-// tool output can nest millions, which would overflow the stack of this
-// recursive scanner.
+// counting as 1: real hook payloads nest a handful of levels, while a
+// hostile tool output nesting millions would overflow the stack of this
+// recursive scanner. The package doc states it; keep the two in step.
 const maxDepth = 512
 
 var (
