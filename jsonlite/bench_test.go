@@ -10,8 +10,8 @@ import (
 // Read's 13 KB answer), and a Read payload grown to the size of a large
 // real one: what the hook's decoding costs per call.
 const (
-	largestCapture = "../hookbridge/testdata/claude/capture-sequence/069-PostToolBatch.json"
-	readCapture    = "../hookbridge/testdata/claude/capture-sequence/065-PostToolUse-Read.json"
+	largestCapture = "../hookbridge/claude/testdata/capture-sequence/069-PostToolBatch.json"
+	readCapture    = "../hookbridge/claude/testdata/capture-sequence/065-PostToolUse-Read.json"
 )
 
 func readFile(b *testing.B, path string) []byte {
