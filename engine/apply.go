@@ -6,9 +6,6 @@ import (
 	"time"
 )
 
-// maxWarnings bounds the guard warnings kept for status and the panel.
-const maxWarnings = 20
-
 // Apply folds one event into the session state and returns the signals it
 // raised: checkpoints, guard warnings, acknowledgments and at most one nudge
 // for the agent. It sets ev.Task. It never reads a clock or a file.
@@ -375,8 +372,8 @@ func (s *State) trackCommand(ev *Event, cfg *Config) []Signal {
 		}
 		cs.LastSig = ev.FailSig
 		cs.ChangeAt = append(cs.ChangeAt, s.ChangeSeq)
-		if len(cs.ChangeAt) > 4 {
-			cs.ChangeAt = cs.ChangeAt[len(cs.ChangeAt)-4:]
+		if len(cs.ChangeAt) > maxFailChanges {
+			cs.ChangeAt = cs.ChangeAt[len(cs.ChangeAt)-maxFailChanges:]
 		}
 		if cs.SigStreak >= cfg.LoopFailures {
 			evidence := fmt.Sprintf("`%s` failed %d times in a row with the same error", cs.Preview, cs.SigStreak)
@@ -400,10 +397,10 @@ func (s *State) raise(ev *Event, r Reason, evidence string) []Signal {
 	cp := Checkpoint{ID: fmt.Sprintf("c%d", s.NextCP), Reason: r, Task: s.Task, Epoch: s.CheckEpoch, Raised: ev.Time, Evidence: evidence, Status: StatusOpen}
 	s.Checkpoints = append(s.Checkpoints, cp)
 	// Closed checkpoints of earlier tasks are history: keep the last few.
-	if len(s.Checkpoints) > 50 {
+	if len(s.Checkpoints) > maxCheckpoints {
 		keep := s.Checkpoints[:0]
 		for i, c := range s.Checkpoints {
-			if c.Status == StatusOpen || i >= len(s.Checkpoints)-40 {
+			if c.Status == StatusOpen || i >= len(s.Checkpoints)-keptCheckpoints {
 				keep = append(keep, c)
 			}
 		}
