@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"fmt"
-	"strings"
-	"time"
-)
+import "fmt"
 
 // Apply folds one event into the session state and returns the signals it
 // raised: checkpoints, guard warnings, acknowledgments and at most one nudge
@@ -132,34 +128,17 @@ func fileKey(ev *Event) string {
 // one nudge the agent gets: pending checkpoints first, then guard warnings.
 func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 	var sigs []Signal
-	var guards []Warning
-
-	if ev.Class == ClassRead && ev.Target != "" && !ev.Ranged && ev.Size != nil {
-		size := *ev.Size
-		meta := fmt.Sprintf("%d:%d", size, unixNano(ev.Mtime))
-		if size > cfg.LargeReadBytes {
-			if w, ok := s.guard(ev, ReasonLargeRead, "large\x00"+ev.Target+"\x00"+meta,
-				fmt.Sprintf("whole-file read of %s (%s, over %s)", ev.Target, humanBytes(size), humanBytes(cfg.LargeReadBytes))); ok {
-				guards = append(guards, w)
-			}
+	var warned []Warning
+	for _, g := range guards {
+		key, evidence, ok := g.check(s, ev, cfg)
+		if !ok {
+			continue
 		}
-		if f := s.Files[fileKey(ev)]; f != nil && f.WholeAt != 0 && size >= cfg.RereadMinBytes &&
-			ev.Mtime != nil && ev.Mtime.UnixNano() <= f.WholeMod {
-			if w, ok := s.guard(ev, ReasonReread, "reread\x00"+fileKey(ev)+"\x00"+meta,
-				fmt.Sprintf("%s (%s) was read whole %s and is unchanged since by modification time", ev.Target, humanBytes(size), ago(ev.Time, f.WholeAt))); ok {
-				guards = append(guards, w)
-			}
+		if w, ok := s.warn(ev, g.reason, key, evidence); ok {
+			warned = append(warned, w)
 		}
 	}
-	if ev.CmdFP != "" && ev.Class != ClassPoll {
-		if c := s.Commands[ev.CmdFP]; c != nil && c.Fails >= cfg.BlindRetryFailures && s.unchangedSince(c, cfg) {
-			if w, ok := s.guard(ev, ReasonThirdAttempt, fmt.Sprintf("retry\x00%s\x00%d", ev.CmdFP, s.ChangeSeq),
-				fmt.Sprintf("`%s` failed on its last %d runs and nothing changed since", c.Preview, c.Fails)); ok {
-				guards = append(guards, w)
-			}
-		}
-	}
-	for _, w := range guards {
+	for _, w := range warned {
 		sigs = append(sigs, Signal{Kind: SignalGuard, Reason: w.Reason, Evidence: w.Evidence})
 	}
 
@@ -172,14 +151,14 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 			}
 		}
 	}
-	if ev.Quiet || len(pending) == 0 && len(guards) == 0 {
+	if ev.Quiet || len(pending) == 0 && len(warned) == 0 {
 		return sigs
 	}
-	text := composeNudge(pending, guards, s.attended(), cfg)
+	text := composeNudge(pending, warned, s.attended(), cfg)
 	for _, c := range pending {
 		c.Nudged = true
 	}
-	for i := len(s.Warnings) - len(guards); i < len(s.Warnings); i++ {
+	for i := len(s.Warnings) - len(warned); i < len(s.Warnings); i++ {
 		s.Warnings[i].Nudged = true
 	}
 	s.Counts.Nudges++
@@ -188,23 +167,8 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 
 func (s *State) attended() bool { return s.Attended == nil || *s.Attended }
 
-// unchangedSince reports whether no edit or file change happened across the
-// command's recent failures and since the last of them.
-func (s *State) unchangedSince(c *CmdSeen, cfg *Config) bool {
-	n := cfg.BlindRetryFailures
-	if len(c.ChangeAt) < n {
-		return false
-	}
-	for _, at := range c.ChangeAt[len(c.ChangeAt)-n:] {
-		if at != s.ChangeSeq {
-			return false
-		}
-	}
-	return true
-}
-
-// guard records a guard warning unless its dedup key was used before.
-func (s *State) guard(ev *Event, r Reason, key, evidence string) (Warning, bool) {
+// warn records a guard warning unless its dedup key was used before.
+func (s *State) warn(ev *Event, r Reason, key, evidence string) (Warning, bool) {
 	key = Fingerprint(key) // short and fixed-size in the state file
 	if contains(s.Warned, key) {
 		return Warning{}, false
@@ -234,7 +198,7 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 	}
 
 	var sigs []Signal
-	if ev.CmdFP != "" && ev.Class != ClassPoll {
+	if tracksCommand(ev) {
 		sigs = append(sigs, s.trackCommand(ev, cfg)...)
 	}
 	switch ev.Class {
@@ -341,6 +305,10 @@ func (s *State) noteRead(ev *Event) {
 	}
 }
 
+// tracksCommand reports whether the reducer keeps a history of ev's command:
+// polls (waiting on a background task) repeat on purpose and are no retry.
+func tracksCommand(ev *Event) bool { return ev.CmdFP != "" && ev.Class != ClassPoll }
+
 func (s *State) trackCommand(ev *Event, cfg *Config) []Signal {
 	cs := s.Commands[ev.CmdFP]
 	if cs == nil && ev.Outcome != OutcomeFailed {
@@ -425,36 +393,3 @@ func evictOldest[T any](m map[string]T, keep string, at func(T) int64) {
 	}
 	delete(m, oldK)
 }
-
-func unixNano(t *time.Time) int64 {
-	if t == nil {
-		return 0
-	}
-	return t.UnixNano()
-}
-
-func ago(now time.Time, then int64) string {
-	if then == 0 {
-		return "earlier"
-	}
-	d := now.Sub(time.Unix(then, 0)).Round(time.Second)
-	if d <= 0 {
-		return "just now"
-	}
-	return d.String() + " ago"
-}
-
-// humanBytes renders a size for a nudge: 12.3 KiB, 1.2 MiB.
-func humanBytes(n int64) string {
-	const k = 1024
-	switch {
-	case n < k:
-		return fmt.Sprintf("%d B", n)
-	case n < k*k:
-		return trimZero(fmt.Sprintf("%.1f", float64(n)/k)) + " KiB"
-	default:
-		return trimZero(fmt.Sprintf("%.1f", float64(n)/(k*k))) + " MiB"
-	}
-}
-
-func trimZero(s string) string { return strings.TrimSuffix(s, ".0") }

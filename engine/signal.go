@@ -12,13 +12,6 @@ const (
 	ReasonUnverifiedEdits Reason = "unverified-edits"
 )
 
-// Guard reasons (seed 000, "Avoid repeated context and work").
-const (
-	ReasonLargeRead    Reason = "large-read"
-	ReasonThirdAttempt Reason = "third-attempt"
-	ReasonReread       Reason = "unchanged-reread"
-)
-
 // CheckpointStatus is where a checkpoint stands.
 type CheckpointStatus string
 

@@ -1,0 +1,53 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+)
+
+// The rules, each in its own rule_*.go file. The order of a list is the
+// order the rules are judged in, hence the order of their signals and of
+// their lines in a nudge. A new rule is one file and one line here.
+var guards = []guardRule{largeRead, unchangedReread, thirdAttempt}
+
+// A guardRule warns before a tool call that is likely to waste context or
+// work. Its warning is raised once per dedup key (State.Warned) and goes
+// into the nudge for that same call.
+type guardRule struct {
+	reason Reason
+	// advice follows the evidence in the nudge: what to do instead.
+	advice string
+	// check judges the call about to run. It returns the warning's dedup
+	// key and its evidence, and must not change the state.
+	check func(s *State, ev *Event, cfg *Config) (key, evidence string, ok bool)
+}
+
+// guardAdvice is a guard warning's line in a nudge: its evidence, then what
+// its rule advises instead.
+func guardAdvice(w Warning) string {
+	for _, g := range guards {
+		if g.reason == w.Reason {
+			return w.Evidence + ". " + g.advice
+		}
+	}
+	return w.Evidence
+}
+
+// wholeRead reports whether ev reads a known file whole (no offset, limit or
+// range) and its size is known: what the read guards judge.
+func wholeRead(ev *Event) bool {
+	return ev.Class == ClassRead && ev.Target != "" && !ev.Ranged && ev.Size != nil
+}
+
+// sizeMtime identifies a version of the file a whole read reads, for the
+// read guards' dedup keys: the same file warned again once it changed.
+func sizeMtime(ev *Event) string {
+	return fmt.Sprintf("%d:%d", *ev.Size, unixNano(ev.Mtime))
+}
+
+func unixNano(t *time.Time) int64 {
+	if t == nil {
+		return 0
+	}
+	return t.UnixNano()
+}
