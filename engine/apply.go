@@ -185,7 +185,8 @@ func (s *State) warn(ev *Event, r Reason, key, evidence string) (Warning, bool) 
 	return w, true
 }
 
-// postTool counts a finished call and raises the checkpoints it completes.
+// postTool books a finished call (counts, command history, files read,
+// activity since the last edit or check), then raises the checkpoints due.
 func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 	c := &s.Counts
 	c.ToolCalls++
@@ -197,29 +198,21 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 		c.UnknownOut++
 	}
 
-	var sigs []Signal
+	var cmd *CmdSeen
 	if tracksCommand(ev) {
-		sigs = append(sigs, s.trackCommand(ev, cfg)...)
+		cmd = s.trackCommand(ev)
 	}
 	switch ev.Class {
 	case ClassRead:
 		s.noteRead(ev)
 		if ev.Subagent == "" {
 			s.ReadsSinceAct++
-			if s.ReadsSinceAct >= cfg.ExploreReads {
-				sigs = append(sigs, s.raise(ev, ReasonExploring,
-					fmt.Sprintf("%d read/search calls since the last edit or check", s.ReadsSinceAct))...)
-			}
 		}
 	case ClassEdit:
 		c.Edits++
 		if ev.Outcome != OutcomeFailed {
 			s.changed(ev)
 			s.EditsSinceCheck++
-			if s.EditsSinceCheck >= cfg.UnverifiedEdits {
-				sigs = append(sigs, s.raise(ev, ReasonUnverifiedEdits,
-					fmt.Sprintf("%d edits since the last successful check", s.EditsSinceCheck))...)
-			}
 		}
 	case ClassCheck:
 		c.Checks++
@@ -242,6 +235,22 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 			s.changed(ev)
 		}
 	}
+	return s.judge(ev, cmd, cfg, false)
+}
+
+// judge raises the checkpoints due after a booked call, in the order of the
+// checkpoint rules. refused: the call is one the host refused, judged only
+// by the rules that say so.
+func (s *State) judge(ev *Event, cmd *CmdSeen, cfg *Config, refused bool) []Signal {
+	var sigs []Signal
+	for _, r := range checkpoints {
+		if refused && !r.refused {
+			continue
+		}
+		if evidence, ok := r.due(s, ev, cmd, cfg); ok {
+			sigs = append(sigs, s.raise(ev, r.reason, evidence)...)
+		}
+	}
 	return sigs
 }
 
@@ -256,7 +265,8 @@ func (s *State) rejected(ev *Event, cfg *Config) []Signal {
 		s.Counts.Failures++
 		call := Event{Time: ev.Time, Tool: r.Tool, Class: r.Class, Target: r.Target, CmdFP: r.FP,
 			Cmd: callPreview(r.Tool, r.Target), Outcome: OutcomeFailed, FailSig: r.Sig, Subagent: ev.Subagent}
-		sigs = append(sigs, s.trackCommand(&call, cfg)...)
+		cmd := s.trackCommand(&call)
+		sigs = append(sigs, s.judge(&call, cmd, cfg, true)...)
 	}
 	return sigs
 }
@@ -309,10 +319,12 @@ func (s *State) noteRead(ev *Event) {
 // polls (waiting on a background task) repeat on purpose and are no retry.
 func tracksCommand(ev *Event) bool { return ev.CmdFP != "" && ev.Class != ClassPoll }
 
-func (s *State) trackCommand(ev *Event, cfg *Config) []Signal {
+// trackCommand books a run of ev's command and returns its history, or nil
+// when it has none: only failures start a history, successes alone say nothing.
+func (s *State) trackCommand(ev *Event) *CmdSeen {
 	cs := s.Commands[ev.CmdFP]
 	if cs == nil && ev.Outcome != OutcomeFailed {
-		return nil // only failures start a history: successes alone say nothing
+		return nil
 	}
 	if cs == nil {
 		cs = &CmdSeen{}
@@ -343,15 +355,8 @@ func (s *State) trackCommand(ev *Event, cfg *Config) []Signal {
 		if len(cs.ChangeAt) > maxFailChanges {
 			cs.ChangeAt = cs.ChangeAt[len(cs.ChangeAt)-maxFailChanges:]
 		}
-		if cs.SigStreak >= cfg.LoopFailures {
-			evidence := fmt.Sprintf("`%s` failed %d times in a row with the same error", cs.Preview, cs.SigStreak)
-			if ev.Exit != nil {
-				evidence += fmt.Sprintf(" (exit %d)", *ev.Exit)
-			}
-			return s.raise(ev, ReasonFailureLoop, evidence)
-		}
 	}
-	return nil
+	return cs
 }
 
 // raise opens a checkpoint once per (task, reason, check epoch).

@@ -5,13 +5,6 @@ import (
 	"strings"
 )
 
-// Action is the suggested action of each checkpoint reason (seed 000's table).
-var Action = map[Reason]string{
-	ReasonFailureLoop:     "Explain the blocker and propose a different next step.",
-	ReasonExploring:       "Summarize what the exploration found before spending more context.",
-	ReasonUnverifiedEdits: "Review the approach and verification plan before widening the change.",
-}
-
 // CheckpointQuestion is the question a checkpoint has the agent ask the user.
 const CheckpointQuestion = "Are we still on track, or should I change direction?"
 
