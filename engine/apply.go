@@ -1,7 +1,5 @@
 package engine
 
-import "fmt"
-
 // Apply folds one event into the session state and returns the signals it
 // raised: checkpoints, guard warnings, acknowledgments and at most one nudge
 // for the agent. It sets ev.Task. It never reads a clock or a file.
@@ -128,16 +126,7 @@ func fileKey(ev *Event) string {
 // one nudge the agent gets: pending checkpoints first, then guard warnings.
 func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 	var sigs []Signal
-	var warned []Warning
-	for _, g := range guards {
-		key, evidence, ok := g.check(s, ev, cfg)
-		if !ok {
-			continue
-		}
-		if w, ok := s.warn(ev, g.reason, key, evidence); ok {
-			warned = append(warned, w)
-		}
-	}
+	warned := s.runGuards(ev, cfg)
 	for _, w := range warned {
 		sigs = append(sigs, Signal{Kind: SignalGuard, Reason: w.Reason, Evidence: w.Evidence})
 	}
@@ -166,24 +155,6 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 }
 
 func (s *State) attended() bool { return s.Attended == nil || *s.Attended }
-
-// warn records a guard warning unless its dedup key was used before.
-func (s *State) warn(ev *Event, r Reason, key, evidence string) (Warning, bool) {
-	key = Fingerprint(key) // short and fixed-size in the state file
-	if contains(s.Warned, key) {
-		return Warning{}, false
-	}
-	s.Warned = append(s.Warned, key)
-	if len(s.Warned) > maxWarned {
-		s.Warned = s.Warned[len(s.Warned)-maxWarned:]
-	}
-	w := Warning{Reason: r, Time: ev.Time, Task: s.Task, Target: ev.Target, Evidence: evidence}
-	s.Warnings = append(s.Warnings, w)
-	if len(s.Warnings) > maxWarnings {
-		s.Warnings = s.Warnings[len(s.Warnings)-maxWarnings:]
-	}
-	return w, true
-}
 
 // postTool books a finished call (counts, command history, files read,
 // activity since the last edit or check), then raises the checkpoints due.
@@ -235,23 +206,7 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 			s.changed(ev)
 		}
 	}
-	return s.judge(ev, cmd, cfg, false)
-}
-
-// judge raises the checkpoints due after a booked call, in the order of the
-// checkpoint rules. refused: the call is one the host refused, judged only
-// by the rules that say so.
-func (s *State) judge(ev *Event, cmd *CmdSeen, cfg *Config, refused bool) []Signal {
-	var sigs []Signal
-	for _, r := range checkpoints {
-		if refused && !r.refused {
-			continue
-		}
-		if evidence, ok := r.due(s, ev, cmd, cfg); ok {
-			sigs = append(sigs, s.raise(ev, r.reason, evidence)...)
-		}
-	}
-	return sigs
+	return s.runCheckpoints(ev, cmd, cfg, false)
 }
 
 // rejected counts the calls the host refused before any tool hook: failed
@@ -266,7 +221,7 @@ func (s *State) rejected(ev *Event, cfg *Config) []Signal {
 		call := Event{Time: ev.Time, Tool: r.Tool, Class: r.Class, Target: r.Target, CmdFP: r.FP,
 			Cmd: callPreview(r.Tool, r.Target), Outcome: OutcomeFailed, FailSig: r.Sig, Subagent: ev.Subagent}
 		cmd := s.trackCommand(&call)
-		sigs = append(sigs, s.judge(&call, cmd, cfg, true)...)
+		sigs = append(sigs, s.runCheckpoints(&call, cmd, cfg, true)...)
 	}
 	return sigs
 }
@@ -308,7 +263,7 @@ func (s *State) noteRead(ev *Event) {
 	f.Reads++
 	f.Seen = ev.Time.Unix()
 	if ev.Outcome == OutcomeOK && !ev.Ranged && ev.Mtime != nil {
-		f.WholeAt, f.WholeMod = max(ev.Time.Unix(), 1), ev.Mtime.UnixNano()
+		f.WholeAt, f.WholeMod = max(ev.Time.Unix(), 1), ev.Mtime.UnixNano() // WholeAt 0 means no whole read
 		if ev.Size != nil {
 			f.WholeSize = *ev.Size
 		}
@@ -357,29 +312,6 @@ func (s *State) trackCommand(ev *Event) *CmdSeen {
 		}
 	}
 	return cs
-}
-
-// raise opens a checkpoint once per (task, reason, check epoch).
-func (s *State) raise(ev *Event, r Reason, evidence string) []Signal {
-	for _, c := range s.Checkpoints {
-		if c.Task == s.Task && c.Reason == r && c.Epoch == s.CheckEpoch {
-			return nil
-		}
-	}
-	s.NextCP++
-	cp := Checkpoint{ID: fmt.Sprintf("c%d", s.NextCP), Reason: r, Task: s.Task, Epoch: s.CheckEpoch, Raised: ev.Time, Evidence: evidence, Status: StatusOpen}
-	s.Checkpoints = append(s.Checkpoints, cp)
-	// Closed checkpoints of earlier tasks are history: keep the last few.
-	if len(s.Checkpoints) > maxCheckpoints {
-		keep := s.Checkpoints[:0]
-		for i, c := range s.Checkpoints {
-			if c.Status == StatusOpen || i >= len(s.Checkpoints)-keptCheckpoints {
-				keep = append(keep, c)
-			}
-		}
-		s.Checkpoints = keep
-	}
-	return []Signal{{Kind: SignalCheckpoint, Reason: r, ID: cp.ID, Evidence: evidence}}
 }
 
 // evictOldest deletes the entry seen longest ago, never keep (the entry

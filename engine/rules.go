@@ -64,6 +64,79 @@ func guardAdvice(w Warning) string {
 	return w.Evidence
 }
 
+// runGuards evaluates the guards for the call about to run, in the order of
+// the list, and returns the warnings raised (those whose key is new).
+func (s *State) runGuards(ev *Event, cfg *Config) []Warning {
+	var warned []Warning
+	for _, g := range guards {
+		key, evidence, ok := g.check(s, ev, cfg)
+		if !ok {
+			continue
+		}
+		if w, ok := s.warn(ev, g.reason, key, evidence); ok {
+			warned = append(warned, w)
+		}
+	}
+	return warned
+}
+
+// warn records a guard warning unless its dedup key was used before.
+func (s *State) warn(ev *Event, r Reason, key, evidence string) (Warning, bool) {
+	key = Fingerprint(key) // short and fixed-size in the state file
+	if contains(s.Warned, key) {
+		return Warning{}, false
+	}
+	s.Warned = append(s.Warned, key)
+	if len(s.Warned) > maxWarned {
+		s.Warned = s.Warned[len(s.Warned)-maxWarned:]
+	}
+	w := Warning{Reason: r, Time: ev.Time, Task: s.Task, Target: ev.Target, Evidence: evidence}
+	s.Warnings = append(s.Warnings, w)
+	if len(s.Warnings) > maxWarnings {
+		s.Warnings = s.Warnings[len(s.Warnings)-maxWarnings:]
+	}
+	return w, true
+}
+
+// runCheckpoints raises the checkpoints due after a booked call, in the
+// order of the list. refused: the call is one the host refused, judged only
+// by the rules that say so.
+func (s *State) runCheckpoints(ev *Event, cmd *CmdSeen, cfg *Config, refused bool) []Signal {
+	var sigs []Signal
+	for _, r := range checkpoints {
+		if refused && !r.refused {
+			continue
+		}
+		if evidence, ok := r.due(s, ev, cmd, cfg); ok {
+			sigs = append(sigs, s.raise(ev, r.reason, evidence)...)
+		}
+	}
+	return sigs
+}
+
+// raise opens a checkpoint once per (task, reason, check epoch).
+func (s *State) raise(ev *Event, r Reason, evidence string) []Signal {
+	for _, c := range s.Checkpoints {
+		if c.Task == s.Task && c.Reason == r && c.Epoch == s.CheckEpoch {
+			return nil
+		}
+	}
+	s.NextCP++
+	cp := Checkpoint{ID: fmt.Sprintf("c%d", s.NextCP), Reason: r, Task: s.Task, Epoch: s.CheckEpoch, Raised: ev.Time, Evidence: evidence, Status: StatusOpen}
+	s.Checkpoints = append(s.Checkpoints, cp)
+	// Closed checkpoints of earlier tasks are history: keep the last few.
+	if len(s.Checkpoints) > maxCheckpoints {
+		keep := s.Checkpoints[:0]
+		for i, c := range s.Checkpoints {
+			if c.Status == StatusOpen || i >= len(s.Checkpoints)-keptCheckpoints {
+				keep = append(keep, c)
+			}
+		}
+		s.Checkpoints = keep
+	}
+	return []Signal{{Kind: SignalCheckpoint, Reason: r, ID: cp.ID, Evidence: evidence}}
+}
+
 // wholeRead reports whether ev reads a known file whole (no offset, limit or
 // range) and its size is known: what the read guards judge.
 func wholeRead(ev *Event) bool {
