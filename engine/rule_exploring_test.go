@@ -74,3 +74,21 @@ func TestSubagentReadsDoNotCount(t *testing.T) {
 		t.Fatal("subagent reads raised a checkpoint")
 	}
 }
+
+func TestExploringRule(t *testing.T) {
+	reads := func(n int) func(s *State) { return func(s *State) { s.ReadsSinceAct = n } }
+	rd := Event{Time: ruleNow, Kind: KindPostTool, Tool: "Grep", Class: ClassRead, Outcome: OutcomeOK}
+	sub, ed, failedRead := rd, rd, rd
+	sub.Subagent = "a1"
+	ed.Tool, ed.Class = "Edit", ClassEdit
+	failedRead.Outcome = OutcomeFailed
+	runCheckpointCases(t, exploring, []checkpointCase{
+		{name: "20th read", state: reads(20), ev: rd, evidence: "20 read/search calls since the last edit or check"},
+		{name: "past the threshold", state: reads(27), ev: rd, evidence: "27 read/search calls since the last edit or check"},
+		{name: "a failed read counts", state: reads(20), ev: failedRead, evidence: "20 read/search calls since the last edit or check"},
+		{name: "19th read", state: reads(19), ev: rd},
+		{name: "lower threshold", state: reads(5), cfg: func(c *Config) { c.ExploreReads = 5 }, ev: rd, evidence: "5 read/search calls since the last edit or check"},
+		{name: "a subagent's read", state: reads(20), ev: sub},
+		{name: "not a read", state: reads(20), ev: ed},
+	})
+}

@@ -71,3 +71,53 @@ func TestRejectedCallsLoop(t *testing.T) {
 		t.Fatalf("counts: %+v, edits since check %d", s.st.Counts, s.st.EditsSinceCheck)
 	}
 }
+
+func TestFailureLoopRule(t *testing.T) {
+	one := 1
+	failed := Event{Time: ruleNow, Kind: KindPostTool, Tool: "Bash", Class: ClassCheck, Cmd: "go test ./...", CmdFP: "fp", Outcome: OutcomeFailed, Exit: &one, FailSig: "s"}
+	noExit, unknown, ok := failed, failed, failed
+	noExit.Exit = nil
+	unknown.Outcome, unknown.Exit = OutcomeUnknown, nil
+	ok.Outcome = OutcomeOK
+	streak := func(n int) *CmdSeen {
+		return &CmdSeen{Preview: "go test ./...", Runs: n, Fails: n, SigStreak: n, LastSig: "s"}
+	}
+	runCheckpointCases(t, failureLoop, []checkpointCase{
+		{name: "third same failure", ev: failed, cmd: streak(3), evidence: "`go test ./...` failed 3 times in a row with the same error (exit 1)"},
+		{name: "fourth same failure", ev: failed, cmd: streak(4), evidence: "`go test ./...` failed 4 times in a row with the same error (exit 1)"},
+		{name: "exit status unknown", ev: noExit, cmd: streak(3), evidence: "`go test ./...` failed 3 times in a row with the same error"},
+		{name: "second same failure", ev: failed, cmd: streak(2)},
+		{name: "three failures, the error changed", ev: failed, cmd: &CmdSeen{Preview: "go test ./...", Fails: 3, SigStreak: 1, LastSig: "t"}},
+		{name: "outcome unknown", ev: unknown, cmd: streak(3)},
+		{name: "success", ev: ok, cmd: streak(3)},
+		{name: "untracked call", ev: failed},
+		{name: "threshold 4", cfg: func(c *Config) { c.LoopFailures = 4 }, ev: failed, cmd: streak(3)},
+	})
+	if !failureLoop.refused {
+		t.Error("refused calls must reach the failure loop")
+	}
+}
+
+// A refused call is booked as a failed command and nothing else: it never
+// counts as a read or an edit, so it raises no exploring or
+// unverified-edits checkpoint even where their counts are over threshold.
+// (A refused call has failed, so unverified-edits would not be due anyway;
+// the refused Read is the case that can fail.)
+func TestRefusedCallsReachTheFailureLoopOnly(t *testing.T) {
+	s := newSim(t)
+	s.prompt()
+	for i := 0; i < 3; i++ {
+		s.call(edit("b.go"))
+	}
+	for i := 0; i < 3; i++ {
+		s.call(read("a.go"))
+	}
+	s.cfg.ExploreReads, s.cfg.UnverifiedEdits = 1, 1 // over threshold, not yet raised
+	s.apply(Event{Kind: KindBatch, Rejected: []Rejected{
+		{Tool: "Read", Class: ClassRead, Target: "c.go", FP: "fp-read-c", Sig: "x"},
+		{Tool: "Edit", Class: ClassEdit, Target: "d.go", FP: "fp-edit-d", Sig: "y"},
+	}})
+	if len(s.st.Checkpoints) != 0 {
+		t.Fatalf("refused calls raised %+v", s.st.Checkpoints)
+	}
+}

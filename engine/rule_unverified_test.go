@@ -49,3 +49,21 @@ func TestUnknownOrFailedCheckDoesNotReset(t *testing.T) {
 		}
 	}
 }
+
+func TestUnverifiedEditsRule(t *testing.T) {
+	edits := func(n int) func(s *State) { return func(s *State) { s.EditsSinceCheck = n } }
+	ed := Event{Time: ruleNow, Kind: KindPostTool, Tool: "Edit", Class: ClassEdit, Target: "a.go", Outcome: OutcomeOK}
+	failed, unknown, rd := ed, ed, ed
+	failed.Outcome = OutcomeFailed
+	unknown.Outcome = OutcomeUnknown
+	rd.Tool, rd.Class = "Read", ClassRead
+	runCheckpointCases(t, unverifiedEdits, []checkpointCase{
+		{name: "12th edit", state: edits(12), ev: ed, evidence: "12 edits since the last successful check"},
+		{name: "past the threshold", state: edits(15), ev: ed, evidence: "15 edits since the last successful check"},
+		{name: "an edit of unknown outcome counts", state: edits(12), ev: unknown, evidence: "12 edits since the last successful check"},
+		{name: "11th edit", state: edits(11), ev: ed},
+		{name: "lower threshold", state: edits(3), cfg: func(c *Config) { c.UnverifiedEdits = 3 }, ev: ed, evidence: "3 edits since the last successful check"},
+		{name: "a failed edit", state: edits(12), ev: failed},
+		{name: "not an edit", state: edits(12), ev: rd},
+	})
+}
