@@ -218,3 +218,32 @@ func TestStateCaps(t *testing.T) {
 		t.Fatal("the most recent file must be kept")
 	}
 }
+
+// Checkpoints, guard warnings and their dedup keys stay within their caps
+// too; a prune keeps the open checkpoints and the newest closed ones.
+func TestHistoryCaps(t *testing.T) {
+	s := newSim(t)
+	s.cfg.ExploreReads = 1
+	for i := 0; i < 3*maxCheckpoints; i++ {
+		s.prompt() // closes the previous task's checkpoint
+		s.call(read("f.go"))
+	}
+	if n := len(s.st.Checkpoints); n > maxCheckpoints || n < keptCheckpoints {
+		t.Fatalf("%d checkpoints, want between %d and %d", n, keptCheckpoints, maxCheckpoints)
+	}
+	last := s.st.Checkpoints[len(s.st.Checkpoints)-1]
+	if last.ID != fmt.Sprintf("c%d", 3*maxCheckpoints) || last.Status != StatusOpen {
+		t.Fatalf("newest checkpoint %+v", last)
+	}
+
+	mt := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < 2*maxWarned; i++ {
+		s.call(sized(read(fmt.Sprintf("big%d.json", i)), 300<<10, mt))
+	}
+	if len(s.st.Warnings) != maxWarnings || len(s.st.Warned) != maxWarned {
+		t.Fatalf("warnings %d (cap %d), dedup keys %d (cap %d)", len(s.st.Warnings), maxWarnings, len(s.st.Warned), maxWarned)
+	}
+	if w := s.st.Warnings[maxWarnings-1]; !strings.Contains(w.Evidence, fmt.Sprintf("big%d.json", 2*maxWarned-1)) {
+		t.Fatalf("newest warning %+v", w)
+	}
+}
