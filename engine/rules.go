@@ -42,7 +42,8 @@ type checkpointRule struct {
 	due func(s *State, ev *Event, cmd *CmdSeen, cfg *Config) (evidence string, ok bool)
 }
 
-// Action is the suggested action of each checkpoint reason.
+// Action is the suggested action of each checkpoint reason, in its rule's
+// words (the action of each checkpoint rule in rule_*.go).
 var Action = checkpointActions()
 
 func checkpointActions() map[Reason]string {

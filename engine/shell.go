@@ -4,6 +4,9 @@ import (
 	"strings"
 )
 
+// The classifier: what a lexed command line does, from the tables in
+// shell_tables.go. The lexer is shell_lex.go.
+
 // Shell is what cully understands of one shell command line, from its text
 // alone (no I/O): its class, whether its exit status speaks for a check, and
 // the file a plain read targets.
