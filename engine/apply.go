@@ -1,14 +1,5 @@
 package engine
 
-import (
-	"fmt"
-	"strings"
-	"time"
-)
-
-// maxWarnings bounds the guard warnings kept for status and the panel.
-const maxWarnings = 20
-
 // Apply folds one event into the session state and returns the signals it
 // raised: checkpoints, guard warnings, acknowledgments and at most one nudge
 // for the agent. It sets ev.Task. It never reads a clock or a file.
@@ -135,34 +126,8 @@ func fileKey(ev *Event) string {
 // one nudge the agent gets: pending checkpoints first, then guard warnings.
 func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 	var sigs []Signal
-	var guards []Warning
-
-	if ev.Class == ClassRead && ev.Target != "" && !ev.Ranged && ev.Size != nil {
-		size := *ev.Size
-		meta := fmt.Sprintf("%d:%d", size, unixNano(ev.Mtime))
-		if size > cfg.LargeReadBytes {
-			if w, ok := s.guard(ev, ReasonLargeRead, "large\x00"+ev.Target+"\x00"+meta,
-				fmt.Sprintf("whole-file read of %s (%s, over %s)", ev.Target, humanBytes(size), humanBytes(cfg.LargeReadBytes))); ok {
-				guards = append(guards, w)
-			}
-		}
-		if f := s.Files[fileKey(ev)]; f != nil && f.WholeAt != 0 && size >= cfg.RereadMinBytes &&
-			ev.Mtime != nil && ev.Mtime.UnixNano() <= f.WholeMod {
-			if w, ok := s.guard(ev, ReasonReread, "reread\x00"+fileKey(ev)+"\x00"+meta,
-				fmt.Sprintf("%s (%s) was read whole %s and is unchanged since by modification time", ev.Target, humanBytes(size), ago(ev.Time, f.WholeAt))); ok {
-				guards = append(guards, w)
-			}
-		}
-	}
-	if ev.CmdFP != "" && ev.Class != ClassPoll {
-		if c := s.Commands[ev.CmdFP]; c != nil && c.Fails >= cfg.BlindRetryFailures && s.unchangedSince(c, cfg) {
-			if w, ok := s.guard(ev, ReasonThirdAttempt, fmt.Sprintf("retry\x00%s\x00%d", ev.CmdFP, s.ChangeSeq),
-				fmt.Sprintf("`%s` failed on its last %d runs and nothing changed since", c.Preview, c.Fails)); ok {
-				guards = append(guards, w)
-			}
-		}
-	}
-	for _, w := range guards {
+	warned := s.runGuards(ev, cfg)
+	for _, w := range warned {
 		sigs = append(sigs, Signal{Kind: SignalGuard, Reason: w.Reason, Evidence: w.Evidence})
 	}
 
@@ -175,14 +140,14 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 			}
 		}
 	}
-	if ev.Quiet || len(pending) == 0 && len(guards) == 0 {
+	if ev.Quiet || len(pending) == 0 && len(warned) == 0 {
 		return sigs
 	}
-	text := composeNudge(pending, guards, s.attended(), cfg)
+	text := composeNudge(pending, warned, s.attended(), cfg)
 	for _, c := range pending {
 		c.Nudged = true
 	}
-	for i := len(s.Warnings) - len(guards); i < len(s.Warnings); i++ {
+	for i := len(s.Warnings) - len(warned); i < len(s.Warnings); i++ {
 		s.Warnings[i].Nudged = true
 	}
 	s.Counts.Nudges++
@@ -191,40 +156,8 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 
 func (s *State) attended() bool { return s.Attended == nil || *s.Attended }
 
-// unchangedSince reports whether no edit or file change happened across the
-// command's recent failures and since the last of them.
-func (s *State) unchangedSince(c *CmdSeen, cfg *Config) bool {
-	n := cfg.BlindRetryFailures
-	if len(c.ChangeAt) < n {
-		return false
-	}
-	for _, at := range c.ChangeAt[len(c.ChangeAt)-n:] {
-		if at != s.ChangeSeq {
-			return false
-		}
-	}
-	return true
-}
-
-// guard records a guard warning unless its dedup key was used before.
-func (s *State) guard(ev *Event, r Reason, key, evidence string) (Warning, bool) {
-	key = Fingerprint(key) // short and fixed-size in the state file
-	if contains(s.Warned, key) {
-		return Warning{}, false
-	}
-	s.Warned = append(s.Warned, key)
-	if len(s.Warned) > maxWarned {
-		s.Warned = s.Warned[len(s.Warned)-maxWarned:]
-	}
-	w := Warning{Reason: r, Time: ev.Time, Task: s.Task, Target: ev.Target, Evidence: evidence}
-	s.Warnings = append(s.Warnings, w)
-	if len(s.Warnings) > maxWarnings {
-		s.Warnings = s.Warnings[len(s.Warnings)-maxWarnings:]
-	}
-	return w, true
-}
-
-// postTool counts a finished call and raises the checkpoints it completes.
+// postTool books a finished call (counts, command history, files read,
+// activity since the last edit or check), then raises the checkpoints due.
 func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 	c := &s.Counts
 	c.ToolCalls++
@@ -236,29 +169,21 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 		c.UnknownOut++
 	}
 
-	var sigs []Signal
-	if ev.CmdFP != "" && ev.Class != ClassPoll {
-		sigs = append(sigs, s.trackCommand(ev, cfg)...)
+	var cmd *CmdSeen
+	if tracksCommand(ev) {
+		cmd = s.trackCommand(ev)
 	}
 	switch ev.Class {
 	case ClassRead:
 		s.noteRead(ev)
 		if ev.Subagent == "" {
 			s.ReadsSinceAct++
-			if s.ReadsSinceAct >= cfg.ExploreReads {
-				sigs = append(sigs, s.raise(ev, ReasonExploring,
-					fmt.Sprintf("%d read/search calls since the last edit or check", s.ReadsSinceAct))...)
-			}
 		}
 	case ClassEdit:
 		c.Edits++
 		if ev.Outcome != OutcomeFailed {
 			s.changed(ev)
 			s.EditsSinceCheck++
-			if s.EditsSinceCheck >= cfg.UnverifiedEdits {
-				sigs = append(sigs, s.raise(ev, ReasonUnverifiedEdits,
-					fmt.Sprintf("%d edits since the last successful check", s.EditsSinceCheck))...)
-			}
 		}
 	case ClassCheck:
 		c.Checks++
@@ -281,7 +206,7 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 			s.changed(ev)
 		}
 	}
-	return sigs
+	return s.runCheckpoints(ev, cmd, cfg, false)
 }
 
 // rejected counts the calls the host refused before any tool hook: failed
@@ -295,7 +220,8 @@ func (s *State) rejected(ev *Event, cfg *Config) []Signal {
 		s.Counts.Failures++
 		call := Event{Time: ev.Time, Tool: r.Tool, Class: r.Class, Target: r.Target, CmdFP: r.FP,
 			Cmd: callPreview(r.Tool, r.Target), Outcome: OutcomeFailed, FailSig: r.Sig, Subagent: ev.Subagent}
-		sigs = append(sigs, s.trackCommand(&call, cfg)...)
+		cmd := s.trackCommand(&call)
+		sigs = append(sigs, s.runCheckpoints(&call, cmd, cfg, true)...)
 	}
 	return sigs
 }
@@ -337,17 +263,23 @@ func (s *State) noteRead(ev *Event) {
 	f.Reads++
 	f.Seen = ev.Time.Unix()
 	if ev.Outcome == OutcomeOK && !ev.Ranged && ev.Mtime != nil {
-		f.WholeAt, f.WholeMod = max(ev.Time.Unix(), 1), ev.Mtime.UnixNano()
+		f.WholeAt, f.WholeMod = max(ev.Time.Unix(), 1), ev.Mtime.UnixNano() // WholeAt 0 means no whole read
 		if ev.Size != nil {
 			f.WholeSize = *ev.Size
 		}
 	}
 }
 
-func (s *State) trackCommand(ev *Event, cfg *Config) []Signal {
+// tracksCommand reports whether the reducer keeps a history of ev's command:
+// polls (waiting on a background task) repeat on purpose and are no retry.
+func tracksCommand(ev *Event) bool { return ev.CmdFP != "" && ev.Class != ClassPoll }
+
+// trackCommand books a run of ev's command and returns its history, or nil
+// when it has none: only failures start a history, successes alone say nothing.
+func (s *State) trackCommand(ev *Event) *CmdSeen {
 	cs := s.Commands[ev.CmdFP]
 	if cs == nil && ev.Outcome != OutcomeFailed {
-		return nil // only failures start a history: successes alone say nothing
+		return nil
 	}
 	if cs == nil {
 		cs = &CmdSeen{}
@@ -375,41 +307,11 @@ func (s *State) trackCommand(ev *Event, cfg *Config) []Signal {
 		}
 		cs.LastSig = ev.FailSig
 		cs.ChangeAt = append(cs.ChangeAt, s.ChangeSeq)
-		if len(cs.ChangeAt) > 4 {
-			cs.ChangeAt = cs.ChangeAt[len(cs.ChangeAt)-4:]
-		}
-		if cs.SigStreak >= cfg.LoopFailures {
-			evidence := fmt.Sprintf("`%s` failed %d times in a row with the same error", cs.Preview, cs.SigStreak)
-			if ev.Exit != nil {
-				evidence += fmt.Sprintf(" (exit %d)", *ev.Exit)
-			}
-			return s.raise(ev, ReasonFailureLoop, evidence)
+		if len(cs.ChangeAt) > maxFailChanges {
+			cs.ChangeAt = cs.ChangeAt[len(cs.ChangeAt)-maxFailChanges:]
 		}
 	}
-	return nil
-}
-
-// raise opens a checkpoint once per (task, reason, check epoch).
-func (s *State) raise(ev *Event, r Reason, evidence string) []Signal {
-	for _, c := range s.Checkpoints {
-		if c.Task == s.Task && c.Reason == r && c.Epoch == s.CheckEpoch {
-			return nil
-		}
-	}
-	s.NextCP++
-	cp := Checkpoint{ID: fmt.Sprintf("c%d", s.NextCP), Reason: r, Task: s.Task, Epoch: s.CheckEpoch, Raised: ev.Time, Evidence: evidence, Status: StatusOpen}
-	s.Checkpoints = append(s.Checkpoints, cp)
-	// Closed checkpoints of earlier tasks are history: keep the last few.
-	if len(s.Checkpoints) > 50 {
-		keep := s.Checkpoints[:0]
-		for i, c := range s.Checkpoints {
-			if c.Status == StatusOpen || i >= len(s.Checkpoints)-40 {
-				keep = append(keep, c)
-			}
-		}
-		s.Checkpoints = keep
-	}
-	return []Signal{{Kind: SignalCheckpoint, Reason: r, ID: cp.ID, Evidence: evidence}}
+	return cs
 }
 
 // evictOldest deletes the entry seen longest ago, never keep (the entry
@@ -428,36 +330,3 @@ func evictOldest[T any](m map[string]T, keep string, at func(T) int64) {
 	}
 	delete(m, oldK)
 }
-
-func unixNano(t *time.Time) int64 {
-	if t == nil {
-		return 0
-	}
-	return t.UnixNano()
-}
-
-func ago(now time.Time, then int64) string {
-	if then == 0 {
-		return "earlier"
-	}
-	d := now.Sub(time.Unix(then, 0)).Round(time.Second)
-	if d <= 0 {
-		return "just now"
-	}
-	return d.String() + " ago"
-}
-
-// humanBytes renders a size for a nudge: 12.3 KiB, 1.2 MiB.
-func humanBytes(n int64) string {
-	const k = 1024
-	switch {
-	case n < k:
-		return fmt.Sprintf("%d B", n)
-	case n < k*k:
-		return trimZero(fmt.Sprintf("%.1f", float64(n)/k)) + " KiB"
-	default:
-		return trimZero(fmt.Sprintf("%.1f", float64(n)/(k*k))) + " MiB"
-	}
-}
-
-func trimZero(s string) string { return strings.TrimSuffix(s, ".0") }

@@ -71,288 +71,9 @@ func (s *sim) open(r Reason) int {
 	return n
 }
 
-func TestExploringBoundary(t *testing.T) {
-	s := newSim(t)
-	s.prompt()
-	for i := 1; i <= 19; i++ {
-		if n := s.call(read("f.go")); n != "" {
-			t.Fatalf("read %d: unexpected nudge %q", i, n)
-		}
-	}
-	if s.open(ReasonExploring) != 0 {
-		t.Fatal("19 reads: no checkpoint yet")
-	}
-	if n := s.call(read("g.go")); n != "" {
-		t.Fatalf("20th read: the checkpoint is raised after it ran, the nudge comes next: %q", n)
-	}
-	if s.open(ReasonExploring) != 1 {
-		t.Fatal("20th read raises the exploring checkpoint")
-	}
-	n21 := s.call(read("h.go"))
-	if !strings.Contains(n21, "exploring") || !strings.Contains(n21, CheckpointQuestion) || !strings.Contains(n21, Action[ReasonExploring]) {
-		t.Fatalf("21st call: want exactly the exploring nudge, got %q", n21)
-	}
-	if n := s.call(read("i.go")); n != "" {
-		t.Fatalf("22nd call: no repeat, got %q", n)
-	}
-	for i := 0; i < 30; i++ {
-		s.call(read("j.go"))
-	}
-	if len(s.st.Checkpoints) != 1 {
-		t.Fatal("once per (task, reason, epoch)")
-	}
-}
-
-func TestExploringResetByEditCheckAndPrompt(t *testing.T) {
-	for name, reset := range map[string]func(*sim){
-		"edit":         func(s *sim) { s.call(edit("a.go")) },
-		"failed check": func(s *sim) { s.call(check(OutcomeFailed)) },
-		"new prompt":   func(s *sim) { s.prompt() },
-	} {
-		t.Run(name, func(t *testing.T) {
-			s := newSim(t)
-			s.prompt()
-			for i := 0; i < 19; i++ {
-				s.call(read("f.go"))
-			}
-			reset(s)
-			for i := 0; i < 19; i++ {
-				s.call(read("f.go"))
-			}
-			if s.open(ReasonExploring) != 0 {
-				t.Fatal("the count should have been reset")
-			}
-		})
-	}
-}
-
-// Subagents explore on purpose to spare the main context: their reads do
-// not count toward the main agent's exploring checkpoint.
-func TestSubagentReadsDoNotCount(t *testing.T) {
-	s := newSim(t)
-	s.prompt()
-	for i := 0; i < 40; i++ {
-		ev := read("f.go")
-		ev.Subagent = "a1"
-		s.call(ev)
-	}
-	if s.open(ReasonExploring) != 0 {
-		t.Fatal("subagent reads raised a checkpoint")
-	}
-}
-
-func TestUnverifiedEditsBoundaryAndReset(t *testing.T) {
-	s := newSim(t)
-	s.prompt()
-	for i := 0; i < 11; i++ {
-		s.call(edit("a.go"))
-	}
-	if s.open(ReasonUnverifiedEdits) != 0 {
-		t.Fatal("11 edits: nothing yet")
-	}
-	s.call(edit("a.go"))
-	if s.open(ReasonUnverifiedEdits) != 1 {
-		t.Fatal("12th edit raises unverified-edits")
-	}
-	if n := s.call(edit("a.go")); !strings.Contains(n, "unverified-edits") || !strings.Contains(n, Action[ReasonUnverifiedEdits]) {
-		t.Fatalf("next call nudges: %q", n)
-	}
-	// A successful check advances the epoch and resets the count: 12 more
-	// edits raise a new checkpoint in the same task.
-	s.call(check(OutcomeOK))
-	if s.st.EditsSinceCheck != 0 || s.st.CheckEpoch != 1 {
-		t.Fatalf("after a successful check: edits %d epoch %d", s.st.EditsSinceCheck, s.st.CheckEpoch)
-	}
-	for i := 0; i < 12; i++ {
-		s.call(edit("a.go"))
-	}
-	if len(s.st.Checkpoints) != 2 {
-		t.Fatalf("new epoch, new checkpoint: %d", len(s.st.Checkpoints))
-	}
-}
-
-func TestUnknownOrFailedCheckDoesNotReset(t *testing.T) {
-	for _, o := range []Outcome{OutcomeUnknown, OutcomeFailed} {
-		s := newSim(t)
-		s.prompt()
-		for i := 0; i < 11; i++ {
-			s.call(edit("a.go"))
-		}
-		s.call(check(o))
-		s.call(edit("a.go"))
-		if s.open(ReasonUnverifiedEdits) != 1 || s.st.CheckEpoch != 0 {
-			t.Errorf("%s check must not count as a success", o)
-		}
-	}
-}
-
-func TestFailureLoop(t *testing.T) {
-	t.Run("same error three times, edits between", func(t *testing.T) {
-		s := newSim(t)
-		s.prompt()
-		s.call(check(OutcomeFailed))
-		s.call(edit("a.go"))
-		s.call(check(OutcomeFailed))
-		if s.open(ReasonFailureLoop) != 0 {
-			t.Fatal("two failures are not a loop")
-		}
-		s.call(edit("a.go"))
-		s.call(check(OutcomeFailed))
-		if s.open(ReasonFailureLoop) != 1 {
-			t.Fatal("the same failure three times is a loop, edits or not")
-		}
-		if n := s.call(read("a.go")); !strings.Contains(n, "failure-loop") || !strings.Contains(n, Action[ReasonFailureLoop]) {
-			t.Fatalf("nudge: %q", n)
-		}
-	})
-	t.Run("error changes after an edit: progress", func(t *testing.T) {
-		s := newSim(t)
-		s.prompt()
-		for i, sig := range []string{"a", "b", "c", "d"} {
-			ev := check(OutcomeFailed)
-			ev.FailSig = sig
-			s.call(ev)
-			s.call(edit("a.go"))
-			_ = i
-		}
-		if s.open(ReasonFailureLoop) != 0 {
-			t.Fatal("an edit-run-fix cycle with changing errors must stay quiet")
-		}
-	})
-	t.Run("a success between breaks the loop", func(t *testing.T) {
-		s := newSim(t)
-		s.prompt()
-		s.call(check(OutcomeFailed))
-		s.call(check(OutcomeFailed))
-		s.call(check(OutcomeOK))
-		s.call(check(OutcomeFailed))
-		if s.open(ReasonFailureLoop) != 0 {
-			t.Fatal("a success resets the streak")
-		}
-	})
-}
-
-func TestThirdAttemptGuard(t *testing.T) {
-	t.Run("blind retry", func(t *testing.T) {
-		s := newSim(t)
-		s.prompt()
-		s.call(fail("make", "x"))
-		if n := s.call(fail("make", "x")); n != "" {
-			t.Fatalf("second attempt: %q", n)
-		}
-		n := s.call(fail("make", "y"))
-		if !strings.Contains(n, "failed on its last 2 runs") {
-			t.Fatalf("third attempt: %q", n)
-		}
-	})
-	t.Run("retry after an edit", func(t *testing.T) {
-		s := newSim(t)
-		s.prompt()
-		s.call(fail("make", "x"))
-		s.call(fail("make", "x"))
-		s.call(edit("a.go"))
-		if n := s.call(fail("make", "x")); strings.Contains(n, "failed on its last") {
-			t.Fatalf("a retry after a fix is not blind: %q", n)
-		}
-	})
-	t.Run("deduplicated", func(t *testing.T) {
-		s := newSim(t)
-		s.prompt()
-		s.call(fail("make", "x"))
-		s.call(fail("make", "x"))
-		s.call(fail("make", "y"))
-		if n := s.call(fail("make", "z")); strings.Contains(n, "failed on its last") {
-			t.Fatalf("same situation, warned once: %q", n)
-		}
-	})
-}
-
 func sized(ev Event, size int64, mtime time.Time) Event {
 	ev.Size, ev.Mtime = &size, &mtime
 	return ev
-}
-
-func TestLargeReadGuard(t *testing.T) {
-	s := newSim(t)
-	s.prompt()
-	mt := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	if n := s.call(sized(read("big.json"), 256<<10, mt)); n != "" {
-		t.Fatalf("exactly 256 KiB is not over the limit: %q", n)
-	}
-	if n := s.call(sized(read("huge.json"), 300<<10, mt)); !strings.Contains(n, "huge.json") {
-		t.Fatalf("over 256 KiB: %q", n)
-	}
-	ranged := sized(read("huge2.json"), 300<<10, mt)
-	ranged.Ranged = true
-	if n := s.call(ranged); n != "" {
-		t.Fatalf("a ranged read is exempt: %q", n)
-	}
-}
-
-func TestRereadGuard(t *testing.T) {
-	mt := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	t.Run("unchanged re-read warns once", func(t *testing.T) {
-		s := newSim(t)
-		s.prompt()
-		s.call(sized(read("a.go"), 5000, mt))
-		if n := s.call(sized(read("a.go"), 5000, mt)); !strings.Contains(n, "a.go") || !strings.Contains(n, "unchanged") {
-			t.Fatalf("re-read: %q", n)
-		}
-		if n := s.call(sized(read("a.go"), 5000, mt)); n != "" {
-			t.Fatalf("dedup by size and mtime: %q", n)
-		}
-	})
-	exempt := map[string]func(s *sim){
-		"small file": func(s *sim) {
-			s.call(sized(read("a.go"), 4095, mt))
-			if n := s.call(sized(read("a.go"), 4095, mt)); n != "" {
-				t.Errorf("under 4 KiB: %q", n)
-			}
-		},
-		"ranged": func(s *sim) {
-			s.call(sized(read("a.go"), 5000, mt))
-			ev := sized(read("a.go"), 5000, mt)
-			ev.Ranged = true
-			if n := s.call(ev); n != "" {
-				t.Errorf("ranged: %q", n)
-			}
-		},
-		"touched": func(s *sim) {
-			s.call(sized(read("a.go"), 5000, mt))
-			if n := s.call(sized(read("a.go"), 5000, mt.Add(time.Second))); n != "" {
-				t.Errorf("newer mtime: %q", n)
-			}
-		},
-		"edited by the agent": func(s *sim) {
-			s.call(sized(read("a.go"), 5000, mt))
-			s.call(edit("a.go"))
-			if n := s.call(sized(read("a.go"), 5000, mt)); n != "" {
-				t.Errorf("after an edit: %q", n)
-			}
-		},
-		"after compaction": func(s *sim) {
-			s.call(sized(read("a.go"), 5000, mt))
-			s.apply(Event{Kind: KindCompact})
-			if n := s.call(sized(read("a.go"), 5000, mt)); n != "" {
-				t.Errorf("after compaction: %q", n)
-			}
-		},
-		"first read was ranged": func(s *sim) {
-			ev := sized(read("a.go"), 5000, mt)
-			ev.Ranged = true
-			s.call(ev)
-			if n := s.call(sized(read("a.go"), 5000, mt)); n != "" {
-				t.Errorf("only whole reads count as already read: %q", n)
-			}
-		},
-	}
-	for name, f := range exempt {
-		t.Run(name, func(t *testing.T) {
-			s := newSim(t)
-			s.prompt()
-			f(s)
-		})
-	}
 }
 
 func TestAckAndAnswer(t *testing.T) {
@@ -476,27 +197,6 @@ func TestReplayDeterministic(t *testing.T) {
 	}
 }
 
-// An Edit the host refuses the same way three times (its old_string never
-// matches) is a failure loop, although no tool hook ever saw it.
-func TestRejectedCallsLoop(t *testing.T) {
-	s := newSim(t)
-	s.prompt()
-	rej := Event{Kind: KindBatch, Rejected: []Rejected{{Tool: "Edit", Class: ClassEdit, Target: "a.go", FP: "fp-edit-a", Sig: "not-found"}}}
-	s.apply(rej)
-	s.apply(rej)
-	if s.open(ReasonFailureLoop) != 0 {
-		t.Fatal("two refusals are not a loop")
-	}
-	s.apply(rej)
-	cps := s.st.OpenCheckpoints()
-	if len(cps) != 1 || cps[0].Reason != ReasonFailureLoop || !strings.Contains(cps[0].Evidence, "`Edit a.go` failed 3 times") {
-		t.Fatalf("checkpoints: %+v", cps)
-	}
-	if s.st.Counts.ToolCalls != 3 || s.st.Counts.Failures != 3 || s.st.EditsSinceCheck != 0 {
-		t.Fatalf("counts: %+v, edits since check %d", s.st.Counts, s.st.EditsSinceCheck)
-	}
-}
-
 // The state stays within its caps however long the session, even when
 // many entries share a timestamp.
 func TestStateCaps(t *testing.T) {
@@ -516,5 +216,34 @@ func TestStateCaps(t *testing.T) {
 	}
 	if s.st.Files[fmt.Sprintf("f%d.go", 3*maxFiles-1)] == nil {
 		t.Fatal("the most recent file must be kept")
+	}
+}
+
+// Checkpoints, guard warnings and their dedup keys stay within their caps
+// too; a prune keeps the open checkpoints and the newest closed ones.
+func TestHistoryCaps(t *testing.T) {
+	s := newSim(t)
+	s.cfg.ExploreReads = 1
+	for i := 0; i < 3*maxCheckpoints; i++ {
+		s.prompt() // closes the previous task's checkpoint
+		s.call(read("f.go"))
+	}
+	if n := len(s.st.Checkpoints); n > maxCheckpoints || n < keptCheckpoints {
+		t.Fatalf("%d checkpoints, want between %d and %d", n, keptCheckpoints, maxCheckpoints)
+	}
+	last := s.st.Checkpoints[len(s.st.Checkpoints)-1]
+	if last.ID != fmt.Sprintf("c%d", 3*maxCheckpoints) || last.Status != StatusOpen {
+		t.Fatalf("newest checkpoint %+v", last)
+	}
+
+	mt := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < 2*maxWarned; i++ {
+		s.call(sized(read(fmt.Sprintf("big%d.json", i)), 300<<10, mt))
+	}
+	if len(s.st.Warnings) != maxWarnings || len(s.st.Warned) != maxWarned {
+		t.Fatalf("warnings %d (cap %d), dedup keys %d (cap %d)", len(s.st.Warnings), maxWarnings, len(s.st.Warned), maxWarned)
+	}
+	if w := s.st.Warnings[maxWarnings-1]; !strings.Contains(w.Evidence, fmt.Sprintf("big%d.json", 2*maxWarned-1)) {
+		t.Fatalf("newest warning %+v", w)
 	}
 }

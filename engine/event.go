@@ -1,13 +1,3 @@
-// Package engine is cully's pure rule core: a reducer from (session state,
-// event) to (session state, signals).
-//
-// Invariants:
-//   - No I/O, no clock reads, no globals that change. Time, file sizes and
-//     modification times arrive inside the Event.
-//   - The hook and the panel run the same reducer, so they never disagree;
-//     replaying a journal through Apply rebuilds any session's state.
-//   - Nothing here stores file contents, tool output or prompt text: events
-//     carry metadata, fingerprints and redacted previews only.
 package engine
 
 import "time"

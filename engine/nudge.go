@@ -5,13 +5,6 @@ import (
 	"strings"
 )
 
-// Action is the suggested action of each checkpoint reason (seed 000's table).
-var Action = map[Reason]string{
-	ReasonFailureLoop:     "Explain the blocker and propose a different next step.",
-	ReasonExploring:       "Summarize what the exploration found before spending more context.",
-	ReasonUnverifiedEdits: "Review the approach and verification plan before widening the change.",
-}
-
 // CheckpointQuestion is the question a checkpoint has the agent ask the user.
 const CheckpointQuestion = "Are we still on track, or should I change direction?"
 
@@ -40,14 +33,17 @@ func composeNudge(cps []*Checkpoint, guards []Warning, attended bool, cfg *Confi
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func guardAdvice(w Warning) string {
-	switch w.Reason {
-	case ReasonLargeRead:
-		return w.Evidence + ". Read a range (offset/limit) or search it instead of loading it all into context."
-	case ReasonReread:
-		return w.Evidence + ". Reuse what you already read, or read only the range you need. (Metadata only: cully cannot prove the content is identical.)"
-	case ReasonThirdAttempt:
-		return w.Evidence + ". A third identical run will likely fail the same way: change something first, or try a different approach."
+// humanBytes renders a size for a nudge: 12.3 KiB, 1.2 MiB.
+func humanBytes(n int64) string {
+	const k = 1024
+	switch {
+	case n < k:
+		return fmt.Sprintf("%d B", n)
+	case n < k*k:
+		return trimZero(fmt.Sprintf("%.1f", float64(n)/k)) + " KiB"
+	default:
+		return trimZero(fmt.Sprintf("%.1f", float64(n)/(k*k))) + " MiB"
 	}
-	return w.Evidence
 }
+
+func trimZero(s string) string { return strings.TrimSuffix(s, ".0") }

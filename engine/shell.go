@@ -4,6 +4,9 @@ import (
 	"strings"
 )
 
+// The classifier: what a lexed command line does, from the tables in
+// shell_tables.go. The lexer is shell_lex.go.
+
 // Shell is what cully understands of one shell command line, from its text
 // alone (no I/O): its class, whether its exit status speaks for a check, and
 // the file a plain read targets.
@@ -18,13 +21,6 @@ type Shell struct {
 	Target string
 	// Ranged: the read of Target covers only part of the file.
 	Ranged bool
-}
-
-type segment struct {
-	words    []string
-	redirs   []string // redirection targets that are files
-	op       string   // operator that follows: "&&", "||", ";", "|", "&" or "" at the end
-	pipefail bool
 }
 
 // ClassifyShell classifies a shell command line. Extra check prefixes and
@@ -115,173 +111,6 @@ func isPipefail(w []string) bool {
 	return len(w) >= 2 && w[0] == "set" && strings.Contains(strings.Join(w[1:], " "), "pipefail")
 }
 
-// splitShell tokenizes a command line into segments, honouring quotes and
-// escapes. It is deliberately forgiving: a command it cannot parse still
-// yields words.
-func splitShell(s string) []segment {
-	var segs []segment
-	var cur segment
-	var word strings.Builder
-	inWord := false
-	pendingRedir := false
-	flushWord := func() {
-		if !inWord {
-			return
-		}
-		w := word.String()
-		word.Reset()
-		inWord = false
-		if pendingRedir {
-			pendingRedir = false
-			if isFileTarget(w) {
-				cur.redirs = append(cur.redirs, w)
-			}
-			return
-		}
-		cur.words = append(cur.words, w)
-	}
-	endSeg := func(op string) {
-		flushWord()
-		cur.op = op
-		if len(cur.words) > 0 || len(cur.redirs) > 0 {
-			segs = append(segs, cur)
-		} else if len(segs) > 0 && op != "" {
-			segs[len(segs)-1].op = op
-		}
-		cur = segment{}
-	}
-	rs := []rune(s)
-	for i := 0; i < len(rs); i++ {
-		c := rs[i]
-		switch {
-		case c == '\\' && i+1 < len(rs):
-			if rs[i+1] == '\n' {
-				i++
-				continue
-			}
-			word.WriteRune(rs[i+1])
-			inWord = true
-			i++
-		case c == '\'':
-			j := i + 1
-			for j < len(rs) && rs[j] != '\'' {
-				j++
-			}
-			word.WriteString(string(rs[i+1 : min(j, len(rs))]))
-			inWord = true
-			i = j
-		case c == '"':
-			j := i + 1
-			for j < len(rs) && rs[j] != '"' {
-				if rs[j] == '\\' && j+1 < len(rs) {
-					j++
-				}
-				j++
-			}
-			word.WriteString(string(rs[i+1 : min(j, len(rs))]))
-			inWord = true
-			i = j
-		case c == ' ' || c == '\t':
-			flushWord()
-		case c == '\n' || c == ';':
-			endSeg(";")
-		case c == '&':
-			if i+1 < len(rs) && rs[i+1] == '&' {
-				endSeg("&&")
-				i++
-			} else if i+1 < len(rs) && rs[i+1] == '>' { // &> file
-				flushWord()
-				pendingRedir = true
-				i++
-				if i+1 < len(rs) && rs[i+1] == '>' {
-					i++
-				}
-			} else {
-				endSeg("&")
-			}
-		case c == '|':
-			if i+1 < len(rs) && rs[i+1] == '|' {
-				endSeg("||")
-				i++
-			} else {
-				endSeg("|")
-			}
-		case c == '>':
-			// N>&M duplicates a descriptor: no file.
-			prefix := word.String()
-			if inWord && !isDigits(prefix) {
-				flushWord()
-			} else {
-				word.Reset()
-				inWord = false
-			}
-			if i+1 < len(rs) && rs[i+1] == '>' {
-				i++
-			}
-			if i+1 < len(rs) && rs[i+1] == '&' {
-				// >&2 or 2>&1: skip the descriptor
-				i++
-				for i+1 < len(rs) && rs[i+1] >= '0' && rs[i+1] <= '9' {
-					i++
-				}
-				continue
-			}
-			pendingRedir = true
-		case c == '<':
-			flushWord()
-			// Input redirection and here-docs read; skip the operator and the
-			// following word (the file or the delimiter).
-			for i+1 < len(rs) && (rs[i+1] == '<' || rs[i+1] == '-') {
-				i++
-			}
-			skipWord := true
-			for skipWord && i+1 < len(rs) && (rs[i+1] == ' ' || rs[i+1] == '\t') {
-				i++
-			}
-			for i+1 < len(rs) && rs[i+1] != ' ' && rs[i+1] != '\n' && rs[i+1] != ';' && rs[i+1] != '|' && rs[i+1] != '&' {
-				i++
-			}
-			if i+1 < len(rs) && rs[i+1] == '\n' {
-				// a here-doc body follows: it is data, not commands
-				return appendTail(segs, cur, word, inWord)
-			}
-		default:
-			word.WriteRune(c)
-			inWord = true
-		}
-	}
-	endSeg("")
-	return segs
-}
-
-// appendTail closes the segment in progress when the rest of the line is a
-// here-doc body.
-func appendTail(segs []segment, cur segment, word strings.Builder, inWord bool) []segment {
-	if inWord {
-		cur.words = append(cur.words, word.String())
-	}
-	if len(cur.words) > 0 || len(cur.redirs) > 0 {
-		segs = append(segs, cur)
-	}
-	return segs
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-func isFileTarget(w string) bool {
-	return w != "" && w != "/dev/null" && w != "/dev/stdout" && w != "/dev/stderr" && !strings.HasPrefix(w, "&")
-}
-
 // stripWrappers drops what does not change which program runs: environment
 // assignments, cd is handled as neutral, timeout/time/nice/env/command/exec,
 // sudo, and xargs-free runners such as `uv run`.
@@ -324,98 +153,6 @@ func stripWrappers(w []string) []string {
 		}
 	}
 	return w
-}
-
-// runnerPrefixes run another program named by the next words; they are
-// dropped before check patterns are matched ("npx tsc", "uv run pytest").
-var runnerPrefixes = [][]string{
-	{"npx"}, {"bunx"}, {"pnpx"}, {"pnpm", "exec"}, {"pnpm", "dlx"}, {"yarn", "exec"}, {"yarn", "dlx"},
-	{"uv", "run"}, {"uvx"}, {"poetry", "run"}, {"pipenv", "run"}, {"pdm", "run"}, {"hatch", "run"},
-	{"bundle", "exec"}, {"python", "-m"}, {"python3", "-m"}, {"py", "-m"}, {"go", "tool"},
-	{"mise", "exec", "--"}, {"dotenv", "--"},
-}
-
-// checkPatterns are the default check commands: tests, builds, linters and
-// type checks. Broad on purpose: a missed check runner turns into a false
-// unverified-edits alarm. Each is matched against the leading words; a
-// trailing "*" matches any word that starts with the prefix.
-var checkPatterns = []string{
-	"go test", "go vet", "go build", "go install", "gotestsum", "golangci-lint", "staticcheck", "govulncheck", "gofmt -l", "revive",
-	"pytest", "py.test", "tox", "nox", "mypy", "pyright", "ruff check", "ruff format --check", "flake8", "pylint", "black --check", "unittest",
-	"npm test", "npm t", "npm run test*", "npm run lint*", "npm run check*", "npm run typecheck*", "npm run type-check*", "npm run build*", "npm run vet*",
-	"pnpm test", "pnpm run test*", "pnpm run lint*", "pnpm run check*", "pnpm run typecheck*", "pnpm run build*", "pnpm test*", "pnpm lint*", "pnpm typecheck*", "pnpm build*", "pnpm check*",
-	"yarn test*", "yarn lint*", "yarn typecheck*", "yarn build*", "yarn check*", "yarn run test*", "yarn run lint*", "yarn run typecheck*", "yarn run build*",
-	"bun test", "bun run test*", "bun run lint*", "bun run typecheck*", "bun run build*", "bun run check*",
-	"deno test", "deno check", "deno lint",
-	"cargo test", "cargo check", "cargo clippy", "cargo build", "cargo nextest", "cargo fmt --check",
-	"make test*", "make check*", "make lint*", "make vet*", "make typecheck*", "make build", "make",
-	"just test*", "just check*", "just lint*", "just vet*", "just typecheck*",
-	"mise run test*", "mise run check*", "mise run lint*", "mise run typecheck*", "mise test*",
-	"task test*", "task check*", "task lint*", "task vet*", "task typecheck*",
-	"mix test", "mix compile", "mix credo", "mix format --check-formatted", "mix dialyzer",
-	"rspec", "rake test*", "rake spec", "rubocop", "bin/rails test",
-	"gradle test", "gradle check", "gradle build", "./gradlew test", "./gradlew check", "./gradlew build", "gradlew test",
-	"mvn test", "mvn verify", "mvn package", "mvn compile", "./mvnw test", "./mvnw verify",
-	"dotnet test", "dotnet build", "swift test", "swift build", "ctest", "zig build test", "zig test",
-	"tsc", "vue-tsc", "eslint", "biome check", "biome lint", "biome ci", "prettier --check", "prettier -c", "stylelint",
-	"jest", "vitest", "mocha", "ava", "playwright test", "cypress run", "karma start",
-	"phpunit", "vendor/bin/phpunit", "composer test", "phpstan", "psalm",
-	"shellcheck", "hadolint", "terraform validate", "tflint", "bazel test", "bazel build", "buck2 test",
-	"clang-tidy", "cppcheck", "meson test", "ninja test", "cmake --build", "elm-test", "stack test", "cabal test", "dune test", "dune build",
-}
-
-// readOnly commands only read the tree (after wrappers are stripped).
-func readOnly(s string) bool {
-	switch s {
-	case "cat", "head", "tail", "less", "more", "wc", "rg", "grep", "egrep", "fgrep", "ag", "ack", "find",
-		"fd", "fdfind", "ls", "tree", "file", "stat", "du", "df", "pwd", "which", "whereis", "type",
-		"realpath", "readlink", "basename", "dirname", "diff", "cmp", "sort", "uniq", "cut", "jq", "yq",
-		"bat", "batcat", "nl", "od", "xxd", "hexdump", "strings", "column", "sed", "awk", "tr", "comm",
-		"printenv", "locate", "zcat", "md5sum", "sha256sum", "sha1sum", "tac":
-		return true
-	}
-	return false
-}
-
-// neutral commands do not decide a command line's class.
-func neutral(s string) bool {
-	switch s {
-	case "cd", "pushd", "popd", "set", "export", "echo", "printf", "true", ":", "unset", "source", ".",
-		"shopt", "trap", "exit", "date", "clear", "read":
-		return true
-	}
-	return false
-}
-
-// changers modify files whatever their arguments.
-func changers(s string) bool {
-	switch s {
-	case "rm", "mv", "cp", "touch", "mkdir", "rmdir", "ln", "chmod", "chown", "patch", "truncate",
-		"install", "dd", "unzip", "rsync", "shred":
-		return true
-	}
-	return false
-}
-
-// gitRead are git subcommands that only read.
-func gitRead(s string) bool {
-	switch s {
-	case "status", "log", "show", "diff", "blame", "grep", "ls-files", "rev-parse", "describe", "shortlog",
-		"reflog", "ls-tree", "cat-file", "whatchanged", "branch", "tag", "remote", "config", "rev-list",
-		"show-ref", "merge-base", "name-rev", "for-each-ref", "worktree":
-		return true
-	}
-	return false
-}
-
-// gitChange are git subcommands that rewrite the work tree.
-func gitChange(s string) bool {
-	switch s {
-	case "apply", "am", "checkout", "restore", "reset", "merge", "rebase", "cherry-pick", "revert", "mv",
-		"rm", "pull", "switch", "clean", "stash":
-		return true
-	}
-	return false
 }
 
 // classifySegment returns the class of one simple command ("" when neutral),

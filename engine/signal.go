@@ -2,22 +2,9 @@ package engine
 
 import "time"
 
-// Reason names a checkpoint or guard rule.
+// Reason names a checkpoint or guard rule. Each rule declares its own in its
+// rule_*.go file.
 type Reason string
-
-// Checkpoint reasons (seed 000, "Ask whether the approach is still on track").
-const (
-	ReasonFailureLoop     Reason = "failure-loop"
-	ReasonExploring       Reason = "exploring"
-	ReasonUnverifiedEdits Reason = "unverified-edits"
-)
-
-// Guard reasons (seed 000, "Avoid repeated context and work").
-const (
-	ReasonLargeRead    Reason = "large-read"
-	ReasonThirdAttempt Reason = "third-attempt"
-	ReasonReread       Reason = "unchanged-reread"
-)
 
 // CheckpointStatus is where a checkpoint stands.
 type CheckpointStatus string

@@ -9,9 +9,13 @@ const StateVersion = 2
 // Caps that keep a session's state small, so loading it costs the same on
 // every hook call however long the session runs.
 const (
-	maxFiles    = 256 // files remembered for the re-read guard (least recently read go first)
-	maxCommands = 64  // commands remembered for the retry rules
-	maxWarned   = 256 // guard dedup keys remembered (as fingerprints)
+	maxFiles        = 256 // files remembered for the re-read guard (least recently read go first)
+	maxCommands     = 64  // commands remembered for the retry rules
+	maxWarned       = 256 // guard dedup keys remembered (as fingerprints)
+	maxWarnings     = 20  // guard warnings kept for status and the panel, newest last
+	maxFailChanges  = 4   // failures whose ChangeSeq a command keeps: twice the third-attempt default of 2 (a threshold above 4 never fires)
+	maxCheckpoints  = 50  // checkpoints kept before closed ones are pruned: the history status and the panel show
+	keptCheckpoints = 40  // newest kept by a prune (open ones always stay): 10 under the cap, so a prune is not a copy per raise
 )
 
 // State is one session's derived state. It is rebuilt exactly by replaying
@@ -87,8 +91,8 @@ type CmdSeen struct {
 	Fails     int    `json:"fails"`      // consecutive failures (reset by a success)
 	SigStreak int    `json:"sig_streak"` // consecutive failures with the same signature
 	LastSig   string `json:"last_sig,omitempty"`
-	// ChangeAt holds ChangeSeq at the last two failures, newest last: a
-	// retry is blind when nothing changed across them and since.
+	// ChangeAt holds ChangeSeq at the last failures (up to maxFailChanges),
+	// newest last: a retry is blind when nothing changed across them and since.
 	ChangeAt []int `json:"change_at,omitempty"`
 }
 

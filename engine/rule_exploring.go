@@ -1,0 +1,22 @@
+package engine
+
+import "fmt"
+
+// ReasonExploring: a long run of reads and searches with nothing done.
+const ReasonExploring Reason = "exploring"
+
+// exploring is raised after cfg.ExploreReads read/search calls of the
+// foreground agent without an edit or a check (State.ReadsSinceAct: an
+// edit, a file seen to change, any check and a new task reset it).
+// Subagents' reads do not count: exploring in a subagent is how an agent
+// spares its own context.
+var exploring = checkpointRule{
+	reason: ReasonExploring,
+	action: "Summarize what the exploration found before spending more context.",
+	due: func(s *State, ev *Event, _ *CmdSeen, cfg *Config) (string, bool) {
+		if ev.Class != ClassRead || ev.Subagent != "" || s.ReadsSinceAct < cfg.ExploreReads {
+			return "", false
+		}
+		return fmt.Sprintf("%d read/search calls since the last edit or check", s.ReadsSinceAct), true
+	},
+}

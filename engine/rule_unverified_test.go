@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestUnverifiedEditsBoundaryAndReset(t *testing.T) {
+	s := newSim(t)
+	s.prompt()
+	for i := 0; i < 11; i++ {
+		s.call(edit("a.go"))
+	}
+	if s.open(ReasonUnverifiedEdits) != 0 {
+		t.Fatal("11 edits: nothing yet")
+	}
+	s.call(edit("a.go"))
+	if s.open(ReasonUnverifiedEdits) != 1 {
+		t.Fatal("12th edit raises unverified-edits")
+	}
+	if n := s.call(edit("a.go")); !strings.Contains(n, "unverified-edits") || !strings.Contains(n, Action[ReasonUnverifiedEdits]) {
+		t.Fatalf("next call nudges: %q", n)
+	}
+	// A successful check advances the epoch and resets the count: 12 more
+	// edits raise a new checkpoint in the same task.
+	s.call(check(OutcomeOK))
+	if s.st.EditsSinceCheck != 0 || s.st.CheckEpoch != 1 {
+		t.Fatalf("after a successful check: edits %d epoch %d", s.st.EditsSinceCheck, s.st.CheckEpoch)
+	}
+	for i := 0; i < 12; i++ {
+		s.call(edit("a.go"))
+	}
+	if len(s.st.Checkpoints) != 2 {
+		t.Fatalf("new epoch, new checkpoint: %d", len(s.st.Checkpoints))
+	}
+}
+
+func TestUnknownOrFailedCheckDoesNotReset(t *testing.T) {
+	for _, o := range []Outcome{OutcomeUnknown, OutcomeFailed} {
+		s := newSim(t)
+		s.prompt()
+		for i := 0; i < 11; i++ {
+			s.call(edit("a.go"))
+		}
+		s.call(check(o))
+		s.call(edit("a.go"))
+		if s.open(ReasonUnverifiedEdits) != 1 || s.st.CheckEpoch != 0 {
+			t.Errorf("%s check must not count as a success", o)
+		}
+	}
+}
+
+func TestUnverifiedEditsRule(t *testing.T) {
+	edits := func(n int) func(s *State) { return func(s *State) { s.EditsSinceCheck = n } }
+	ed := Event{Time: ruleNow, Kind: KindPostTool, Tool: "Edit", Class: ClassEdit, Target: "a.go", Outcome: OutcomeOK}
+	failed, unknown, rd := ed, ed, ed
+	failed.Outcome = OutcomeFailed
+	unknown.Outcome = OutcomeUnknown
+	rd.Tool, rd.Class = "Read", ClassRead
+	runCheckpointCases(t, unverifiedEdits, []checkpointCase{
+		{name: "12th edit", state: edits(12), ev: ed, evidence: "12 edits since the last successful check"},
+		{name: "past the threshold", state: edits(15), ev: ed, evidence: "15 edits since the last successful check"},
+		{name: "an edit of unknown outcome counts", state: edits(12), ev: unknown, evidence: "12 edits since the last successful check"},
+		{name: "11th edit", state: edits(11), ev: ed},
+		{name: "lower threshold", state: edits(3), cfg: func(c *Config) { c.UnverifiedEdits = 3 }, ev: ed, evidence: "3 edits since the last successful check"},
+		{name: "a failed edit", state: edits(12), ev: failed},
+		{name: "not an edit", state: edits(12), ev: rd},
+	})
+}

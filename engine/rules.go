@@ -1,0 +1,158 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+)
+
+// The rules, each in its own rule_*.go file. The order of a list is the
+// order the rules are judged in, hence the order of their signals and of
+// their lines in a nudge. A new rule is one file and one line here.
+var (
+	guards      = []guardRule{largeRead, unchangedReread, thirdAttempt}
+	checkpoints = []checkpointRule{failureLoop, exploring, unverifiedEdits}
+)
+
+// A guardRule warns before a tool call that is likely to waste context or
+// work. Its warning is raised once per dedup key (State.Warned) and goes
+// into the nudge for that same call.
+type guardRule struct {
+	reason Reason
+	// advice follows the evidence in the nudge: what to do instead.
+	advice string
+	// check judges the call about to run. It returns the warning's dedup
+	// key and its evidence, and must not change the state.
+	check func(s *State, ev *Event, cfg *Config) (key, evidence string, ok bool)
+}
+
+// A checkpointRule judges a finished call once the reducer has booked it
+// (counts, command history, files read, activity since the last edit or
+// check). Its checkpoint is raised at most once per (task, reason, check
+// epoch) and nudged to the foreground agent before its next call.
+type checkpointRule struct {
+	reason Reason
+	// action is what the nudge asks of the agent; Action exports it.
+	action string
+	// refused: the rule also judges calls the host refused before running
+	// them, which are booked as failed commands and nothing else.
+	refused bool
+	// due reports whether the checkpoint is due after ev, and its evidence.
+	// cmd is the history of ev's command when the reducer tracks it (see
+	// tracksCommand), nil otherwise. It must not change the state.
+	due func(s *State, ev *Event, cmd *CmdSeen, cfg *Config) (evidence string, ok bool)
+}
+
+// Action is the suggested action of each checkpoint reason, in its rule's
+// words (the action of each checkpoint rule in rule_*.go).
+var Action = checkpointActions()
+
+func checkpointActions() map[Reason]string {
+	m := make(map[Reason]string, len(checkpoints))
+	for _, r := range checkpoints {
+		m[r.reason] = r.action
+	}
+	return m
+}
+
+// guardAdvice is a guard warning's line in a nudge: its evidence, then what
+// its rule advises instead.
+func guardAdvice(w Warning) string {
+	for _, g := range guards {
+		if g.reason == w.Reason {
+			return w.Evidence + ". " + g.advice
+		}
+	}
+	return w.Evidence
+}
+
+// runGuards evaluates the guards for the call about to run, in the order of
+// the list, and returns the warnings raised (those whose key is new).
+func (s *State) runGuards(ev *Event, cfg *Config) []Warning {
+	var warned []Warning
+	for _, g := range guards {
+		key, evidence, ok := g.check(s, ev, cfg)
+		if !ok {
+			continue
+		}
+		if w, ok := s.warn(ev, g.reason, key, evidence); ok {
+			warned = append(warned, w)
+		}
+	}
+	return warned
+}
+
+// warn records a guard warning unless its dedup key was used before.
+func (s *State) warn(ev *Event, r Reason, key, evidence string) (Warning, bool) {
+	key = Fingerprint(key) // short and fixed-size in the state file
+	if contains(s.Warned, key) {
+		return Warning{}, false
+	}
+	s.Warned = append(s.Warned, key)
+	if len(s.Warned) > maxWarned {
+		s.Warned = s.Warned[len(s.Warned)-maxWarned:]
+	}
+	w := Warning{Reason: r, Time: ev.Time, Task: s.Task, Target: ev.Target, Evidence: evidence}
+	s.Warnings = append(s.Warnings, w)
+	if len(s.Warnings) > maxWarnings {
+		s.Warnings = s.Warnings[len(s.Warnings)-maxWarnings:]
+	}
+	return w, true
+}
+
+// runCheckpoints raises the checkpoints due after a booked call, in the
+// order of the list. refused: the call is one the host refused, judged only
+// by the rules that say so.
+func (s *State) runCheckpoints(ev *Event, cmd *CmdSeen, cfg *Config, refused bool) []Signal {
+	var sigs []Signal
+	for _, r := range checkpoints {
+		if refused && !r.refused {
+			continue
+		}
+		if evidence, ok := r.due(s, ev, cmd, cfg); ok {
+			sigs = append(sigs, s.raise(ev, r.reason, evidence)...)
+		}
+	}
+	return sigs
+}
+
+// raise opens a checkpoint once per (task, reason, check epoch).
+func (s *State) raise(ev *Event, r Reason, evidence string) []Signal {
+	for _, c := range s.Checkpoints {
+		if c.Task == s.Task && c.Reason == r && c.Epoch == s.CheckEpoch {
+			return nil
+		}
+	}
+	s.NextCP++
+	cp := Checkpoint{ID: fmt.Sprintf("c%d", s.NextCP), Reason: r, Task: s.Task, Epoch: s.CheckEpoch, Raised: ev.Time, Evidence: evidence, Status: StatusOpen}
+	s.Checkpoints = append(s.Checkpoints, cp)
+	// Closed checkpoints of earlier tasks are history: keep the last few.
+	if len(s.Checkpoints) > maxCheckpoints {
+		keep := s.Checkpoints[:0]
+		for i, c := range s.Checkpoints {
+			if c.Status == StatusOpen || i >= len(s.Checkpoints)-keptCheckpoints {
+				keep = append(keep, c)
+			}
+		}
+		s.Checkpoints = keep
+	}
+	return []Signal{{Kind: SignalCheckpoint, Reason: r, ID: cp.ID, Evidence: evidence}}
+}
+
+// wholeRead reports whether ev reads a known file whole (no offset, limit or
+// range) and its size is known: what the read guards judge.
+func wholeRead(ev *Event) bool {
+	return ev.Class == ClassRead && ev.Target != "" && !ev.Ranged && ev.Size != nil
+}
+
+// sizeMtime identifies a version of the file a whole read reads, for the
+// read guards' dedup keys: the same file warned again once it changed.
+func sizeMtime(ev *Event) string {
+	return fmt.Sprintf("%d:%d", *ev.Size, unixNano(ev.Mtime))
+}
+
+func unixNano(t *time.Time) int64 {
+	if t == nil {
+		return 0
+	}
+	return t.UnixNano()
+}
