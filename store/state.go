@@ -30,7 +30,7 @@ func (h Home) Record(ev *engine.Event, cfg *engine.Config) ([]engine.Signal, err
 	err := h.update(ev.Session, func(st *engine.State) (bool, error) {
 		sigs = engine.Apply(st, ev, cfg)
 		ev.Signals = sigs
-		if err := h.Append(ev.AppendJSON(make([]byte, 0, 512))); err != nil {
+		if err := h.Append(AppendEvent(make([]byte, 0, 512), ev)); err != nil {
 			return false, err
 		}
 		return true, nil
@@ -145,7 +145,7 @@ func (h Home) SaveState(st *engine.State) error { return h.saveState(st, 4096) }
 // size plus a little, so a typical call allocates once and no more pages
 // than the state needs.
 func (h Home) saveState(st *engine.State, sizeHint int) error {
-	b := st.AppendJSON(make([]byte, 0, sizeHint))
+	b := AppendState(make([]byte, 0, sizeHint), st)
 	f, err := os.OpenFile(h.StatePath(st.Session), os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("write state: %w", err)

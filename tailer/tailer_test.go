@@ -14,7 +14,7 @@ import (
 
 func line(i int) string {
 	ev := engine.Event{V: 1, Time: time.Unix(int64(i), 0).UTC(), Session: "s", Kind: engine.KindOther, Hook: fmt.Sprint("n", i)}
-	return string(ev.AppendJSON(nil)) + "\n"
+	return string(store.AppendEvent(nil, &ev)) + "\n"
 }
 
 func next(t *testing.T, ch <-chan Batch) Batch {

@@ -52,7 +52,7 @@ func main() {
 				Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "sig"}
 		}
 		ev.Signals = engine.Apply(st, ev, &cfg)
-		batch = append(batch, ev.AppendJSON(nil))
+		batch = append(batch, store.AppendEvent(nil, ev))
 		if len(batch) == cap(batch) {
 			if err := h.Append(batch...); err != nil {
 				fmt.Fprintln(os.Stderr, err)

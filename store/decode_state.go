@@ -9,7 +9,7 @@ import (
 	"cully/jsonlite"
 )
 
-// decodeState reads a state file written by engine.State.AppendJSON (or
+// decodeState reads a state file written by AppendState (or
 // encoding/json: the formats are the same). The hook loads its session's
 // state on every call, so this walks the document once with jsonlite,
 // switching on raw member names and building no intermediate maps: in a

@@ -1,16 +1,18 @@
-package engine
+package store
 
 import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"cully/engine"
 )
 
 // AppendJSON appends the event as one JSON object, exactly as encoding/json
 // would write it (same keys, same omissions; a test holds the two equal).
 // The hook writes a record per call, and a hand-written encoder spares each
 // short-lived hook process encoding/json's reflection warm-up.
-func (e *Event) AppendJSON(b []byte) []byte {
+func AppendEvent(b []byte, e *engine.Event) []byte {
 	b = append(b, `{"v":`...)
 	b = strconv.AppendInt(b, int64(e.V), 10)
 	b = appendField(b, "ts")
@@ -59,7 +61,7 @@ func (e *Event) AppendJSON(b []byte) []byte {
 		b = append(b, `,"quiet":true`...)
 	}
 	b = appendList(b, "ack", e.Ack, appendQuoted)
-	b = appendList(b, "rejected", e.Rejected, func(b []byte, r Rejected) []byte {
+	b = appendList(b, "rejected", e.Rejected, func(b []byte, r engine.Rejected) []byte {
 		b = append(b, `{"tool":`...)
 		b = appendQuoted(b, r.Tool)
 		b = appendStr(b, "class", string(r.Class), true)
@@ -69,9 +71,9 @@ func (e *Event) AppendJSON(b []byte) []byte {
 		return append(b, '}')
 	})
 	if e.Usage != nil {
-		b = e.Usage.appendJSON(appendField(b, "usage"))
+		b = appendUsage(appendField(b, "usage"), e.Usage)
 	}
-	b = appendList(b, "signals", e.Signals, func(b []byte, s Signal) []byte {
+	b = appendList(b, "signals", e.Signals, func(b []byte, s engine.Signal) []byte {
 		b = append(b, `{"kind":`...)
 		b = appendQuoted(b, string(s.Kind))
 		b = appendStr(b, "reason", string(s.Reason), true)

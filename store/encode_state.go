@@ -1,15 +1,17 @@
-package engine
+package store
 
 import (
 	"sort"
 	"strconv"
+
+	"cully/engine"
 )
 
 // AppendJSON appends the state exactly as encoding/json would write it
 // (a test holds the two byte-equal). The hook saves the state on every
 // call; writing it by hand spares each short-lived hook process
 // encoding/json's reflection warm-up.
-func (s *State) AppendJSON(b []byte) []byte {
+func AppendState(b []byte, s *engine.State) []byte {
 	b = append(b, `{"v":`...)
 	b = strconv.AppendInt(b, int64(s.V), 10)
 	b = appendStr(b, "session", s.Session, false)
@@ -30,8 +32,8 @@ func (s *State) AppendJSON(b []byte) []byte {
 	b = appendInt(b, "change_seq", s.ChangeSeq, false)
 	b = appendInt(b, "reads_since_act", s.ReadsSinceAct, false)
 	b = appendInt(b, "edits_since_check", s.EditsSinceCheck, false)
-	b = s.Counts.appendJSON(appendField(b, "counts"))
-	b = appendList(b, "checkpoints", s.Checkpoints, func(b []byte, c Checkpoint) []byte {
+	b = appendCounts(appendField(b, "counts"), &s.Counts)
+	b = appendList(b, "checkpoints", s.Checkpoints, func(b []byte, c engine.Checkpoint) []byte {
 		b = append(b, `{"id":`...)
 		b = appendQuoted(b, c.ID)
 		b = appendStr(b, "reason", string(c.Reason), false)
@@ -48,7 +50,7 @@ func (s *State) AppendJSON(b []byte) []byte {
 		}
 		return append(b, '}')
 	})
-	b = appendList(b, "warnings", s.Warnings, func(b []byte, w Warning) []byte {
+	b = appendList(b, "warnings", s.Warnings, func(b []byte, w engine.Warning) []byte {
 		b = append(b, `{"reason":`...)
 		b = appendQuoted(b, string(w.Reason))
 		b = appendTime(appendField(b, "ts"), w.Time)
@@ -60,7 +62,7 @@ func (s *State) AppendJSON(b []byte) []byte {
 		}
 		return append(b, '}')
 	})
-	b = appendMap(b, "files", s.Files, func(b []byte, f *FileSeen) []byte {
+	b = appendMap(b, "files", s.Files, func(b []byte, f *engine.FileSeen) []byte {
 		b = strconv.AppendInt(append(b, `{"n":`...), int64(f.Reads), 10)
 		b = appendInt64(b, "wa", f.WholeAt, true)
 		b = appendInt64(b, "wm", f.WholeMod, true)
@@ -68,7 +70,7 @@ func (s *State) AppendJSON(b []byte) []byte {
 		b = appendInt64(b, "s", f.Seen, false)
 		return append(b, '}')
 	})
-	b = appendMap(b, "commands", s.Commands, func(b []byte, c *CmdSeen) []byte {
+	b = appendMap(b, "commands", s.Commands, func(b []byte, c *engine.CmdSeen) []byte {
 		b = appendQuoted(append(b, `{"preview":`...), c.Preview)
 		b = appendInt(b, "runs", c.Runs, false)
 		b = appendInt64(b, "seen", c.LastSeen, false)
@@ -80,13 +82,13 @@ func (s *State) AppendJSON(b []byte) []byte {
 	})
 	b = appendList(b, "warned", s.Warned, appendQuoted)
 	if s.Usage != nil {
-		b = s.Usage.appendJSON(appendField(b, "usage"))
+		b = appendUsage(appendField(b, "usage"), s.Usage)
 	}
 	b = appendInt(b, "next_cp", s.NextCP, false)
 	return append(b, '}')
 }
 
-func (c *Counts) appendJSON(b []byte) []byte {
+func appendCounts(b []byte, c *engine.Counts) []byte {
 	b = append(b, `{"tool_calls":`...)
 	b = strconv.AppendInt(b, int64(c.ToolCalls), 10)
 	if c.ByClass == nil {
@@ -106,7 +108,7 @@ func (c *Counts) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-func (u *HostUsage) appendJSON(b []byte) []byte {
+func appendUsage(b []byte, u *engine.HostUsage) []byte {
 	b = append(b, '{')
 	n := len(b)
 	if u.CostUSD != nil {

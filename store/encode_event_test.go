@@ -1,0 +1,39 @@
+package store
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"cully/engine"
+)
+
+// The hand-written encoder writes byte for byte what encoding/json writes.
+func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
+	one, size, cost, tok := 1, int64(12345), 0.4375, int64(98765)
+	mt := time.Date(2026, 1, 2, 3, 4, 5, 600700800, time.UTC)
+	f := false
+	evs := []engine.Event{
+		{},
+		{V: 1, Time: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), Agent: "claude", Session: "s", Kind: engine.KindPrompt},
+		{V: 1, Time: time.Date(2026, 11, 30, 12, 0, 0, 5, time.FixedZone("x", 3600)), Agent: "claude", Session: "s\"1", Task: 3,
+			Hook: "PostToolUseFailure", Kind: engine.KindPostTool, Subagent: "a1", Source: "startup", Cwd: "/p/é", Tool: "Bash",
+			ToolUseID: "toolu_1", Class: engine.ClassCheck, Target: "a<b>&c.go", Size: &size, Mtime: &mt, Ranged: true,
+			CmdFP: "abc", Cmd: "go test ./... 2>&1 | tail\t\x01\u2028\xff", Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "sig",
+			Note: "masked", Changes: true, Attended: &f, Quiet: true, Ack: []string{"c1", "*"},
+			Usage:   &engine.HostUsage{CostUSD: &cost, ContextTokens: &tok, Model: "m"},
+			Signals: []engine.Signal{{Kind: engine.SignalNudge, Text: "line1\nline2 \"q\""}, {Kind: engine.SignalCheckpoint, Reason: engine.ReasonExploring, ID: "c1", Evidence: "20"}}},
+		{V: 1, Kind: engine.KindHostUsage, Usage: &engine.HostUsage{}},
+		{V: 1, Kind: engine.KindBatch, Rejected: []engine.Rejected{{Tool: "Edit", Class: engine.ClassEdit, Target: "a.go", FP: "f", Sig: "s"}, {Tool: "X", FP: "g", Sig: "t"}}},
+		{V: 1, Kind: engine.KindHostUsage, Usage: &engine.HostUsage{InputTokens: &tok}},
+	}
+	for i, ev := range evs {
+		want, err := json.Marshal(&ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := AppendEvent(nil, &ev); string(got) != string(want) {
+			t.Errorf("event %d:\n got %s\nwant %s", i, got, want)
+		}
+	}
+}

@@ -1,0 +1,52 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"cully/engine"
+)
+
+// richState is a state with every field set, built through the reducer.
+func richState() *engine.State {
+	cfg := engine.DefaultConfig()
+	st := engine.NewState("rich-session")
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	f := false
+	apply := func(ev engine.Event) {
+		now = now.Add(time.Second)
+		ev.V, ev.Session, ev.Time, ev.Agent = 1, st.Session, now, "claude"
+		engine.Apply(st, &ev, &cfg)
+	}
+	apply(engine.Event{Kind: engine.KindSessionStart, Attended: &f, Cwd: "/p \"q\" <é>"})
+	apply(engine.Event{Kind: engine.KindPrompt})
+	one, size := 1, int64(300<<10)
+	mt := now.Add(-time.Hour)
+	for i := 0; i < 22; i++ {
+		apply(engine.Event{Kind: engine.KindPreTool, Tool: "Read", Class: engine.ClassRead, Target: fmt.Sprintf("d/f%d.go", i%7), Size: &size, Mtime: &mt})
+		apply(engine.Event{Kind: engine.KindPostTool, Tool: "Read", Class: engine.ClassRead, Target: fmt.Sprintf("d/f%d.go", i%7), Outcome: engine.OutcomeOK, Size: &size, Mtime: &mt})
+	}
+	for i := 0; i < 3; i++ {
+		apply(engine.Event{Kind: engine.KindPreTool, Tool: "Bash", Class: engine.ClassCheck, Cmd: "go test ./...", CmdFP: "fp"})
+		apply(engine.Event{Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassCheck, Cmd: "go test ./...", CmdFP: "fp", Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "s"})
+	}
+	apply(engine.Event{Kind: engine.KindAck, Ack: []string{"c1"}})
+	cost, tok := 0.125, int64(4242)
+	apply(engine.Event{Kind: engine.KindHostUsage, Usage: &engine.HostUsage{CostUSD: &cost, ContextTokens: &tok, Model: "m"}})
+	apply(engine.Event{Kind: engine.KindPreTool, Tool: "Grep", Class: engine.ClassRead})
+	return st
+}
+
+func TestStateAppendJSONMatchesEncodingJSON(t *testing.T) {
+	for name, st := range map[string]*engine.State{"rich": richState(), "new": engine.NewState("s"), "empty": {}} {
+		want, err := json.Marshal(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := AppendState(nil, st); string(got) != string(want) {
+			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+		}
+	}
+}
