@@ -5,21 +5,26 @@ package engine
 // command to run: nothing here is ever executed.
 type Config struct {
 	// ExploreReads read/search calls without an edit or a check raise the
-	// exploring checkpoint (seed 000: 20).
+	// exploring checkpoint (default 20: well past the reads a focused change
+	// needs before it acts).
 	ExploreReads int `toml:"explore_reads" json:"explore_reads"`
 	// UnverifiedEdits edits without a successful check raise the
-	// unverified-edits checkpoint (seed 000: 12).
+	// unverified-edits checkpoint (default 12: a dozen unchecked edits is more
+	// than one coherent change).
 	UnverifiedEdits int `toml:"unverified_edits" json:"unverified_edits"`
 	// LoopFailures identical failures of one command, with no success between,
-	// make an active failure loop (DESIGN: 3).
+	// make an active failure loop (default 3: twice can be bad luck, three
+	// times the same error is a loop).
 	LoopFailures int `toml:"loop_failures" json:"loop_failures"`
 	// BlindRetryFailures failed runs in a row, with nothing changed since, make
-	// the next identical run a blind retry (seed 000: a third attempt after two).
+	// the next identical run a blind retry (default 2: the third attempt is the
+	// one to stop; at most 4, the failures a command remembers).
 	BlindRetryFailures int `toml:"blind_retry_failures" json:"blind_retry_failures"`
-	// LargeReadBytes: a whole-file read above this size is warned (DESIGN: 256 KiB).
+	// LargeReadBytes: a whole-file read above this size is warned (default
+	// 256 KiB: tens of thousands of tokens at once).
 	LargeReadBytes int64 `toml:"large_read_bytes" json:"large_read_bytes"`
 	// RereadMinBytes: files smaller than this are cheap to re-read and never
-	// warned (seed 000: 4 KB).
+	// warned (default 4 KiB: about a thousand tokens).
 	RereadMinBytes int64 `toml:"reread_min_bytes" json:"reread_min_bytes"`
 	// Unattended is what a checkpoint asks of an agent nobody is watching:
 	// "continue" (summarise, then go on) or "stop" (summarise, then end the turn).
@@ -31,7 +36,7 @@ type Config struct {
 	ReadOnly []string `toml:"read_only" json:"read_only,omitempty"`
 }
 
-// DefaultConfig returns the thresholds of DESIGN.md and seed 000.
+// DefaultConfig returns the documented thresholds (docs/rules.md).
 func DefaultConfig() Config {
 	return Config{
 		ExploreReads:       20,
@@ -59,6 +64,9 @@ func (c Config) Sanitize() Config {
 	}
 	if c.BlindRetryFailures < 1 {
 		c.BlindRetryFailures = d.BlindRetryFailures
+	}
+	if c.BlindRetryFailures > maxFailChanges { // beyond what a command remembers, the guard could never fire
+		c.BlindRetryFailures = maxFailChanges
 	}
 	if c.LargeReadBytes < 1 {
 		c.LargeReadBytes = d.LargeReadBytes

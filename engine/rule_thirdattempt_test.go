@@ -91,3 +91,13 @@ func TestThirdAttemptKey(t *testing.T) {
 		t.Error("a later change count: same key")
 	}
 }
+
+// A configured threshold past the remembered history is clamped, not
+// allowed to switch the guard off.
+func TestThirdAttemptThresholdClamped(t *testing.T) {
+	c := DefaultConfig()
+	c.BlindRetryFailures = 9
+	if got := c.Sanitize().BlindRetryFailures; got != maxFailChanges {
+		t.Errorf("clamped to %d, want %d", got, maxFailChanges)
+	}
+}

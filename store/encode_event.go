@@ -8,7 +8,7 @@ import (
 	"cully/engine"
 )
 
-// AppendJSON appends the event as one JSON object, exactly as encoding/json
+// AppendEvent appends the event as one JSON object, exactly as encoding/json
 // would write it (same keys, same omissions; a test holds the two equal).
 // The hook writes a record per call, and a hand-written encoder spares each
 // short-lived hook process encoding/json's reflection warm-up.

@@ -9,7 +9,7 @@ import (
 )
 
 // The hand-written encoder writes byte for byte what encoding/json writes.
-func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
+func TestAppendEventMatchesEncodingJSON(t *testing.T) {
 	one, size, cost, tok := 1, int64(12345), 0.4375, int64(98765)
 	mt := time.Date(2026, 1, 2, 3, 4, 5, 600700800, time.UTC)
 	f := false

@@ -7,7 +7,7 @@ import (
 	"cully/engine"
 )
 
-// AppendJSON appends the state exactly as encoding/json would write it
+// AppendState appends the state exactly as encoding/json would write it
 // (a test holds the two byte-equal). The hook saves the state on every
 // call; writing it by hand spares each short-lived hook process
 // encoding/json's reflection warm-up.

@@ -39,7 +39,7 @@ func richState() *engine.State {
 	return st
 }
 
-func TestStateAppendJSONMatchesEncodingJSON(t *testing.T) {
+func TestAppendStateMatchesEncodingJSON(t *testing.T) {
 	for name, st := range map[string]*engine.State{"rich": richState(), "new": engine.NewState("s"), "empty": {}} {
 		want, err := json.Marshal(st)
 		if err != nil {
