@@ -16,7 +16,7 @@ type Backend interface {
 	Recent(window int64) ([]*engine.Event, error)
 }
 
-// HomeBackend reads and writes a state directory through the ledger, with
+// HomeBackend reads and writes a state directory through the store, with
 // the same locks and reducer as the hook.
 type HomeBackend struct {
 	Home store.Home
