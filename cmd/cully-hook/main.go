@@ -1,10 +1,13 @@
 // Command cully-hook is `cully hook` alone, in a binary that links nothing
 // else: no TUI, no CLI framework, no flag parsing, no other subcommand. An
 // agent runs it before and after every tool call, so its start-up time is
-// the product's hot path. Measured with bench/hook.sh (1M-event journal,
-// median of 300 interleaved runs on a 2-core machine), the lean binary
-// saves about 0.25 ms a call over `cully hook` from a cgo-free full build,
-// and more over a full build that links cgo (see docs/performance.md).
+// the product's hot path. Measured with bench/ratio (300 interleaved runs,
+// a session at the state caps, a 1M-event journal, 2-core machine; both
+// built with CGO_ENABLED=0): cully-hook 1.57 ms median, `cully hook` from
+// the full binary 2.21 ms — the split saves about 0.6 ms a call, most of it
+// the package initialisation of the panel's and the CLI's libraries. (A
+// full binary built with cgo took 3.03 ms: cgo's start-up, through the
+// terminal stack's os/user, is why every build of cully disables it.)
 //
 // Usage (in the agent's hook settings): cully-hook [--agent NAME]
 // It always exits 0. `-h` prints one usage line; a terminal on stdin (a
