@@ -66,14 +66,23 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	return sigs
 }
 
-// newTask opens a fresh observation boundary. A checkpoint the agent was
-// told about is taken as answered by the user's prompt; one that never
-// reached the agent belongs to a task that is over.
+// newTask opens a fresh observation boundary: a new task, and everything a
+// boundary restarts.
 func (s *State) newTask(ev *Event) []Signal {
 	s.Task++
 	s.Counts.Prompts++
+	return s.boundary(ev)
+}
+
+// boundary is a point where the user steered — a prompt, an answered
+// question, an accepted plan: the activity counts and every command's
+// failure history restart (what came before is the user's to judge, not a
+// streak to continue). A checkpoint the agent was told about is taken as
+// answered; one that never reached it is superseded.
+func (s *State) boundary(ev *Event) []Signal {
 	s.ReadsSinceAct = 0
 	s.EditsSinceCheck = 0
+	clear(s.Commands)
 	var sigs []Signal
 	for i := range s.Checkpoints {
 		c := &s.Checkpoints[i]
