@@ -36,7 +36,7 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 		sigs = s.newTask(ev)
 	case KindSessionStart:
 		s.Ended = false
-		if ev.Source == "compact" {
+		if ev.Source == "compact" || ev.Source == "clear" { // the agent's context was replaced
 			s.forgetReads()
 		}
 	case KindCompact:
@@ -170,6 +170,9 @@ func (s *State) attended() bool { return s.Attended == nil || *s.Attended }
 func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 	c := &s.Counts
 	c.ToolCalls++
+	if ev.Subagent != "" {
+		s.SubagentAt = ev.Time.Unix()
+	}
 	c.ByClass[ev.Class]++
 	switch ev.Outcome {
 	case OutcomeFailed:
@@ -209,6 +212,10 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 			c.ChecksFailed++
 		default:
 			c.ChecksUnknown++
+		}
+	case ClassAsk:
+		if ev.Outcome == OutcomeOK && ev.Subagent == "" { // the user answered: they are steering
+			return s.boundary(ev)
 		}
 	default:
 		if ev.Changes {
@@ -271,6 +278,16 @@ func (s *State) noteRead(ev *Event) {
 	}
 	f.Reads++
 	f.Seen = ev.Time.Unix()
+	if ev.Outcome == OutcomeOK {
+		// The agent looked at the file its edits failed on: the next try
+		// is informed, not blind (the same error again still counts
+		// toward a failure loop).
+		for _, c := range s.Commands {
+			if c.Edit == k {
+				c.ChangeAt = nil
+			}
+		}
+	}
 	if ev.Outcome == OutcomeOK && !ev.Ranged && ev.Mtime != nil {
 		f.WholeAt, f.WholeMod = max(ev.Time.Unix(), 1), ev.Mtime.UnixNano() // WholeAt 0 means no whole read
 		if ev.Size != nil {
@@ -299,6 +316,9 @@ func (s *State) trackCommand(ev *Event) *CmdSeen {
 	}
 	cs.Runs++
 	cs.LastSeen = ev.Time.Unix()
+	if ev.Class == ClassEdit && !IsShellTool(ev.Tool) {
+		cs.Edit = fileKey(ev)
+	}
 	if ev.Cmd != "" {
 		cs.Preview = ev.Cmd
 	} else if cs.Preview == "" {

@@ -22,6 +22,8 @@ func ClassifyTool(tool string) Class {
 		return ClassPoll
 	case "bash", "shell", "exec_command", "run_shell_command", "run_terminal_cmd", "local_shell":
 		return ClassRun
+	case "askuserquestion", "exitplanmode", "ask_user", "request_user_input":
+		return ClassAsk
 	}
 	return ClassOther
 }

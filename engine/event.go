@@ -36,6 +36,7 @@ const (
 	ClassCheck Class = "check" // verifies work: tests, builds, linters, type checks
 	ClassRun   Class = "run"   // any other command
 	ClassPoll  Class = "poll"  // reads a background task's output or waits: neither a read nor a repeat
+	ClassAsk   Class = "ask"   // the user answers the agent: a question, a plan to accept
 	ClassOther Class = "other" // agent bookkeeping: subagents, task lists, tool search
 )
 

@@ -12,7 +12,8 @@ const ReasonReread Reason = "unchanged-reread"
 // cfg.RereadMinBytes that this session (or subagent) already read whole,
 // if its modification time is no newer than at that read. A file changed
 // by the agent, and every file after a compaction, counts as not read
-// (apply.go: changed, forgetReads). Dedup key: the file (per subagent),
+// (apply.go: changed, forgetReads), and so does a file the foreground agent
+// read before a subagent last worked. Dedup key: the file (per subagent),
 // size and mtime.
 var unchangedReread = guardRule{
 	reason: ReasonReread,
@@ -23,6 +24,9 @@ var unchangedReread = guardRule{
 		}
 		f := s.Files[fileKey(ev)]
 		if f == nil || f.WholeAt == 0 || *ev.Size < cfg.RereadMinBytes || ev.Mtime == nil || ev.Mtime.UnixNano() > f.WholeMod {
+			return "", "", false
+		}
+		if ev.Subagent == "" && s.SubagentAt >= f.WholeAt { // a subagent worked since: the agent may be taking up its findings
 			return "", "", false
 		}
 		return "reread\x00" + fileKey(ev) + "\x00" + sizeMtime(ev),

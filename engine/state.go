@@ -4,7 +4,7 @@ import "time"
 
 // StateVersion changes whenever State changes shape; a state file of another
 // version is rebuilt from the journal instead of being trusted.
-const StateVersion = 2
+const StateVersion = 3
 
 // Caps that keep a session's state small, so loading it costs the same on
 // every hook call however long the session runs.
@@ -50,6 +50,10 @@ type State struct {
 	Commands    map[string]*CmdSeen  `json:"commands,omitempty"`
 	Warned      []string             `json:"warned,omitempty"` // guard dedup keys already used
 	Usage       *HostUsage           `json:"usage,omitempty"`  // last host-reported usage
+	// SubagentAt is the Unix second of a subagent's last tool call: a file
+	// the foreground agent read before it is not an unchanged re-read of
+	// the agent's own context once a subagent has worked since.
+	SubagentAt int64 `json:"subagent_at,omitempty"`
 	NextCP      int                  `json:"next_cp"`          // checkpoint id sequence
 }
 
@@ -94,6 +98,9 @@ type CmdSeen struct {
 	// ChangeAt holds ChangeSeq at the last failures (up to maxFailChanges),
 	// newest last: a retry is blind when nothing changed across them and since.
 	ChangeAt []int `json:"change_at,omitempty"`
+	// Edit is the file an edit tool's command writes: a successful read of
+	// it makes the next try an informed one, not a blind retry.
+	Edit string `json:"edit,omitempty"`
 }
 
 // NewState returns the empty state of a session.

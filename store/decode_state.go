@@ -53,6 +53,8 @@ func decodeState(b []byte) (*engine.State, error) {
 			st.ReadsSinceAct = d.int(v)
 		case `"edits_since_check"`:
 			st.EditsSinceCheck = d.int(v)
+		case `"subagent_at"`:
+			st.SubagentAt = jsonlite.Int(v)
 		case `"next_cp"`:
 			st.NextCP = d.int(v)
 		case `"counts"`:
@@ -101,6 +103,8 @@ func decodeState(b []byte) (*engine.State, error) {
 						c.LastSig = jsonlite.Str(cv)
 					case `"change_at"`:
 						d.each(cv, func(n []byte) { c.ChangeAt = append(c.ChangeAt, d.int(n)) })
+					case `"edit"`:
+						c.Edit = jsonlite.Str(cv)
 					}
 				})
 				st.Commands[jsonlite.Str(k)] = c

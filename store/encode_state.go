@@ -78,12 +78,14 @@ func AppendState(b []byte, s *engine.State) []byte {
 		b = appendInt(b, "sig_streak", c.SigStreak, false)
 		b = appendStr(b, "last_sig", c.LastSig, true)
 		b = appendList(b, "change_at", c.ChangeAt, func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) })
+		b = appendStr(b, "edit", c.Edit, true)
 		return append(b, '}')
 	})
 	b = appendList(b, "warned", s.Warned, appendQuoted)
 	if s.Usage != nil {
 		b = appendUsage(appendField(b, "usage"), s.Usage)
 	}
+	b = appendInt64(b, "subagent_at", s.SubagentAt, true)
 	b = appendInt(b, "next_cp", s.NextCP, false)
 	return append(b, '}')
 }

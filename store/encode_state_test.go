@@ -36,6 +36,8 @@ func richState() *engine.State {
 	cost, tok := 0.125, int64(4242)
 	apply(engine.Event{Kind: engine.KindHostUsage, Usage: &engine.HostUsage{CostUSD: &cost, ContextTokens: &tok, Model: "m"}})
 	apply(engine.Event{Kind: engine.KindPreTool, Tool: "Grep", Class: engine.ClassRead})
+	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Edit", Class: engine.ClassEdit, Target: "d/f1.go", CmdFP: "edit-fp", Outcome: engine.OutcomeFailed, FailSig: "e"})
+	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Read", Class: engine.ClassRead, Target: "x.go", Subagent: "a1", Outcome: engine.OutcomeOK})
 	return st
 }
 
