@@ -54,7 +54,7 @@ type State struct {
 	// the foreground agent read before it is not an unchanged re-read of
 	// the agent's own context once a subagent has worked since.
 	SubagentAt int64 `json:"subagent_at,omitempty"`
-	NextCP      int                  `json:"next_cp"`          // checkpoint id sequence
+	NextCP     int   `json:"next_cp"` // checkpoint id sequence
 }
 
 // Counts are the session's activity totals.
