@@ -73,6 +73,9 @@ type Event struct {
 	Size   *int64     `json:"size,omitempty"`   // target size at hook time
 	Mtime  *time.Time `json:"mtime,omitempty"`  // target modification time at hook time
 	Ranged bool       `json:"ranged,omitempty"` // a read with an offset/limit/range
+	// Bounded: the host itself refuses a whole read past its own size limit
+	// (Claude Code's Read), so a large-read warning would repeat it.
+	Bounded bool `json:"bounded,omitempty"`
 
 	CmdFP   string  `json:"cmd_fp,omitempty"`   // hash of the normalized command
 	Cmd     string  `json:"cmd,omitempty"`      // short redacted preview

@@ -41,6 +41,9 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 	if e.Ranged {
 		b = append(b, `,"ranged":true`...)
 	}
+	if e.Bounded {
+		b = append(b, `,"bounded":true`...)
+	}
 	b = appendStr(b, "cmd_fp", e.CmdFP, true)
 	b = appendStr(b, "cmd", e.Cmd, true)
 	b = appendStr(b, "outcome", string(e.Outcome), true)

@@ -80,7 +80,7 @@ func demoScript(project string) []demoStep {
 	bash("And a third time, with nothing changed: cully warns before it runs.", "go test ./parser/", testFail)
 	read("The failure loop is now a checkpoint; the agent gets it before its next call.", "parser/lexer.go")
 	read("It re-reads parser.go, which has not changed: a re-read warning.", "parser/parser.go")
-	read("It opens a 300 KiB fixture whole: a large-read warning.", "testdata/corpus.json")
+	bash("It dumps a 300 KiB fixture whole with cat: a large-read warning.", "cat testdata/corpus.json", "")
 	for i, p := range []string{"parser/doc.go", "parser/token.go", "parser/ast.go", "README.md", "go.mod"} {
 		say := ""
 		if i == 0 {

@@ -163,6 +163,9 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 			absTarget = hookbridge.AbsPath(path, cwd)
 		}
 		ev.Ranged = in.Present("offset") || in.Present("limit") || in.Present("pages")
+		// Claude Code's Read refuses a whole read of a file over its own
+		// limit, with the same advice cully would give.
+		ev.Bounded = ev.Tool == "Read"
 	}
 	if absTarget != "" {
 		ev.Target = hookbridge.RelPath(absTarget, projectDir)
