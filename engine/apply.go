@@ -195,7 +195,9 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 		c.Edits++
 		if ev.Outcome != OutcomeFailed {
 			s.changed(ev)
-			s.EditsSinceCheck++
+			if !proseFile(ev.Target) { // plans and notes have nothing to test
+				s.EditsSinceCheck++
+			}
 		}
 	case ClassCheck:
 		c.Checks++

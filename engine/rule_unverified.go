@@ -1,14 +1,17 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // ReasonUnverifiedEdits: many edits and no successful check.
 const ReasonUnverifiedEdits Reason = "unverified-edits"
 
 // unverifiedEdits is raised after cfg.UnverifiedEdits edits without a
-// successful check (State.EditsSinceCheck: failed edits do not count; a
-// check known to pass and a new task reset it, a failed or unknown check
-// does not).
+// successful check (State.EditsSinceCheck: failed edits and edits of prose
+// — plans, notes, docs — do not count; a check known to pass and a
+// boundary reset it, a failed or unknown check does not).
 var unverifiedEdits = checkpointRule{
 	reason: ReasonUnverifiedEdits,
 	action: "Review the approach and verification plan before widening the change.",
@@ -18,4 +21,17 @@ var unverifiedEdits = checkpointRule{
 		}
 		return fmt.Sprintf("%d edits since the last successful check", s.EditsSinceCheck), true
 	},
+}
+
+// proseExt are the extensions of files no check verifies: plans, notes and
+// documentation.
+var proseExt = []string{".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc", ".org"}
+
+// proseFile reports whether an edit target is prose (see proseExt).
+func proseFile(target string) bool {
+	dot := strings.LastIndexByte(target, '.')
+	if dot < 0 || strings.ContainsRune(target[dot:], '/') {
+		return false
+	}
+	return contains(proseExt, strings.ToLower(target[dot:]))
 }

@@ -67,3 +67,23 @@ func TestUnverifiedEditsRule(t *testing.T) {
 		{name: "not an edit", state: edits(12), ev: rd},
 	})
 }
+
+// Edits of plans, notes and docs are not unverified code.
+func TestProseEditsDoNotCount(t *testing.T) {
+	s := newSim(t)
+	s.prompt()
+	for i := 0; i < 20; i++ {
+		s.call(edit([]string{"PLAN.md", "notes/NOTES.txt", ".claude/plans/p.md", "docs/a.rst"}[i%4]))
+	}
+	if s.open(ReasonUnverifiedEdits) != 0 || s.st.EditsSinceCheck != 0 {
+		t.Fatalf("prose edits counted: %d since check", s.st.EditsSinceCheck)
+	}
+	for _, c := range []struct {
+		path string
+		want bool
+	}{{"README.md", true}, {"a/b.MD", true}, {"x.go", false}, {"Makefile", false}, {"v1.2/run", false}, {"", false}} {
+		if got := proseFile(c.path); got != c.want {
+			t.Errorf("proseFile(%q) = %v", c.path, got)
+		}
+	}
+}

@@ -248,3 +248,17 @@ func TestEncodeClaudeGolden(t *testing.T) {
 		}
 	}
 }
+
+// A parallel batch cancelled because one call failed: the siblings never
+// ran, so they are no failures (and no refusals at the batch).
+func TestSiblingCancelledIsUnknown(t *testing.T) {
+	raw := []byte(`{"session_id":"s","hook_event_name":"PostToolUseFailure","cwd":"/p","tool_name":"Bash","tool_input":{"command":"go test ./..."},"error":"<tool_use_error>Sibling tool call errored</tool_use_error>"}`)
+	ev, err := agent.Decode(raw, fixtureEnv())
+	if err != nil || ev.Outcome != engine.OutcomeUnknown || ev.Note != "cancelled" || ev.FailSig != "" {
+		t.Fatalf("%v %+v", err, ev)
+	}
+	batch := []byte(`{"session_id":"s","hook_event_name":"PostToolBatch","cwd":"/p","tool_calls":[{"tool_name":"Edit","tool_input":{"file_path":"/p/a.go"},"tool_response":"<tool_use_error>Sibling tool call errored</tool_use_error>"}]}`)
+	if ev, err := agent.Decode(batch, fixtureEnv()); err != nil || len(ev.Rejected) != 0 {
+		t.Fatalf("a cancelled sibling is no refusal: %v %+v", err, ev)
+	}
+}

@@ -96,13 +96,18 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 // call shows up nowhere else (testdata/capture-sequence/028-PostToolBatch.json).
 const rejectedMark = "<tool_use_error>"
 
+// siblingErrored is what Claude Code answers for the calls of a parallel
+// batch it cancelled because one of them failed: those calls never ran, so
+// they are neither failures nor refusals of their own.
+const siblingErrored = "Sibling tool call errored"
+
 // decodeRejected finds the batch's calls that no tool hook saw.
 func decodeRejected(p jsonlite.Object, env hookbridge.Env) []engine.Rejected {
 	var out []engine.Rejected
 	for _, raw := range p.Items("tool_calls") {
 		call := jsonlite.AsObject(raw)
 		resp, ok := jsonlite.Unquote(call["tool_response"])
-		if !ok || !strings.HasPrefix(resp, rejectedMark) {
+		if !ok || !strings.HasPrefix(resp, rejectedMark) || strings.Contains(resp, siblingErrored) {
 			continue
 		}
 		msg := strings.TrimSuffix(strings.TrimPrefix(resp, rejectedMark), "</tool_use_error>")
@@ -210,6 +215,8 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 		switch {
 		case p.Bool("is_interrupt"):
 			ev.Outcome, ev.Note = engine.OutcomeUnknown, "interrupted"
+		case strings.Contains(msg, siblingErrored):
+			ev.Outcome, ev.Note = engine.OutcomeUnknown, "cancelled"
 		case strings.Contains(body, "Command timed out"):
 			ev.Note = "timeout"
 		}
