@@ -144,9 +144,16 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 	var pending []*Checkpoint
 	if ev.Subagent == "" {
 		for i := range s.Checkpoints {
-			if c := &s.Checkpoints[i]; c.Status == StatusOpen && !c.Nudged {
-				pending = append(pending, c)
+			c := &s.Checkpoints[i]
+			if c.Status != StatusOpen || c.Nudged {
+				continue
 			}
+			// Revalidated at delivery: the call about to run may be the one
+			// that ends the condition; the checkpoint waits for its outcome.
+			if r := rule(c.Reason); r != nil && r.holds != nil && r.holds(ev) {
+				continue
+			}
+			pending = append(pending, c)
 		}
 	}
 	if ev.Quiet || len(pending) == 0 && len(warned) == 0 {
@@ -224,7 +231,7 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 			s.changed(ev)
 		}
 	}
-	return s.runCheckpoints(ev, cmd, cfg, false)
+	return append(s.settle(ev), s.runCheckpoints(ev, cmd, cfg, false)...)
 }
 
 // rejected counts the calls the host refused before any tool hook: failed

@@ -19,4 +19,6 @@ var exploring = checkpointRule{
 		}
 		return fmt.Sprintf("%d read/search calls since the last edit or check", s.ReadsSinceAct), true
 	},
+	holds:   func(ev *Event) bool { return ev.Subagent == "" && (ev.Class == ClassEdit || ev.Class == ClassCheck) },
+	settled: func(s *State, _ *Checkpoint) bool { return s.ReadsSinceAct == 0 },
 }

@@ -15,6 +15,12 @@ var failureLoop = checkpointRule{
 	reason:  ReasonFailureLoop,
 	action:  "Explain the blocker and propose a different next step.",
 	refused: true,
+	keyed:   true,
+	// The command succeeding, or its history restarting, ends the loop.
+	settled: func(s *State, c *Checkpoint) bool {
+		cs := s.Commands[c.Key]
+		return c.Key != "" && (cs == nil || cs.Fails == 0)
+	},
 	due: func(s *State, ev *Event, cmd *CmdSeen, cfg *Config) (string, bool) {
 		if cmd == nil || ev.Outcome != OutcomeFailed || cmd.SigStreak < cfg.LoopFailures {
 			return "", false

@@ -21,6 +21,8 @@ var unverifiedEdits = checkpointRule{
 		}
 		return fmt.Sprintf("%d edits since the last successful check", s.EditsSinceCheck), true
 	},
+	holds:   func(ev *Event) bool { return ev.Class == ClassCheck },
+	settled: func(s *State, c *Checkpoint) bool { return s.CheckEpoch > c.Epoch },
 }
 
 // proseExt are the extensions of files no check verifies: plans, notes and

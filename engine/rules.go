@@ -40,6 +40,44 @@ type checkpointRule struct {
 	// cmd is the history of ev's command when the reducer tracks it (see
 	// tracksCommand), nil otherwise. It must not change the state.
 	due func(s *State, ev *Event, cmd *CmdSeen, cfg *Config) (evidence string, ok bool)
+	// keyed: the checkpoint is about ev's command (Checkpoint.Key).
+	keyed bool
+	// holds reports whether the call about to run may end the condition
+	// (a check for unchecked edits): the nudge waits for its outcome
+	// instead of interrupting the very call that answers it.
+	holds func(ev *Event) bool
+	// settled reports, after a booked call, whether the condition of an
+	// open checkpoint has ended: it closes as resolved.
+	settled func(s *State, c *Checkpoint) bool
+}
+
+// rule finds a checkpoint reason's rule.
+func rule(r Reason) *checkpointRule {
+	for i := range checkpoints {
+		if checkpoints[i].reason == r {
+			return &checkpoints[i]
+		}
+	}
+	return nil
+}
+
+// settle closes, as resolved, the open checkpoints whose condition the
+// booked call ended.
+func (s *State) settle(ev *Event) []Signal {
+	var sigs []Signal
+	for i := range s.Checkpoints {
+		c := &s.Checkpoints[i]
+		if c.Status != StatusOpen {
+			continue
+		}
+		if r := rule(c.Reason); r != nil && r.settled != nil && r.settled(s, c) {
+			c.Status = StatusResolved
+			t := ev.Time
+			c.Closed = &t
+			sigs = append(sigs, Signal{Kind: SignalAck, ID: c.ID, Reason: c.Reason, Evidence: string(c.Status)})
+		}
+	}
+	return sigs
 }
 
 // Action is the suggested action of each checkpoint reason, in its rule's
@@ -109,21 +147,25 @@ func (s *State) runCheckpoints(ev *Event, cmd *CmdSeen, cfg *Config, refused boo
 			continue
 		}
 		if evidence, ok := r.due(s, ev, cmd, cfg); ok {
-			sigs = append(sigs, s.raise(ev, r.reason, evidence)...)
+			key := ""
+			if r.keyed {
+				key = ev.CmdFP
+			}
+			sigs = append(sigs, s.raise(ev, r.reason, evidence, key)...)
 		}
 	}
 	return sigs
 }
 
 // raise opens a checkpoint once per (task, reason, check epoch).
-func (s *State) raise(ev *Event, r Reason, evidence string) []Signal {
+func (s *State) raise(ev *Event, r Reason, evidence, key string) []Signal {
 	for _, c := range s.Checkpoints {
 		if c.Task == s.Task && c.Reason == r && c.Epoch == s.CheckEpoch {
 			return nil
 		}
 	}
 	s.NextCP++
-	cp := Checkpoint{ID: fmt.Sprintf("c%d", s.NextCP), Reason: r, Task: s.Task, Epoch: s.CheckEpoch, Raised: ev.Time, Evidence: evidence, Status: StatusOpen}
+	cp := Checkpoint{ID: fmt.Sprintf("c%d", s.NextCP), Reason: r, Task: s.Task, Epoch: s.CheckEpoch, Raised: ev.Time, Evidence: evidence, Status: StatusOpen, Key: key}
 	s.Checkpoints = append(s.Checkpoints, cp)
 	// Closed checkpoints of earlier tasks are history: keep the last few.
 	if len(s.Checkpoints) > maxCheckpoints {

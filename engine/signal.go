@@ -15,6 +15,7 @@ const (
 	StatusAcked      CheckpointStatus = "acknowledged" // cully ack or the panel
 	StatusAnswered   CheckpointStatus = "answered"     // the user's next prompt answered it
 	StatusSuperseded CheckpointStatus = "superseded"   // a new task began before it reached the agent
+	StatusResolved   CheckpointStatus = "resolved"     // its condition ended: the check passed, the agent acted, the command succeeded
 )
 
 // Checkpoint asks the user to judge whether the agent is still on track.
@@ -29,6 +30,7 @@ type Checkpoint struct {
 	Status   CheckpointStatus `json:"status"`
 	Nudged   bool             `json:"nudged,omitempty"` // the agent has been told
 	Closed   *time.Time       `json:"closed,omitempty"`
+	Key      string           `json:"key,omitempty"` // what the condition is about (a failure loop's command), for settling it
 }
 
 // Warning is one guard warning raised before a tool call.

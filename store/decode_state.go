@@ -220,6 +220,8 @@ func (d *stateDecoder) checkpoint(v []byte) engine.Checkpoint {
 				t := d.time(x)
 				c.Closed = &t
 			}
+		case `"key"`:
+			c.Key = jsonlite.Str(x)
 		}
 	})
 	return c

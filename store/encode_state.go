@@ -48,6 +48,7 @@ func AppendState(b []byte, s *engine.State) []byte {
 		if c.Closed != nil {
 			b = appendTime(appendField(b, "closed"), *c.Closed)
 		}
+		b = appendStr(b, "key", c.Key, true)
 		return append(b, '}')
 	})
 	b = appendList(b, "warnings", s.Warnings, func(b []byte, w engine.Warning) []byte {

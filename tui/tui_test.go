@@ -83,7 +83,7 @@ func scenario() *fakeBackend {
 	for i := 0; i < 20; i++ {
 		call(engine.Event{Tool: "Read", Class: engine.ClassRead, Target: fmt.Sprintf("parser/file%02d.go", i), Outcome: engine.OutcomeOK, Size: &size, Mtime: &mt})
 	}
-	call(engine.Event{Tool: "Edit", Class: engine.ClassEdit, Target: "parser/parser.go", Outcome: engine.OutcomeOK})
+	call(engine.Event{Tool: "Bash", Class: engine.ClassRun, Cmd: "git status --short", Outcome: engine.OutcomeOK})
 	return f
 }
 

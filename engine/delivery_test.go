@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// A checkpoint is revalidated when it would be delivered: the call about to
+// run may be the one that ends it, and then the agent is not interrupted.
+func TestDeliveryRevalidated(t *testing.T) {
+	t.Run("a check answers unchecked edits", func(t *testing.T) {
+		s := newSim(t)
+		s.prompt()
+		for i := 0; i < 12; i++ {
+			s.call(edit(fmt.Sprintf("f%d.go", i)))
+		}
+		if n := s.call(check(OutcomeOK)); n != "" {
+			t.Fatalf("the check that settles it was interrupted: %s", n)
+		}
+		c := s.st.Checkpoints[0]
+		if c.Reason != ReasonUnverifiedEdits || c.Status != StatusResolved || c.Nudged {
+			t.Fatalf("want resolved and never told: %+v", c)
+		}
+	})
+	t.Run("a failed check leaves it to deliver", func(t *testing.T) {
+		s := newSim(t)
+		s.prompt()
+		for i := 0; i < 12; i++ {
+			s.call(edit(fmt.Sprintf("f%d.go", i)))
+		}
+		s.call(check(OutcomeFailed))
+		if n := s.call(edit("g.go")); !strings.Contains(n, "unverified-edits") {
+			t.Fatalf("still unchecked after a failed check: %q", n)
+		}
+	})
+	t.Run("an edit ends exploring", func(t *testing.T) {
+		s := newSim(t)
+		s.prompt()
+		for i := 0; i < 20; i++ {
+			s.call(read(fmt.Sprintf("f%d.go", i)))
+		}
+		if n := s.call(edit("f1.go")); n != "" {
+			t.Fatalf("the edit that ends the exploration was interrupted: %s", n)
+		}
+		if c := s.st.Checkpoints[0]; c.Status != StatusResolved {
+			t.Fatalf("want resolved: %+v", c)
+		}
+	})
+	t.Run("another read gets it", func(t *testing.T) {
+		s := newSim(t)
+		s.prompt()
+		for i := 0; i < 20; i++ {
+			s.call(read(fmt.Sprintf("f%d.go", i)))
+		}
+		if n := s.call(read("g.go")); !strings.Contains(n, "exploring") {
+			t.Fatalf("exploring goes on: %q", n)
+		}
+	})
+}
+
+// A failure loop whose command then passes is resolved.
+func TestFailureLoopResolvedBySuccess(t *testing.T) {
+	s := newSim(t)
+	s.prompt()
+	for i := 0; i < 3; i++ {
+		s.call(fail("make", "sig"))
+	}
+	ok := fail("make", "")
+	ok.Outcome, ok.Exit, ok.FailSig = OutcomeOK, nil, ""
+	s.call(ok)
+	c := s.st.Checkpoints[0]
+	if c.Reason != ReasonFailureLoop || c.Status != StatusResolved || c.Key != "fp-make" {
+		t.Fatalf("want the loop resolved: %+v", c)
+	}
+}
