@@ -128,7 +128,7 @@ func TestUnattendedNudge(t *testing.T) {
 			s.call(read("f.go"))
 		}
 		n := s.call(read("f.go"))
-		if strings.Contains(n, "Wait for the answer") || !strings.Contains(n, "Nobody is watching") || !strings.Contains(n, mode) {
+		if strings.Contains(n, "check in with the user") || !strings.Contains(n, "Nobody is watching") || !strings.Contains(n, mode) {
 			t.Errorf("%s: %q", mode, n)
 		}
 	}

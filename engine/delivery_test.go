@@ -74,3 +74,20 @@ func TestFailureLoopResolvedBySuccess(t *testing.T) {
 		t.Fatalf("want the loop resolved: %+v", c)
 	}
 }
+
+// A nudge is short, whatever piles up: every checkpoint and several guards
+// at once stay far under the host's 10,000-character cap.
+func TestNudgeIsShort(t *testing.T) {
+	cfg := DefaultConfig()
+	long := strings.Repeat("x", 160) // the longest command preview the journal keeps
+	var cps []*Checkpoint
+	for i, r := range []Reason{ReasonFailureLoop, ReasonExploring, ReasonUnverifiedEdits} {
+		cps = append(cps, &Checkpoint{ID: fmt.Sprint("c", i), Reason: r, Evidence: "`" + long + "` failed 3 times in a row with the same error (exit 1)"})
+	}
+	ws := []Warning{{Reason: ReasonThirdAttempt, Evidence: long}, {Reason: ReasonReread, Evidence: long}, {Reason: ReasonLargeRead, Evidence: long}}
+	for _, attended := range []bool{true, false} {
+		if n := composeNudge(cps, ws, attended, &cfg); len(n) > 2500 || strings.Contains(n, "\n\n") {
+			t.Errorf("attended %v: %d characters:\n%s", attended, len(n), n)
+		}
+	}
+}

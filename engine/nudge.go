@@ -9,20 +9,24 @@ import (
 const CheckpointQuestion = "Are we still on track, or should I change direction?"
 
 // composeNudge writes the one short text the agent receives. Checkpoints
-// come first (they ask for a pause), guard warnings after.
+// come first (they ask for a pause), guard warnings after. It states the
+// evidence and a suggested step as facts, in a few lines: the host's hook
+// documentation warns that text phrased as imperative system instructions
+// can trip the model's prompt-injection defences, and the installed skill
+// already says what a checkpoint is for.
 func composeNudge(cps []*Checkpoint, guards []Warning, attended bool, cfg *Config) string {
 	var b strings.Builder
 	for _, c := range cps {
-		fmt.Fprintf(&b, "cully checkpoint %s (%s): %s. %s\n", c.ID, c.Reason, c.Evidence, Action[c.Reason])
+		fmt.Fprintf(&b, "cully checkpoint %s (%s): %s. Suggested: %s.\n", c.ID, c.Reason, c.Evidence, Action[c.Reason])
 	}
 	if len(cps) > 0 {
 		switch {
 		case attended:
-			fmt.Fprintf(&b, "Give the user a short summary: the agreed outcome, progress so far, the blocker, and your proposed next step. Then ask: %q Wait for the answer before continuing this approach, unless the user already authorized you to proceed.\n", CheckpointQuestion)
+			fmt.Fprintf(&b, "This is a point to check in with the user: a short summary (agreed outcome, progress, blocker, proposed next step) and the question %q Their answer decides how to go on, unless they already said to proceed.\n", CheckpointQuestion)
 		case cfg.Unattended == "stop":
-			b.WriteString("Nobody is watching this session. Write that summary in your output (agreed outcome, progress, blocker, proposed next step), then stop and end your turn instead of continuing this approach.\n")
+			b.WriteString("Nobody is watching this session, and the user set cully to stop here: a short written summary (agreed outcome, progress, blocker, proposed next step), then the end of the turn instead of more of this approach.\n")
 		default:
-			b.WriteString("Nobody is watching this session. Write that summary in your output (agreed outcome, progress, blocker, proposed next step), then continue with the best next step.\n")
+			b.WriteString("Nobody is watching this session: a short written summary (agreed outcome, progress, blocker, proposed next step) keeps the run reviewable; then continue with the best next step.\n")
 		}
 	}
 	for _, w := range guards {

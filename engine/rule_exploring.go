@@ -12,7 +12,7 @@ const ReasonExploring Reason = "exploring"
 // spares its own context.
 var exploring = checkpointRule{
 	reason: ReasonExploring,
-	action: "Summarize what the exploration found before spending more context.",
+	action: "summarize what the exploration found before spending more context",
 	due: func(s *State, ev *Event, _ *CmdSeen, cfg *Config) (string, bool) {
 		if ev.Class != ClassRead || ev.Subagent != "" || s.ReadsSinceAct < cfg.ExploreReads {
 			return "", false

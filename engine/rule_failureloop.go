@@ -13,7 +13,7 @@ const ReasonFailureLoop Reason = "failure-loop"
 // loops too.
 var failureLoop = checkpointRule{
 	reason:  ReasonFailureLoop,
-	action:  "Explain the blocker and propose a different next step.",
+	action:  "explain the blocker and propose a different next step",
 	refused: true,
 	keyed:   true,
 	// The command succeeding, or its history restarting, ends the loop.

@@ -14,7 +14,7 @@ const ReasonUnverifiedEdits Reason = "unverified-edits"
 // boundary reset it, a failed or unknown check does not).
 var unverifiedEdits = checkpointRule{
 	reason: ReasonUnverifiedEdits,
-	action: "Review the approach and verification plan before widening the change.",
+	action: "review the approach and how to verify it before widening the change",
 	due: func(s *State, ev *Event, _ *CmdSeen, cfg *Config) (string, bool) {
 		if ev.Class != ClassEdit || ev.Outcome == OutcomeFailed || s.EditsSinceCheck < cfg.UnverifiedEdits {
 			return "", false

@@ -31,7 +31,8 @@ type guardRule struct {
 // epoch) and nudged to the foreground agent before its next call.
 type checkpointRule struct {
 	reason Reason
-	// action is what the nudge asks of the agent; Action exports it.
+	// action is the suggested next step, a lower-case phrase the nudge puts
+	// after "Suggested:"; Action exports it.
 	action string
 	// refused: the rule also judges calls the host refused before running
 	// them, which are booked as failed commands and nothing else.
