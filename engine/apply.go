@@ -83,6 +83,7 @@ func (s *State) boundary(ev *Event) []Signal {
 	s.ReadsSinceAct = 0
 	s.EditsSinceCheck = 0
 	clear(s.Commands)
+	s.Recent, s.ErrRun = nil, nil
 	var sigs []Signal
 	for i := range s.Checkpoints {
 		c := &s.Checkpoints[i]
@@ -189,9 +190,18 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 	}
 
 	var cmd *CmdSeen
+	key := ev.CmdFP
 	if tracksCommand(ev) {
-		cmd = s.trackCommand(ev)
+		cmd = s.trackCommand(ev, ev.CmdFP)
+		// Re-runs of one check with other narrowing flags are one family:
+		// its history is the loop when it is longer than the command's own.
+		if ev.FamilyFP != "" {
+			if fam := s.trackCommand(ev, familyKey(ev)); fam != nil && (cmd == nil || fam.SigStreak > cmd.SigStreak) {
+				cmd, key = fam, familyKey(ev)
+			}
+		}
 	}
+	s.bookRecent(ev)
 	switch ev.Class {
 	case ClassRead:
 		s.noteRead(ev)
@@ -231,7 +241,7 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 			s.changed(ev)
 		}
 	}
-	return append(s.settle(ev), s.runCheckpoints(ev, cmd, cfg, false)...)
+	return append(s.settle(ev), s.runCheckpoints(ev, cmd, key, cfg, false)...)
 }
 
 // rejected counts the calls the host refused before any tool hook: failed
@@ -245,8 +255,8 @@ func (s *State) rejected(ev *Event, cfg *Config) []Signal {
 		s.Counts.Failures++
 		call := Event{Time: ev.Time, Tool: r.Tool, Class: r.Class, Target: r.Target, CmdFP: r.FP,
 			Cmd: callPreview(r.Tool, r.Target), Outcome: OutcomeFailed, FailSig: r.Sig, Subagent: ev.Subagent}
-		cmd := s.trackCommand(&call)
-		sigs = append(sigs, s.runCheckpoints(&call, cmd, cfg, true)...)
+		cmd := s.trackCommand(&call, call.CmdFP)
+		sigs = append(sigs, s.runCheckpoints(&call, cmd, call.CmdFP, cfg, true)...)
 	}
 	return sigs
 }
@@ -311,16 +321,16 @@ func tracksCommand(ev *Event) bool { return ev.CmdFP != "" && ev.Class != ClassP
 
 // trackCommand books a run of ev's command and returns its history, or nil
 // when it has none: only failures start a history, successes alone say nothing.
-func (s *State) trackCommand(ev *Event) *CmdSeen {
-	cs := s.Commands[ev.CmdFP]
+func (s *State) trackCommand(ev *Event, key string) *CmdSeen {
+	cs := s.Commands[key]
 	if cs == nil && ev.Outcome != OutcomeFailed {
 		return nil
 	}
 	if cs == nil {
 		cs = &CmdSeen{}
-		s.Commands[ev.CmdFP] = cs
+		s.Commands[key] = cs
 		if len(s.Commands) > maxCommands {
-			evictOldest(s.Commands, ev.CmdFP, func(c *CmdSeen) int64 { return c.LastSeen })
+			evictOldest(s.Commands, key, func(c *CmdSeen) int64 { return c.LastSeen })
 		}
 	}
 	cs.Runs++
@@ -367,4 +377,45 @@ func evictOldest[T any](m map[string]T, keep string, at func(T) int64) {
 		}
 	}
 	delete(m, oldK)
+}
+
+// familyKey is where a check family's history lives in State.Commands.
+func familyKey(ev *Event) string { return "family:" + ev.FamilyFP }
+
+// preview is a call's short name in the repetition rules' evidence.
+func preview(ev *Event) string {
+	p := ev.Cmd
+	if p == "" {
+		p = callPreview(ev.Tool, ev.Target)
+	}
+	if r := []rune(p); len(r) > maxPreview {
+		p = string(r[:maxPreview-1]) + "…"
+	}
+	return p
+}
+
+// bookRecent keeps the foreground agent's last calls and the current run
+// of one error across commands. Polls repeat on purpose and are left out.
+func (s *State) bookRecent(ev *Event) {
+	if ev.Subagent != "" || ev.Class == ClassPoll {
+		return
+	}
+	if ev.CallFP != "" {
+		s.Recent = append(s.Recent, RecentCall{Call: ev.CallFP, Out: ev.OutFP, Preview: preview(ev), Failed: ev.Outcome == OutcomeFailed})
+		if len(s.Recent) > maxRecent {
+			s.Recent = s.Recent[len(s.Recent)-maxRecent:]
+		}
+	}
+	switch {
+	case ev.Outcome == OutcomeFailed && ev.ErrSig != "":
+		if s.ErrRun == nil || s.ErrRun.Sig != ev.ErrSig {
+			s.ErrRun = &ErrRun{Sig: ev.ErrSig}
+		}
+		s.ErrRun.N++
+		if p := preview(ev); !contains(s.ErrRun.Cmds, p) && len(s.ErrRun.Cmds) < maxErrCmds {
+			s.ErrRun.Cmds = append(s.ErrRun.Cmds, p)
+		}
+	case ev.Outcome == OutcomeOK && (ev.Class == ClassRun || ev.Class == ClassCheck || ev.Class == ClassEdit):
+		s.ErrRun = nil // a command or an edit that worked ends the run
+	}
 }

@@ -82,6 +82,19 @@ type Event struct {
 	Outcome Outcome `json:"outcome,omitempty"`  // post-tool only
 	Exit    *int    `json:"exit,omitempty"`     // exit status where the host gives one
 	FailSig string  `json:"fail_sig,omitempty"` // hash of exit code + first normalized error lines
+	// ErrSig hashes the error text alone, with names and paths blanked, so
+	// the same error from different commands matches; empty when the
+	// failure printed nothing to judge by.
+	ErrSig string `json:"err_sig,omitempty"`
+	// FamilyFP hashes a check command with its narrowing flags removed
+	// (`go test -run X ./p` → `go test ./p`): re-runs of one failing test
+	// or target with different selectors are one family.
+	FamilyFP string `json:"family_fp,omitempty"`
+	// CallFP hashes the tool and its whole input, OutFP the outcome and the
+	// head of its result: two calls with both equal did the same thing and
+	// got the same answer.
+	CallFP string `json:"call_fp,omitempty"`
+	OutFP  string `json:"out_fp,omitempty"`
 	Note    string  `json:"note,omitempty"`     // timeout, interrupted, background, masked, …
 	Changes bool    `json:"changes,omitempty"`  // a shell command seen to write files
 

@@ -15,7 +15,7 @@ var failureLoop = checkpointRule{
 	reason:  ReasonFailureLoop,
 	action:  "explain the blocker and propose a different next step",
 	refused: true,
-	keyed:   true,
+	keyed:   keyCommand,
 	// The command succeeding, or its history restarting, ends the loop.
 	settled: func(s *State, c *Checkpoint) bool {
 		cs := s.Commands[c.Key]
@@ -26,6 +26,9 @@ var failureLoop = checkpointRule{
 			return "", false
 		}
 		evidence := fmt.Sprintf("`%s` failed %d times in a row with the same error", cmd.Preview, cmd.SigStreak)
+		if ev.FamilyFP != "" && cmd == s.Commands[familyKey(ev)] {
+			evidence = fmt.Sprintf("`%s` and its runs with other narrowing flags failed %d times in a row with the same error", cmd.Preview, cmd.SigStreak)
+		}
 		if ev.Exit != nil {
 			evidence += fmt.Sprintf(" (exit %d)", *ev.Exit)
 		}

@@ -9,8 +9,8 @@ import (
 // order the rules are judged in, hence the order of their signals and of
 // their lines in a nudge. A new rule is one file and one line here.
 var (
-	guards      = []guardRule{largeRead, unchangedReread, thirdAttempt}
-	checkpoints = []checkpointRule{failureLoop, exploring, unverifiedEdits}
+	guards      = []guardRule{largeRead, unchangedReread, thirdAttempt, repeatedCall, alternating}
+	checkpoints = []checkpointRule{failureLoop, sameError, exploring, unverifiedEdits}
 )
 
 // A guardRule warns before a tool call that is likely to waste context or
@@ -41,8 +41,8 @@ type checkpointRule struct {
 	// cmd is the history of ev's command when the reducer tracks it (see
 	// tracksCommand), nil otherwise. It must not change the state.
 	due func(s *State, ev *Event, cmd *CmdSeen, cfg *Config) (evidence string, ok bool)
-	// keyed: the checkpoint is about ev's command (Checkpoint.Key).
-	keyed bool
+	// keyed: what Checkpoint.Key holds, for settling the checkpoint.
+	keyed keyKind
 	// holds reports whether the call about to run may end the condition
 	// (a check for unchecked edits): the nudge waits for its outcome
 	// instead of interrupting the very call that answers it.
@@ -51,6 +51,15 @@ type checkpointRule struct {
 	// open checkpoint has ended: it closes as resolved.
 	settled func(s *State, c *Checkpoint) bool
 }
+
+// keyKind says what a checkpoint's Key is about.
+type keyKind int
+
+const (
+	keyNone    keyKind = iota
+	keyCommand         // the command (or check family) whose history raised it
+	keyError           // the error signature of an error run
+)
 
 // rule finds a checkpoint reason's rule.
 func rule(r Reason) *checkpointRule {
@@ -141,7 +150,7 @@ func (s *State) warn(ev *Event, r Reason, key, evidence string) (Warning, bool) 
 // runCheckpoints raises the checkpoints due after a booked call, in the
 // order of the list. refused: the call is one the host refused, judged only
 // by the rules that say so.
-func (s *State) runCheckpoints(ev *Event, cmd *CmdSeen, cfg *Config, refused bool) []Signal {
+func (s *State) runCheckpoints(ev *Event, cmd *CmdSeen, cmdKey string, cfg *Config, refused bool) []Signal {
 	var sigs []Signal
 	for _, r := range checkpoints {
 		if refused && !r.refused {
@@ -149,8 +158,11 @@ func (s *State) runCheckpoints(ev *Event, cmd *CmdSeen, cfg *Config, refused boo
 		}
 		if evidence, ok := r.due(s, ev, cmd, cfg); ok {
 			key := ""
-			if r.keyed {
-				key = ev.CmdFP
+			switch r.keyed {
+			case keyCommand:
+				key = cmdKey
+			case keyError:
+				key = ev.ErrSig
 			}
 			sigs = append(sigs, s.raise(ev, r.reason, evidence, key)...)
 		}

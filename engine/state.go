@@ -13,6 +13,9 @@ const (
 	maxCommands     = 64  // commands remembered for the retry rules
 	maxWarned       = 256 // guard dedup keys remembered (as fingerprints)
 	maxWarnings     = 20  // guard warnings kept for status and the panel, newest last
+	maxRecent       = 6   // recent calls kept: the alternating A-B-A-B-A-B pattern needs six
+	maxErrCmds      = 3   // distinct commands an error run names: enough for the evidence
+	maxPreview      = 60  // runes of a command in the repetition rules' evidence
 	maxFailChanges  = 4   // failures whose ChangeSeq a command keeps: twice the third-attempt default of 2 (a threshold above 4 never fires)
 	maxCheckpoints  = 50  // checkpoints kept before closed ones are pruned: the history status and the panel show
 	keptCheckpoints = 40  // newest kept by a prune (open ones always stay): 10 under the cap, so a prune is not a copy per raise
@@ -54,6 +57,12 @@ type State struct {
 	// the foreground agent read before it is not an unchanged re-read of
 	// the agent's own context once a subagent has worked since.
 	SubagentAt int64 `json:"subagent_at,omitempty"`
+	// Recent are the foreground agent's last finished calls, newest last,
+	// for the repetition rules.
+	Recent []RecentCall `json:"recent,omitempty"`
+	// ErrRun is the current run of failures with one error signature,
+	// whatever the command, for the same-error rule.
+	ErrRun *ErrRun `json:"err_run,omitempty"`
 	NextCP     int   `json:"next_cp"` // checkpoint id sequence
 }
 
@@ -85,6 +94,21 @@ type FileSeen struct {
 	WholeMod  int64 `json:"wm,omitempty"` // file mtime at that read, Unix nanoseconds
 	WholeSize int64 `json:"ws,omitempty"`
 	Seen      int64 `json:"s"` // Unix seconds last read, for eviction
+}
+
+// RecentCall is one finished call: what was called and what came back.
+type RecentCall struct {
+	Call    string `json:"c"` // Event.CallFP
+	Out     string `json:"o"` // Event.OutFP
+	Preview string `json:"p"` // the command or "Tool target", short
+	Failed  bool   `json:"f,omitempty"`
+}
+
+// ErrRun is a run of failed calls with the same error signature.
+type ErrRun struct {
+	Sig  string   `json:"sig"`  // Event.ErrSig
+	N    int      `json:"n"`    // failures in the run
+	Cmds []string `json:"cmds"` // distinct command previews, up to maxErrCmds
 }
 
 // CmdSeen is the recent history of one normalized command.

@@ -55,6 +55,42 @@ func decodeState(b []byte) (*engine.State, error) {
 			st.EditsSinceCheck = d.int(v)
 		case `"subagent_at"`:
 			st.SubagentAt = jsonlite.Int(v)
+		case `"recent"`:
+			d.each(v, func(x []byte) {
+				var r engine.RecentCall
+				d.members(x, func(k, v []byte) {
+					switch string(k) {
+					case `"c"`:
+						r.Call = jsonlite.Str(v)
+					case `"o"`:
+						r.Out = jsonlite.Str(v)
+					case `"p"`:
+						r.Preview = jsonlite.Str(v)
+					case `"f"`:
+						r.Failed = string(v) == "true"
+					}
+				})
+				st.Recent = append(st.Recent, r)
+			})
+		case `"err_run"`:
+			if string(v) == "null" {
+				break
+			}
+			r := &engine.ErrRun{}
+			d.members(v, func(k, v []byte) {
+				switch string(k) {
+				case `"sig"`:
+					r.Sig = jsonlite.Str(v)
+				case `"n"`:
+					r.N = d.int(v)
+				case `"cmds"`:
+					if string(v) != "null" {
+						r.Cmds = []string{}
+						d.each(v, func(x []byte) { r.Cmds = append(r.Cmds, jsonlite.Str(x)) })
+					}
+				}
+			})
+			st.ErrRun = r
 		case `"next_cp"`:
 			st.NextCP = d.int(v)
 		case `"counts"`:

@@ -52,6 +52,10 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 		b = strconv.AppendInt(b, int64(*e.Exit), 10)
 	}
 	b = appendStr(b, "fail_sig", e.FailSig, true)
+	b = appendStr(b, "err_sig", e.ErrSig, true)
+	b = appendStr(b, "family_fp", e.FamilyFP, true)
+	b = appendStr(b, "call_fp", e.CallFP, true)
+	b = appendStr(b, "out_fp", e.OutFP, true)
 	b = appendStr(b, "note", e.Note, true)
 	if e.Changes {
 		b = append(b, `,"changes":true`...)

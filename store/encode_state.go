@@ -87,6 +87,32 @@ func AppendState(b []byte, s *engine.State) []byte {
 		b = appendUsage(appendField(b, "usage"), s.Usage)
 	}
 	b = appendInt64(b, "subagent_at", s.SubagentAt, true)
+	b = appendList(b, "recent", s.Recent, func(b []byte, r engine.RecentCall) []byte {
+		b = appendQuoted(append(b, `{"c":`...), r.Call)
+		b = appendStr(b, "o", r.Out, false)
+		b = appendStr(b, "p", r.Preview, false)
+		if r.Failed {
+			b = append(b, `,"f":true`...)
+		}
+		return append(b, '}')
+	})
+	if r := s.ErrRun; r != nil {
+		b = appendQuoted(append(b, `,"err_run":{"sig":`...), r.Sig)
+		b = appendInt(b, "n", r.N, false)
+		if r.Cmds == nil {
+			b = append(b, `,"cmds":null`...)
+		} else {
+			b = append(appendField(b, "cmds"), '[')
+			for i, c := range r.Cmds {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = appendQuoted(b, c)
+			}
+			b = append(b, ']')
+		}
+		b = append(b, '}')
+	}
 	b = appendInt(b, "next_cp", s.NextCP, false)
 	return append(b, '}')
 }

@@ -38,6 +38,10 @@ func richState() *engine.State {
 	apply(engine.Event{Kind: engine.KindPreTool, Tool: "Grep", Class: engine.ClassRead})
 	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Edit", Class: engine.ClassEdit, Target: "d/f1.go", CmdFP: "edit-fp", Outcome: engine.OutcomeFailed, FailSig: "e"})
 	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Read", Class: engine.ClassRead, Target: "x.go", Subagent: "a1", Outcome: engine.OutcomeOK})
+	for _, c := range []string{"rg x", "fd y \"q\""} {
+		apply(engine.Event{Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassRun, Cmd: c, CmdFP: c, CallFP: "call " + c, OutFP: "out",
+			Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "f", ErrSig: "command not found"})
+	}
 	return st
 }
 

@@ -113,7 +113,8 @@ func journal(t testing.TB, home string) []engine.Event {
 //	                             TOOL=Name picks the tool, error=… the failure text, other
 //	                             keys go into tool_input; CULLY_NOW steps 1s per call
 //	calls N [KEY=VALUE...]       N whole tool calls (pre, then post; fail when error= is given);
-//	                             stdout holds what the pre-tool answers said
+//	                             stdout holds what the pre-tool answers said; {i} in a
+//	                             value is the call's index (0…N-1), for N different calls
 //	mkfile FILE BYTES            write a file of that size, dated 2026-01-01
 //	touch FILE                   move the file's mtime one hour forward
 func TestScripts(t *testing.T) {
@@ -165,8 +166,12 @@ func scriptCalls(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	for i := 0; i < n; i++ {
-		ts.Stdout().Write(sendClaude(ts, "pre", args[1:]))
-		sendClaude(ts, post, args[1:])
+		call := make([]string, len(args)-1)
+		for j, a := range args[1:] {
+			call[j] = strings.ReplaceAll(a, "{i}", strconv.Itoa(i))
+		}
+		ts.Stdout().Write(sendClaude(ts, "pre", call))
+		sendClaude(ts, post, call)
 	}
 }
 

@@ -149,6 +149,13 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 		if norm != "" {
 			ev.CmdFP = engine.Fingerprint(norm)
 		}
+		if ev.Class == engine.ClassCheck && norm != "" {
+			fam := engine.CheckFamily(norm)
+			if fam == "" {
+				fam = norm // the command is its own family
+			}
+			ev.FamilyFP = engine.Fingerprint("family", fam)
+		}
 		if background && ev.Class != engine.ClassPoll {
 			ev.Note = "background"
 		}
@@ -186,9 +193,13 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 			}
 		}
 	}
+	ev.CallFP = engine.Fingerprint("call", ev.Tool, string(headOf(p["tool_input"])))
 	if ev.Kind != engine.KindPostTool {
 		return
 	}
+	defer func() { // the outcome and the head of what the call returned
+		ev.OutFP = engine.Fingerprint("out", string(ev.Outcome), ev.FailSig, string(headOf(p["tool_response"])))
+	}()
 	// Outcome: PostToolUse means success, PostToolUseFailure a failure, with
 	// the exit code parsed from the error text where the host put it.
 	if ev.Hook == "PostToolUse" {
@@ -222,6 +233,7 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 		}
 		if ev.Outcome == engine.OutcomeFailed {
 			ev.FailSig = engine.FailureSignature(ev.Exit, body)
+			ev.ErrSig = engine.ErrorSignature(body)
 		}
 	}
 	// A check whose status is hidden behind a pipe or ';' proves nothing.
@@ -235,4 +247,16 @@ func errorText(raw []byte) string {
 		return s
 	}
 	return string(raw)
+}
+
+// fpHead bounds what the call and outcome fingerprints hash: a Write's
+// content or a Read's result can be megabytes, and their first 64 KiB
+// tell two calls apart as surely as the whole.
+const fpHead = 64 << 10
+
+func headOf(raw []byte) []byte {
+	if len(raw) > fpHead {
+		return raw[:fpHead]
+	}
+	return raw
 }
