@@ -93,10 +93,10 @@ type Event struct {
 	// CallFP hashes the tool and its whole input, OutFP the outcome and the
 	// head of its result: two calls with both equal did the same thing and
 	// got the same answer.
-	CallFP string `json:"call_fp,omitempty"`
-	OutFP  string `json:"out_fp,omitempty"`
-	Note    string  `json:"note,omitempty"`     // timeout, interrupted, background, masked, …
-	Changes bool    `json:"changes,omitempty"`  // a shell command seen to write files
+	CallFP  string `json:"call_fp,omitempty"`
+	OutFP   string `json:"out_fp,omitempty"`
+	Note    string `json:"note,omitempty"`    // timeout, interrupted, background, masked, …
+	Changes bool   `json:"changes,omitempty"` // a shell command seen to write files
 
 	Attended *bool `json:"attended,omitempty"` // false when the host says nobody is watching
 	Quiet    bool  `json:"quiet,omitempty"`    // CULLY_GUARD=off: record, never nudge

@@ -63,7 +63,7 @@ type State struct {
 	// ErrRun is the current run of failures with one error signature,
 	// whatever the command, for the same-error rule.
 	ErrRun *ErrRun `json:"err_run,omitempty"`
-	NextCP     int   `json:"next_cp"` // checkpoint id sequence
+	NextCP int     `json:"next_cp"` // checkpoint id sequence
 }
 
 // Counts are the session's activity totals.
