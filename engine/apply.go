@@ -232,6 +232,10 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 		default:
 			c.ChecksUnknown++
 		}
+	case ClassPoll:
+		// Waiting lets the world change (a server comes up, a job
+		// finishes): a retry after a wait is not blind.
+		s.ChangeSeq++
 	case ClassAsk:
 		if ev.Outcome == OutcomeOK && ev.Subagent == "" { // the user answered: they are steering
 			return s.boundary(ev)
@@ -395,9 +399,15 @@ func preview(ev *Event) string {
 }
 
 // bookRecent keeps the foreground agent's last calls and the current run
-// of one error across commands. Polls repeat on purpose and are left out.
+// of one error across commands. A poll (a sleep, a background task's
+// output) is waiting: it breaks any repetition, since the same status
+// query between waits is how an agent follows a job.
 func (s *State) bookRecent(ev *Event) {
-	if ev.Subagent != "" || ev.Class == ClassPoll {
+	if ev.Subagent != "" {
+		return
+	}
+	if ev.Class == ClassPoll {
+		s.Recent = nil
 		return
 	}
 	if ev.CallFP != "" {

@@ -72,7 +72,7 @@ func FailureSignature(exit *int, errText string) string {
 	var lines []string
 	for _, ln := range strings.Split(errText, "\n") {
 		ln = normalizeErrLine(ln)
-		if ln == "" {
+		if ln == "" || noiseLine(ln) {
 			continue
 		}
 		lines = append(lines, ln)
@@ -101,4 +101,23 @@ func normalizeErrLine(s string) string {
 		b.WriteRune(r)
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// noiseLine reports a line of check output that says nothing about which
+// error happened: a runner's banner (pytest's session header and section
+// rules), a wrapper's echo of the script it runs (npm's "> pkg@1 test"),
+// the lines of what passed, and progress lines ("tests/a.py ..F  [ 40%]").
+// Signatures skip them, or every pytest
+// failure would share the header's signature.
+func noiseLine(ln string) bool {
+	if strings.HasSuffix(ln, "%]") { // a progress line: which files ran, not which failed
+		return true
+	}
+	for _, p := range []string{"==", "platform ", "rootdir:", "configfile:", "cachedir:", "plugins:", "collected ", "collecting ",
+		"> ", "pass ", "ok ", "=== run", "--- pass", "running ", "compiling ", "finished ", "test session starts"} {
+		if strings.HasPrefix(ln, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -58,18 +58,25 @@ func TestRepeatedCall(t *testing.T) {
 	}
 }
 
-func TestAlternating(t *testing.T) {
+func TestCycle(t *testing.T) {
 	a := callOf(read("a.go"), "read-a", "A")
 	b := callOf(Event{Tool: "Bash", Class: ClassRun, Cmd: "git diff"}, "diff", "B")
+	e1 := callOf(edit("r.go"), "edit-1", "ok")
+	e2 := callOf(edit("r.go"), "edit-2", "ok")
+	tA := callOf(fail("go test ./money/", "sa"), "test", "fail-a")
+	tB := callOf(fail("go test ./money/", "sb"), "test", "fail-b")
+	next := callOf(read("z.go"), "read-z", "Z")
 	cases := []struct {
 		name string
 		seq  []Event
-		want int
+		want int // the call whose nudge carries it (raised after the call before)
 	}{
-		{"A-B-A-B-A-B", []Event{a, b, a, b, a, b}, 6},
-		{"two turns each are healthy", []Event{a, b, a, b}, 0},
-		{"a changed result is progress", []Event{a, b, a, callOf(b, "diff", "B2"), a, b}, 0},
-		{"A-A-A is not alternating", []Event{a, a, a, a, a, a}, 0},
+		{"A-B three times", []Event{a, b, a, b, a, b, next}, 7},
+		{"two turns each are healthy", []Event{a, b, a, b, next}, 0},
+		{"a changed result is progress", []Event{a, b, a, callOf(b, "diff", "B2"), a, b, next}, 0},
+		{"an edit and its revert, failing two ways in turn", []Event{e1, tA, e2, tB, e1, tA, e2, tB, next}, 9},
+		{"a failing ping-pong is the failure rules'", []Event{e1, tA, e1, tA, e1, tA, next}, 0},
+		{"A-A-A is a repeat, not a cycle", []Event{a, a, a, a, a, a, next}, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -77,12 +84,12 @@ func TestAlternating(t *testing.T) {
 			s.prompt()
 			got := 0
 			for i, ev := range c.seq {
-				if n := s.call(ev); strings.Contains(n, "have alternated") && got == 0 {
+				if n := s.call(ev); strings.Contains(n, "(cycle)") && got == 0 {
 					got = i + 1
 				}
 			}
 			if got != c.want {
-				t.Errorf("warned at call %d, want %d", got, c.want)
+				t.Errorf("nudged at call %d, want %d", got, c.want)
 			}
 		})
 	}
@@ -153,5 +160,19 @@ func TestFailureFamilyLoop(t *testing.T) {
 	}
 	if c := s.st.Checkpoints[0]; !strings.Contains(c.Evidence, "its runs with other narrowing flags failed 3 times") {
 		t.Fatalf("evidence %q", c.Evidence)
+	}
+}
+
+// Waiting between identical status queries is following a job, not a loop.
+func TestPollBreaksRepetition(t *testing.T) {
+	s := newSim(t)
+	s.prompt()
+	status := callOf(Event{Tool: "Bash", Class: ClassRun, Cmd: "gh run view 1"}, "gh-run", "in_progress")
+	wait := callOf(Event{Tool: "Bash", Class: ClassPoll, Cmd: "sleep 30"}, "sleep", "")
+	for i := 0; i < 6; i++ {
+		if n := s.call(status); n != "" {
+			t.Fatalf("round %d: %s", i, n)
+		}
+		s.call(wait)
 	}
 }

@@ -19,6 +19,7 @@ var sameError = checkpointRule{
 	reason: ReasonSameError,
 	action: "look at the error itself rather than trying more commands: it may be the shell, a missing tool or the environment",
 	keyed:  keyError,
+	alone:  true,
 	due: func(s *State, ev *Event, _ *CmdSeen, cfg *Config) (string, bool) {
 		r := s.ErrRun
 		if ev.Outcome != OutcomeFailed || ev.Subagent != "" || r == nil || r.Sig != ev.ErrSig || r.N < cfg.LoopFailures || len(r.Cmds) < 2 {

@@ -9,8 +9,8 @@ import (
 // order the rules are judged in, hence the order of their signals and of
 // their lines in a nudge. A new rule is one file and one line here.
 var (
-	guards      = []guardRule{largeRead, unchangedReread, thirdAttempt, repeatedCall, alternating}
-	checkpoints = []checkpointRule{failureLoop, sameError, exploring, unverifiedEdits}
+	guards      = []guardRule{largeRead, unchangedReread, thirdAttempt, repeatedCall}
+	checkpoints = []checkpointRule{failureLoop, sameError, cycle, exploring, unverifiedEdits}
 )
 
 // A guardRule warns before a tool call that is likely to waste context or
@@ -43,6 +43,9 @@ type checkpointRule struct {
 	due func(s *State, ev *Event, cmd *CmdSeen, cfg *Config) (evidence string, ok bool)
 	// keyed: what Checkpoint.Key holds, for settling the checkpoint.
 	keyed keyKind
+	// alone: not raised by a call that raised another checkpoint (the
+	// pattern rules would repeat what a more precise rule just said).
+	alone bool
 	// holds reports whether the call about to run may end the condition
 	// (a check for unchecked edits): the nudge waits for its outcome
 	// instead of interrupting the very call that answers it.
@@ -153,7 +156,7 @@ func (s *State) warn(ev *Event, r Reason, key, evidence string) (Warning, bool) 
 func (s *State) runCheckpoints(ev *Event, cmd *CmdSeen, cmdKey string, cfg *Config, refused bool) []Signal {
 	var sigs []Signal
 	for _, r := range checkpoints {
-		if refused && !r.refused {
+		if refused && !r.refused || r.alone && len(sigs) > 0 {
 			continue
 		}
 		if evidence, ok := r.due(s, ev, cmd, cfg); ok {

@@ -65,12 +65,14 @@ func ClassifyShell(cmd string, cfg *Config) Shell {
 		}
 	case out.Changes || has(classes, ClassEdit):
 		out.Class = ClassEdit
+	case has(classes, ClassPoll):
+		// A wait beside a status query (`sleep 20 && kubectl rollout
+		// status`, `sleep 2; curl …/healthz`) is following a job: a poll.
+		out.Class = ClassPoll
 	case has(classes, ClassRun):
 		out.Class = ClassRun
 	case has(classes, ClassRead):
 		out.Class = ClassRead
-	case has(classes, ClassPoll):
-		out.Class = ClassPoll
 	default:
 		out.Class = ClassRun
 	}

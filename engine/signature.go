@@ -16,8 +16,12 @@ const errSigLines = 2
 func ErrorSignature(errText string) string {
 	var lines []string
 	for _, ln := range strings.Split(errText, "\n") {
-		ln = blankNames(normalizeErrLine(ln))
-		if strings.Trim(ln, "_# :.-") == "" {
+		ln = normalizeErrLine(ln)
+		if noiseLine(ln) {
+			continue
+		}
+		ln = blankNames(ln)
+		if strings.Trim(ln, "_# :.-") == "" || progressLine(ln) {
 			continue
 		}
 		lines = append(lines, ln)
@@ -101,4 +105,11 @@ func CheckFamily(cmd string) string {
 		return ""
 	}
 	return strings.Join(out, " ")
+}
+
+// progressLine reports a test runner's per-file progress once names are
+// blanked: "_ ..f.s" (pytest without its percentage column).
+func progressLine(ln string) bool {
+	rest, ok := strings.CutPrefix(ln, "_ ")
+	return ok && rest != "" && strings.Trim(rest, ".fesx") == ""
 }

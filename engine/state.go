@@ -13,7 +13,7 @@ const (
 	maxCommands     = 64  // commands remembered for the retry rules
 	maxWarned       = 256 // guard dedup keys remembered (as fingerprints)
 	maxWarnings     = 20  // guard warnings kept for status and the panel, newest last
-	maxRecent       = 6   // recent calls kept: the alternating A-B-A-B-A-B pattern needs six
+	maxRecent       = 8   // recent calls kept: a cycle of four calls going round twice needs eight
 	maxErrCmds      = 3   // distinct commands an error run names: enough for the evidence
 	maxPreview      = 60  // runes of a command in the repetition rules' evidence
 	maxFailChanges  = 4   // failures whose ChangeSeq a command keeps: twice the third-attempt default of 2 (a threshold above 4 never fires)
