@@ -1,0 +1,123 @@
+package checkout
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func r(outcome, runner string) Result { return Result{Outcome: outcome, Runner: runner} }
+
+// n sets the counts: passed, failed, errors, skipped, and whether the runner
+// printed them for the whole run.
+func (x Result) n(passed, failed, errors, skipped int, counted bool) Result {
+	x.Passed, x.Failed, x.Errors, x.Skipped, x.Counted = passed, failed, errors, skipped, counted
+	return x
+}
+
+// want is the judgement of every sample in testdata, by <runner>/<case>.
+// The first line of a sample is its command (after comment lines); a sample
+// marked `# from documentation, not run here` was written from the runner's
+// documented output format because the runner could not be run here.
+var want = map[string]Result{
+	"gobuild/fail":             r(Fail, "go build"),
+	"gobuild/fail_tail":        r(Fail, "go build"),
+	"gobuild/pass":             r(Pass, "go build"),
+	"gobuild/pass_and_vet":     r(Pass, "go build"),
+	"gobuild/pass_head":        r(Pass, "go build"),
+	"golangci/compile_error":   r(Fail, "golangci-lint").n(0, 0, 1, 0, true),
+	"golangci/fail":            r(Fail, "golangci-lint").n(0, 0, 3, 0, true),
+	"golangci/fail_head":       r(Fail, "golangci-lint"),
+	"golangci/fail_tail":       r(Fail, "golangci-lint").n(0, 0, 3, 0, true),
+	"golangci/pass":            r(Pass, "golangci-lint").n(0, 0, 0, 0, true),
+	"golangci/pass_head":       r(Pass, "golangci-lint").n(0, 0, 0, 0, true),
+	"gotest/build_failed":      r(Fail, "go test").n(1, 0, 1, 0, true),
+	"gotest/build_failed_tail": r(Fail, "go test").n(0, 0, 1, 0, false),
+	"gotest/fail":              r(Fail, "go test").n(2, 1, 0, 1, true),
+	"gotest/fail_grep":         r(Fail, "go test").n(2, 1, 0, 0, false),
+	"gotest/fail_head":         r(Unknown, ""),
+	"gotest/fail_tail":         r(Fail, "go test").n(1, 0, 0, 1, false),
+	"gotest/json_build_failed": r(Fail, "go test").n(0, 0, 1, 0, false),
+	"gotest/json_fail":         r(Fail, "go test").n(0, 1, 0, 0, false),
+	"gotest/json_multi_tail":   r(Unknown, ""),
+	"gotest/json_pass":         r(Pass, "go test").n(1, 0, 0, 0, false),
+	"gotest/no_test_files":     r(Pass, "go test").n(0, 0, 0, 1, true),
+	"gotest/no_tests_to_run":   r(Pass, "go test").n(1, 0, 0, 0, true),
+	"gotest/panic":             r(Fail, "go test").n(0, 1, 0, 0, true),
+	"gotest/pass":              r(Pass, "go test").n(2, 0, 0, 1, true),
+	"gotest/pass_echo":         r(Pass, "go test").n(1, 0, 0, 0, true),
+	"gotest/pass_grep":         r(Unknown, ""),
+	"gotest/pass_head":         r(Unknown, ""),
+	"gotest/pass_tail":         r(Pass, "go test").n(1, 0, 0, 1, false),
+	"gotest/pass_verbose_tail": r(Pass, "go test").n(1, 0, 0, 0, false),
+	"gotest/verbose_16k":       r(Pass, "go test").n(1, 0, 0, 0, true),
+	"govet/compile_error":      r(Fail, "go vet"),
+	"govet/fail":               r(Fail, "go vet"),
+	"govet/fail_head":          r(Fail, "go vet"),
+	"govet/pass":               r(Pass, "go vet"),
+	"govet/pass_devnull":       r(Unknown, ""),
+	"govet/pass_echo":          r(Pass, "go vet"),
+	"govet/pass_grep":          r(Unknown, ""),
+	"govet/pass_tail":          r(Pass, "go vet"),
+}
+
+func TestSamples(t *testing.T) {
+	seen := map[string]bool{}
+	for _, f := range allSamples(t) {
+		name := strings.TrimSuffix(strings.TrimPrefix(filepath.ToSlash(f), "testdata/"), ".txt")
+		seen[name] = true
+		w, ok := want[name]
+		if !ok {
+			t.Errorf("%s: sample has no expected result in want", name)
+			continue
+		}
+		s := loadSample(t, f)
+		if got := Read(s.command, s.out, s.out); got != w {
+			t.Errorf("%s: Read(%q)\n got %+v\nwant %+v", name, s.command, got, w)
+		}
+	}
+	for name := range want {
+		if !seen[name] {
+			t.Errorf("%s: expected result for a sample that does not exist", name)
+		}
+	}
+}
+
+// TestSampleWindows cuts every sample into smaller head and tail windows, as
+// the hook does with a long output: what a window shows may settle less, but
+// never the opposite of the whole output.
+func TestSampleWindows(t *testing.T) {
+	for _, f := range allSamples(t) {
+		s := loadSample(t, f)
+		whole := Read(s.command, s.out, s.out)
+		for _, n := range []int{16, 64, 128, 256, 512, 1024, 4096, 8192} {
+			h, tl := Split(s.out, n)
+			got := Read(s.command, h, tl)
+			if got.Outcome != whole.Outcome && got.Outcome != Unknown {
+				t.Errorf("%s with %d-byte windows: %s, whole output: %s", f, n, got.Outcome, whole.Outcome)
+			}
+		}
+	}
+}
+
+// TestSamplesCover checks that every runner has its cases: a pass and a fail
+// at least, and a sample cut by head or tail.
+func TestSamplesCover(t *testing.T) {
+	dirs := map[string][]string{}
+	for name := range want {
+		d, c, _ := strings.Cut(name, "/")
+		dirs[d] = append(dirs[d], c)
+	}
+	for d, cases := range dirs {
+		var pass, fail, cut bool
+		for _, c := range cases {
+			o := want[d+"/"+c].Outcome
+			pass = pass || o == Pass
+			fail = fail || o == Fail
+			cut = cut || strings.Contains(c, "head") || strings.Contains(c, "tail")
+		}
+		if !pass || !fail || !cut {
+			t.Errorf("%s: samples lack a pass (%v), a fail (%v) or a cut output (%v)", d, pass, fail, cut)
+		}
+	}
+}
