@@ -493,17 +493,10 @@ func (v *cmdView) consume(w []string) {
 		return
 	}
 	switch baseName(w[0]) {
-	case "head":
-		c, ok := headTail(w[1:], false)
-		if !ok {
-			v.filtered = true
-			return
-		}
-		v.cuts = append(v.cuts, c)
-	case "tail":
-		c, ok := headTail(w[1:], true)
-		if !ok {
-			v.filtered = true
+	case "head", "tail":
+		c, ok := headTail(w[1:], baseName(w[0]) == "tail")
+		if !ok || c.n == 0 && !c.from && !c.neg {
+			v.filtered = true // a form we do not know, or one that shows nothing
 			return
 		}
 		v.cuts = append(v.cuts, c)

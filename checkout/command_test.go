@@ -93,6 +93,8 @@ func TestPlanView(t *testing.T) {
 		{`echo "a | head" && go test ./...`, cmdView{}},
 		{"go test ./... |& tail -2", cmdView{cuts: []cut{{tail: true, n: 2}}}},
 		{"go test ./... | tail -f", cmdView{cuts: []cut{{tail: true, n: 10}}}},
+		{"go vet ./... 2>&1 | head -n 0", cmdView{filtered: true}},
+		{"go test ./... | tail -n +1", cmdView{cuts: []cut{{tail: true, n: 1, from: true}}}},
 	} {
 		got := parseCommand(c.command).view
 		if !reflect.DeepEqual(got, c.want) {

@@ -6,9 +6,10 @@ package checkout
 // suite that failed to run (a syntax error) fails it even when every test
 // that ran passed, so `Tests:` alone never makes a pass; it gives the counts,
 // and fails the run when tests failed. Other fails: a `FAIL path` line, a `●`
-// failure heading (not jest's validation or deprecation warnings; `Test suite
-// failed to run` counts in Errors), `No tests found, exiting with code 1`,
-// and an unmet coverage threshold. `No tests found, exiting with code 0`
+// failure heading (weak, counting when jest is named or known, since other
+// programs draw bullets; not jest's validation or deprecation warnings; `Test
+// suite failed to run` counts in Errors), `No tests found, exiting with code
+// 1`, and an unmet coverage threshold. `No tests found, exiting with code 0`
 // (--passWithNoTests) is a pass.
 func scanJest(t *tally, l *line, _ *plan) bool {
 	b := l.b
@@ -38,8 +39,9 @@ func scanJest(t *tally, l *line, _ *plan) bool {
 			t.known = true
 			return false
 		}
-		t.known, t.fail = true, true
+		t.weak = true // other programs draw bullets too
 		if pre(r, "Test suite failed to run") {
+			t.known = true
 			t.errors++
 		}
 	case pre(b, "No tests found, exiting with code "):
@@ -66,8 +68,9 @@ const vitestFilesPass = 1 // a passing `Test Files` line was seen
 // it: a passing Test Files line makes a pass only once the `Start at` or
 // `Duration` line that closes the summary is seen too. `Tests  …` gives the
 // counts and fails the run when tests failed. Other fails: `FAIL …`, a `×`
-// test, a `❯ file (… | 1 failed)` line, the `Failed Tests` and `Failed
-// Suites` banners, `No test files found, exiting with code 1`.
+// test (weak: counts when vitest is named or known), a `❯ file (… | 1
+// failed)` line, the `Failed Tests` and `Failed Suites` banners, `No test
+// files found, exiting with code 1`.
 func scanVitest(t *tally, l *line, _ *plan) bool {
 	s := l.t
 	switch {
@@ -100,7 +103,7 @@ func scanVitest(t *tally, l *line, _ *plan) bool {
 	case pre(s, "FAIL "):
 		t.known, t.fail = true, true
 	case pre(s, "× "):
-		t.known, t.fail = true, true
+		t.weak = true
 	case pre(s, "❯ ") && has(s, " failed"):
 		t.known, t.fail = true, true
 	case has(s, "Failed Tests ") || has(s, "Failed Suites "):

@@ -11,7 +11,8 @@ const pyDone = 1 // a progress line reached [100%]
 // xpassed tests and none failed; a fail when nothing ran (`no tests ran`, or
 // every test deselected: pytest exits 5). Other fails: the FAILURES and
 // ERRORS sections, `FAILED …` and `ERROR …` lines of the short test summary,
-// `Interrupted: N errors during collection`, a usage error (`ERROR: …`), and
+// `Interrupted: N errors during collection`, a usage error (`ERROR: …`, weak:
+// counting when pytest is named or known), and
 // an F or E in a progress line (`test_x.py ..F.  [ 50%]`, or FAILED/ERROR
 // under -v). Under -qq pytest prints no summary: clean progress lines that
 // reach [100%] settle the run only when the whole output is visible.
@@ -47,7 +48,7 @@ func scanPytest(t *tally, l *line, _ *plan) bool {
 	case pre(b, "ERROR ") && has(b, ".py"):
 		t.known, t.fail = true, true
 	case pre(b, "ERROR: "):
-		t.fail = true
+		t.weak = true // a usage error; other tools print the same
 	case pre(b, "!!!") && has(b, "Interrupted: "):
 		t.known, t.fail = true, true
 	case suf(b, "%]"):
