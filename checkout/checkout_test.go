@@ -265,3 +265,18 @@ func TestSamplesCover(t *testing.T) {
 		}
 	}
 }
+
+// TestSamplesBehindWrapper reads every sample as if a wrapper had run it
+// (`make check`, where every reader reads): the readers of other runners must
+// not contradict the runner's own. (A cut output may settle more there: the
+// wrapper's command line shows no cut.)
+func TestSamplesBehindWrapper(t *testing.T) {
+	for _, f := range allSamples(t) {
+		s := loadSample(t, f)
+		direct := Read(s.command, s.out, s.out)
+		wrapped := Read("make check", s.out, s.out)
+		if direct.Outcome != Unknown && wrapped.Outcome != Unknown && direct.Outcome != wrapped.Outcome {
+			t.Errorf("%s: %s behind a wrapper (%s), %s read directly", f, wrapped.Outcome, wrapped.Runner, direct.Outcome)
+		}
+	}
+}
