@@ -97,6 +97,10 @@ type Event struct {
 	OutFP   string `json:"out_fp,omitempty"`
 	Note    string `json:"note,omitempty"`    // timeout, interrupted, background, masked, …
 	Changes bool   `json:"changes,omitempty"` // a shell command seen to write files
+	// Tests is what a check's own output said: its runner and the counts
+	// it printed (run control's test baseline); nil when no reader settled
+	// anything.
+	Tests *TestCounts `json:"tests,omitempty"`
 
 	Attended *bool `json:"attended,omitempty"` // false when the host says nobody is watching
 	Quiet    bool  `json:"quiet,omitempty"`    // CULLY_GUARD=off: record, never nudge
@@ -106,6 +110,18 @@ type Event struct {
 	Usage    *HostUsage `json:"usage,omitempty"`    // host-reported usage (status line, transcript)
 
 	Signals []Signal `json:"signals,omitempty"` // what cully raised or said on this event (output of the reducer)
+}
+
+// TestCounts are the figures a check printed about itself.
+type TestCounts struct {
+	Runner  string `json:"runner"`
+	Passed  int    `json:"passed"`
+	Failed  int    `json:"failed"`
+	Errors  int    `json:"errors"`
+	Skipped int    `json:"skipped"`
+	// Counted: the runner's own figures for the whole run, not a tally of
+	// what part of the output was visible.
+	Counted bool `json:"counted,omitempty"`
 }
 
 // Rejected is a tool call the host refused before running it or calling

@@ -18,12 +18,7 @@ import (
 // pending lists the scenarios that today's rules get wrong, each with why.
 // The test does not assert them, but it fails as soon as one of them passes,
 // so the list cannot go stale: remove the name once the rule is fixed.
-var pending = map[string]string{
-	// Positives: loops today's rules do not see.
-
-	// Negatives: ordinary work today's rules nudge on.
-	"piped-check-every-few-edits": "a check piped into tail is recorded as outcome unknown, so its passing output never resets the unverified-edits count",
-}
+var pending = map[string]string{}
 
 // TestScenarios plays every testdata/scenarios/*.scenario file through Run
 // as Claude Code's hook payloads and checks when the first nudge reaches the

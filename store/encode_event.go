@@ -60,6 +60,17 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 	if e.Changes {
 		b = append(b, `,"changes":true`...)
 	}
+	if t := e.Tests; t != nil {
+		b = appendQuoted(append(b, `,"tests":{"runner":`...), t.Runner)
+		b = appendInt(b, "passed", t.Passed, false)
+		b = appendInt(b, "failed", t.Failed, false)
+		b = appendInt(b, "errors", t.Errors, false)
+		b = appendInt(b, "skipped", t.Skipped, false)
+		if t.Counted {
+			b = append(b, `,"counted":true`...)
+		}
+		b = append(b, '}')
+	}
 	if e.Attended != nil {
 		b = appendField(b, "attended")
 		b = strconv.AppendBool(b, *e.Attended)

@@ -262,3 +262,34 @@ func TestSiblingCancelledIsUnknown(t *testing.T) {
 		t.Fatalf("a cancelled sibling is no refusal: %v %+v", err, ev)
 	}
 }
+
+// A check whose status a pipe hides takes the outcome its own output
+// states, and its counts go into the record.
+func TestPipedCheckOutcomeFromOutput(t *testing.T) {
+	post := func(cmd, stdout string) *engine.Event {
+		p := map[string]any{"session_id": "s", "hook_event_name": "PostToolUse", "cwd": "/p", "tool_name": "Bash",
+			"tool_input": map[string]any{"command": cmd}, "tool_response": map[string]any{"stdout": stdout, "stderr": "", "interrupted": false}}
+		raw, _ := json.Marshal(p)
+		ev, err := agent.Decode(raw, fixtureEnv())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ev
+	}
+	ok := post("go test ./... 2>&1 | tail -5", "ok  \tex/a\t0.01s\nok  \tex/b\t0.02s")
+	if ok.Outcome != engine.OutcomeOK || ok.Note != "from-output" || ok.Tests == nil || ok.Tests.Runner != "go test" {
+		t.Fatalf("a passing piped go test: %+v tests %+v", ok, ok.Tests)
+	}
+	bad := post("go test ./... 2>&1 | tail -5", "--- FAIL: TestX (0.00s)\n    x_test.go:3: boom\nFAIL\nFAIL\tex/a\t0.01s\nFAIL")
+	if bad.Outcome != engine.OutcomeFailed || bad.Note != "from-output" || bad.FailSig == "" {
+		t.Fatalf("a failing piped go test: %+v", bad)
+	}
+	unsettled := post("go test ./... 2>&1 | head -3", "=== RUN   TestX\n=== RUN   TestY\n")
+	if unsettled.Outcome != engine.OutcomeUnknown || unsettled.Note != "masked" {
+		t.Fatalf("output that settles nothing stays unknown: %+v", unsettled)
+	}
+	long := post("pytest 2>&1 | tail -3", strings.Repeat("tests/test_x.py ........ [ 10%]\n", 4000)+"============ 31 passed in 0.42s ============")
+	if long.Outcome != engine.OutcomeOK || long.Tests == nil || long.Tests.Passed != 31 {
+		t.Fatalf("a long output is read from its edges: %+v tests %+v", long, long.Tests)
+	}
+}

@@ -136,15 +136,16 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 	ev.Class = engine.ClassifyTool(ev.Tool)
 	var absTarget string
 	var shell engine.Shell
+	var command string // the normalized, redacted command line
 	isShell := engine.IsShellTool(ev.Tool)
 	background := in.Bool("run_in_background")
 	switch {
 	case isShell:
-		command := in.Str("command")
-		shell = engine.ClassifyShell(command, cfg)
+		shell = engine.ClassifyShell(in.Str("command"), cfg)
 		ev.Class = shell.Class
 		ev.Changes = shell.Changes
-		norm := engine.NormalizeCommand(hookbridge.Redact(command))
+		norm := engine.NormalizeCommand(hookbridge.Redact(in.Str("command")))
+		command = norm
 		ev.Cmd = hookbridge.Clip(norm)
 		if norm != "" {
 			ev.CmdFP = engine.Fingerprint(norm)
@@ -236,9 +237,13 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 			ev.ErrSig = engine.ErrorSignature(body)
 		}
 	}
-	// A check whose status is hidden behind a pipe or ';' proves nothing.
+	// A check whose status is hidden behind a pipe or ';' proves nothing by
+	// its exit status; its own output may still say how it went.
 	if ev.Class == engine.ClassCheck && shell.Masked && ev.Outcome == engine.OutcomeOK {
 		ev.Outcome, ev.Note = engine.OutcomeUnknown, "masked"
+	}
+	if ev.Class == engine.ClassCheck && isShell && (ev.Note == "" || ev.Note == "masked" || ev.Note == "timeout") {
+		checkOutput(ev, p, command)
 	}
 }
 
@@ -259,4 +264,32 @@ func headOf(raw []byte) []byte {
 		return raw[:fpHead]
 	}
 	return raw
+}
+
+// checkOutput reads a check's own output (the head and tail of it): the
+// counts it printed go into the record, and a run whose status a pipe or a
+// chain hid takes the outcome the output states. What the output does not
+// settle stays unknown.
+func checkOutput(ev *engine.Event, p jsonlite.Object, command string) {
+	var head, tail []byte
+	if ev.Hook == "PostToolUse" {
+		resp := p.Sub("tool_response")
+		head, tail = hookbridge.OutputEdges(resp["stdout"], resp["stderr"])
+	} else {
+		head, tail = hookbridge.OutputEdges(p["error"])
+	}
+	outcome, tests, ok := hookbridge.CheckFromOutput(command, head, tail)
+	ev.Tests = tests
+	if !ok || ev.Note != "masked" {
+		return
+	}
+	ev.Outcome, ev.Note = outcome, "from-output"
+	if outcome == engine.OutcomeFailed {
+		text := string(head)
+		if len(tail) > 0 && string(tail) != text {
+			text = string(tail)
+		}
+		ev.FailSig = engine.FailureSignature(nil, text)
+		ev.ErrSig = engine.ErrorSignature(text)
+	}
 }
