@@ -647,20 +647,23 @@ func prefixEq(w, p []string) bool {
 
 // matchPattern matches "go test" or "npm run test*" against leading words.
 // The first word matches by base name, so /usr/bin/go and go agree.
+// The pattern's words are walked in place (no slice per call: a replay
+// matches every pattern against every command it reads).
 func matchPattern(w []string, pattern string) bool {
-	parts := strings.Fields(pattern)
-	if len(parts) == 0 || len(w) < len(parts) {
-		return false
-	}
 	// `make` alone is a check only with no target: guard the bare pattern.
 	if pattern == "make" && len(w) > 1 && !strings.HasPrefix(w[1], "-") {
 		return false
 	}
-	for i, p := range parts {
+	i := 0
+	for p := range strings.FieldsSeq(pattern) {
+		if i >= len(w) {
+			return false // more words in the pattern than in the command
+		}
 		word := w[i]
 		if i == 0 && !strings.HasPrefix(p, "./") {
 			word = baseName(word)
 		}
+		i++
 		if strings.HasSuffix(p, "*") {
 			if !strings.HasPrefix(word, strings.TrimSuffix(p, "*")) {
 				return false
@@ -671,5 +674,5 @@ func matchPattern(w []string, pattern string) bool {
 			return false
 		}
 	}
-	return true
+	return i > 0
 }
