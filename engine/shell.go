@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strings"
+	"sync"
 )
 
 // Shell is what cully understands of one shell command line, from its text
@@ -364,6 +365,16 @@ var checkPatterns = []string{
 	"clang-tidy", "cppcheck", "meson test", "ninja test", "cmake --build", "elm-test", "stack test", "cabal test", "dune test", "dune build",
 }
 
+// checkWords are checkPatterns split into words, once, when a command is
+// first classified (not at start-up: most hook calls classify none).
+var checkWords = sync.OnceValue(func() [][]string {
+	w := make([][]string, len(checkPatterns))
+	for i, p := range checkPatterns {
+		w[i] = strings.Fields(p)
+	}
+	return w
+})
+
 // readOnly commands only read the tree (after wrappers are stripped).
 func readOnly(s string) bool {
 	switch s {
@@ -615,8 +626,9 @@ func isCheck(w []string, cfg *Config) bool {
 			return true
 		}
 	}
-	for _, p := range checkPatterns {
-		if matchPattern(w, p) {
+	words := checkWords()
+	for i, p := range checkPatterns {
+		if matchWords(w, p, words[i]) {
 			return true
 		}
 	}
@@ -646,33 +658,49 @@ func prefixEq(w, p []string) bool {
 }
 
 // matchPattern matches "go test" or "npm run test*" against leading words.
-// The first word matches by base name, so /usr/bin/go and go agree.
-// The pattern's words are walked in place (no slice per call: a replay
+// The first word matches by base name, so /usr/bin/go and go agree. The
+// pattern's words are walked in place (no slice per call: a replay
 // matches every pattern against every command it reads).
 func matchPattern(w []string, pattern string) bool {
-	// `make` alone is a check only with no target: guard the bare pattern.
-	if pattern == "make" && len(w) > 1 && !strings.HasPrefix(w[1], "-") {
+	if bareMake(w, pattern) {
 		return false
 	}
 	i := 0
 	for p := range strings.FieldsSeq(pattern) {
-		if i >= len(w) {
-			return false // more words in the pattern than in the command
-		}
-		word := w[i]
-		if i == 0 && !strings.HasPrefix(p, "./") {
-			word = baseName(word)
+		if i >= len(w) || !wordMatches(i, w[i], p) {
+			return false // a word differs, or the pattern is longer than the command
 		}
 		i++
-		if strings.HasSuffix(p, "*") {
-			if !strings.HasPrefix(word, strings.TrimSuffix(p, "*")) {
-				return false
-			}
-			continue
-		}
-		if word != p {
+	}
+	return i > 0
+}
+
+// matchWords is matchPattern with the pattern already split (the built-in
+// patterns, split once).
+func matchWords(w []string, pattern string, words []string) bool {
+	if len(words) == 0 || len(w) < len(words) || bareMake(w, pattern) {
+		return false
+	}
+	for i, p := range words {
+		if !wordMatches(i, w[i], p) {
 			return false
 		}
 	}
-	return i > 0
+	return true
+}
+
+// bareMake: `make` alone is a check only with no target.
+func bareMake(w []string, pattern string) bool {
+	return pattern == "make" && len(w) > 1 && !strings.HasPrefix(w[1], "-")
+}
+
+// wordMatches matches the command's i-th word against the pattern's.
+func wordMatches(i int, word, p string) bool {
+	if i == 0 && !strings.HasPrefix(p, "./") {
+		word = baseName(word)
+	}
+	if strings.HasSuffix(p, "*") {
+		return strings.HasPrefix(word, strings.TrimSuffix(p, "*"))
+	}
+	return word == p
 }
