@@ -42,6 +42,12 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 	if err != nil {
 		return nil, fmt.Errorf("decode Claude Code payload: %w", err)
 	}
+	return decodePayload(p, env)
+}
+
+// decodePayload is Decode after the parse: a payload's members, raw, to an
+// Event. Replay builds its payloads as members and starts here.
+func decodePayload(p jsonlite.Object, env hookbridge.Env) (*engine.Event, error) {
 	hook := p.Str("hook_event_name")
 	if hook == "" {
 		return nil, errors.New("decode Claude Code payload: no hook_event_name")
@@ -114,6 +120,13 @@ func decodeRejected(p jsonlite.Object, env hookbridge.Env) []engine.Rejected {
 	}
 	return out
 }
+
+// The members of a shell call's tool_response that decodeTool reads; a
+// replay keeps only these of a transcript's tool result (responseMembers).
+const (
+	respInterrupted = "interrupted"
+	respBackground  = "backgroundTaskId"
+)
 
 // decodeTool fills class, target, command and outcome of a tool event.
 func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
@@ -188,9 +201,9 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 		if isShell {
 			resp := p.Sub("tool_response")
 			switch {
-			case resp.Bool("interrupted"):
+			case resp.Bool(respInterrupted):
 				ev.Outcome, ev.Note = engine.OutcomeUnknown, "interrupted"
-			case resp.Str("backgroundTaskId") != "" || background:
+			case resp.Str(respBackground) != "" || background:
 				ev.Outcome, ev.Note = engine.OutcomeUnknown, "background"
 			default:
 				zero := 0
