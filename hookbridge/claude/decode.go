@@ -42,12 +42,13 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 	if err != nil {
 		return nil, fmt.Errorf("decode Claude Code payload: %w", err)
 	}
-	return decodePayload(p, env)
+	return decodePayload(p, env, nil)
 }
 
 // decodePayload is Decode after the parse: a payload's members, raw, to an
-// Event. Replay builds its payloads as members and starts here.
-func decodePayload(p jsonlite.Object, env hookbridge.Env) (*engine.Event, error) {
+// Event. Replay builds its payloads as members and starts here, with a
+// memo of the shell commands it has decoded (nil for the hook).
+func decodePayload(p jsonlite.Object, env hookbridge.Env, memo shellMemo) (*engine.Event, error) {
 	hook := p.Str("hook_event_name")
 	if hook == "" {
 		return nil, errors.New("decode Claude Code payload: no hook_event_name")
@@ -90,7 +91,7 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env) (*engine.Event, error)
 	}
 	switch ev.Kind {
 	case engine.KindPreTool, engine.KindPostTool:
-		decodeTool(ev, p, env)
+		decodeTool(ev, p, env, memo)
 	case engine.KindBatch:
 		ev.Rejected = decodeRejected(p, env)
 	}
@@ -114,7 +115,7 @@ func decodeRejected(p jsonlite.Object, env hookbridge.Env) []engine.Rejected {
 		msg := strings.TrimSuffix(strings.TrimPrefix(resp, rejectedMark), "</tool_use_error>")
 		sub := jsonlite.Object{"tool_name": call["tool_name"], "tool_input": call["tool_input"], "cwd": p["cwd"]}
 		ev := &engine.Event{Tool: call.Str("tool_name"), Kind: engine.KindPreTool}
-		decodeTool(ev, sub, hookbridge.Env{Getenv: env.Getenv, Config: env.Config}) // no stat: nothing ran
+		decodeTool(ev, sub, hookbridge.Env{Getenv: env.Getenv, Config: env.Config}, nil) // no stat: nothing ran
 		out = append(out, engine.Rejected{Tool: ev.Tool, Class: ev.Class, Target: ev.Target, FP: ev.CmdFP,
 			Sig: engine.FailureSignature(nil, msg)})
 	}
@@ -128,8 +129,35 @@ const (
 	respBackground  = "backgroundTaskId"
 )
 
+// shellCall is what decodeTool derives from a shell command's text alone.
+type shellCall struct {
+	shell   engine.Shell
+	cmd, fp string // the redacted, normalized command's preview and fingerprint
+}
+
+// shellMemo remembers shellCall by command text, for one replay (one
+// config): a call's post event decodes the command its pre event did, and
+// sessions run the same commands again and again.
+type shellMemo map[string]shellCall
+
+func (m shellMemo) call(command string, cfg *engine.Config) shellCall {
+	if c, ok := m[command]; ok {
+		return c
+	}
+	c := shellCall{shell: engine.ClassifyShell(command, cfg)}
+	norm := engine.NormalizeCommand(hookbridge.Redact(command))
+	c.cmd = hookbridge.Clip(norm)
+	if norm != "" {
+		c.fp = engine.Fingerprint(norm)
+	}
+	if m != nil {
+		m[command] = c
+	}
+	return c
+}
+
 // decodeTool fills class, target, command and outcome of a tool event.
-func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
+func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, memo shellMemo) {
 	in := p.Sub("tool_input") // tolerant: a shape we do not know leaves fields empty
 	cwd := p.Str("cwd")
 	cfg := env.Config
@@ -148,15 +176,11 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 	background := in.Bool("run_in_background")
 	switch {
 	case isShell:
-		command := in.Str("command")
-		shell = engine.ClassifyShell(command, cfg)
+		c := memo.call(in.Str("command"), cfg)
+		shell = c.shell
 		ev.Class = shell.Class
 		ev.Changes = shell.Changes
-		norm := engine.NormalizeCommand(hookbridge.Redact(command))
-		ev.Cmd = hookbridge.Clip(norm)
-		if norm != "" {
-			ev.CmdFP = engine.Fingerprint(norm)
-		}
+		ev.Cmd, ev.CmdFP = c.cmd, c.fp
 		if background && ev.Class != engine.ClassPoll {
 			ev.Note = "background"
 		}

@@ -128,10 +128,11 @@ func asBool(v []byte, dst *bool) error {
 }
 
 // mayCallTools is a cheap test that an assistant record can hold a
-// tool_use block: the bytes "tool_use" in quotes, or an escape that could
-// spell them.
+// tool_use block: the bytes `_use"` (the end of "tool_use", rarer in JSON
+// than its opening quote, so the search skips ahead faster), or an escape
+// that could spell them.
 func mayCallTools(line []byte) bool {
-	return bytes.Contains(line, []byte(`"tool_use"`)) || bytes.Contains(line, []byte(`\u`))
+	return bytes.Contains(line, []byte(`_use"`)) || bytes.Contains(line, []byte(`\u`))
 }
 
 // parse reads one line into rec (its values alias the line). It returns
@@ -381,12 +382,10 @@ func appendQuoted(b []byte, s string) []byte {
 
 // responseMembers keeps, of a tool result, the members the decoder reads
 // of a shell call's tool_response: for the decoder they are the same
-// object, without holding a command's whole output.
+// object, without holding a command's whole output. Only the top level is
+// walked (its values skipped, not read).
 func responseMembers(result []byte) []byte {
 	if len(result) == 0 || result[0] != '{' {
-		return nil
-	}
-	if !bytes.Contains(result, []byte(respInterrupted)) && !bytes.Contains(result, []byte(respBackground)) && !bytes.Contains(result, []byte(`\u`)) {
 		return nil
 	}
 	kept := map[string][]byte{}
@@ -460,10 +459,11 @@ type player struct {
 	st      hookbridge.ReplayStats
 	pending map[string]jsonlite.Object // tool_use_id → the PreToolUse payload
 	intern  map[string][]byte
+	memo    shellMemo
 }
 
 func newPlayer(a Agent, cfg *engine.Config, fn func(ev *engine.Event) error) *player {
-	return &player{a: a, cfg: cfg, fn: fn, pending: map[string]jsonlite.Object{}, intern: map[string][]byte{}}
+	return &player{a: a, cfg: cfg, fn: fn, pending: map[string]jsonlite.Object{}, intern: map[string][]byte{}, memo: shellMemo{}}
 }
 
 var (
@@ -477,8 +477,10 @@ var (
 	jsonNull        = []byte(`null`)
 )
 
+func noEnv(string) string { return "" }
+
 func (p *player) decode(payload jsonlite.Object, at time.Time) error {
-	ev, err := decodePayload(payload, hookbridge.Env{Now: at, Getenv: func(string) string { return "" }, Config: p.cfg})
+	ev, err := decodePayload(payload, hookbridge.Env{Now: at, Getenv: noEnv, Config: p.cfg}, p.memo)
 	if err != nil {
 		return err
 	}
