@@ -646,6 +646,7 @@ func (Agent) RecordDirs(getenv func(string) string) ([]string, error) {
 func (Agent) Identify(head io.Reader) (session, why string) {
 	const maxLines, maxBytes = 200, 8 << 20
 	lines, size, objects := 0, 0, 0
+	head = io.LimitReader(head, maxBytes) // a file with no newline is not read to its end
 	_, err := hookbridge.Lines(head, func(line []byte) error {
 		lines++
 		size += len(line)

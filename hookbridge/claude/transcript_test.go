@@ -293,4 +293,21 @@ func TestIdentify(t *testing.T) {
 			t.Errorf("Identify(%.40q) = %q, %q; want %q, %q", c.in, s, why, c.session, c.why)
 		}
 	}
+	// A large file without a newline (an image, an archive) is not read to
+	// its end to find out.
+	r := &countReader{r: bytes.NewReader(make([]byte, 64<<20))}
+	if s, why := agent.Identify(r); s != "" || why == "" || r.n > 10<<20 {
+		t.Errorf("binary: %q %q after reading %d bytes", s, why, r.n)
+	}
+}
+
+type countReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
 }
