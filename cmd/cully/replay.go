@@ -190,9 +190,24 @@ func (a *app) replay(o replayOpts, args []string) error {
 func (a *app) printReplay(rep *replayReport) {
 	w := a.stdout
 	for _, rs := range rep.Sessions {
+		parts, subs := 0, 0
+		for _, f := range rs.Files[1:] {
+			if isSubagentFile(f) {
+				subs++
+			} else {
+				parts++
+			}
+		}
+		var more []string
+		if parts > 0 {
+			more = append(more, fmt.Sprintf("+%d part(s)", parts))
+		}
+		if subs > 0 {
+			more = append(more, fmt.Sprintf("+%d subagent transcript(s)", subs))
+		}
 		extra := ""
-		if n := len(rs.Files) - 1; n > 0 {
-			extra = fmt.Sprintf(" (+%d file(s): parts, subagents)", n)
+		if len(more) > 0 {
+			extra = " (" + strings.Join(more, ", ") + ")"
 		}
 		fmt.Fprintf(w, "%s — session %s: %d tool calls, %d task(s), %d nudge(s)%s\n", rs.File, shortID(rs.Session), rs.ToolCalls, rs.Tasks, rs.Nudges, extra)
 		for _, f := range rs.Findings {
