@@ -32,8 +32,11 @@ import (
 // text is decoded only when the call failed (its error text). The events
 // are those of decoding every line with encoding/json and marshalling the
 // payloads (the reference in transcript_ref_test.go, compared event for
-// event), except for records no Claude Code writes: a member named only
-// up to case, a second top-level "type", numbers outside JSON's grammar.
+// event), except for records no Claude Code writes: a member named twice
+// or only up to case (encoding/json matches names case-insensitively and
+// merges a repeated object), numbers outside JSON's grammar. A line whose
+// "type" says the hooks get nothing from it is not checked past that
+// member, so its corruption goes uncounted (ReplayStats.Corrupt).
 
 // recordKind is what a record gives the hooks.
 type recordKind uint8
