@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strings"
+	"sync"
 )
 
 // The classifier: what a lexed command line does, from the tables in
@@ -354,8 +355,9 @@ func isCheck(w []string, cfg *Config) bool {
 			return true
 		}
 	}
-	for _, p := range checkPatterns {
-		if matchPattern(w, p) {
+	words := checkWords()
+	for i, p := range checkPatterns {
+		if matchWords(w, p, words[i]) {
 			return true
 		}
 	}
@@ -384,18 +386,35 @@ func prefixEq(w, p []string) bool {
 	return true
 }
 
-// matchPattern matches "go test" or "npm run test*" against leading words.
-// The first word matches by base name, so /usr/bin/go and go agree.
+// matchPattern reports whether a command's leading words match a check
+// pattern. The first word matches by base name, so /usr/bin/go and go
+// agree; a trailing "*" matches any word that starts with the prefix.
 func matchPattern(w []string, pattern string) bool {
-	parts := strings.Fields(pattern)
-	if len(parts) == 0 || len(w) < len(parts) {
+	return matchWords(w, pattern, strings.Fields(pattern))
+}
+
+// checkWords are checkPatterns split into words, once, when a command is
+// first classified (not at start-up: most hook calls classify none). A
+// replay matches every pattern against every command it reads: splitting
+// them on each call was a quarter of its CPU.
+var checkWords = sync.OnceValue(func() [][]string {
+	w := make([][]string, len(checkPatterns))
+	for i, p := range checkPatterns {
+		w[i] = strings.Fields(p)
+	}
+	return w
+})
+
+// matchWords is matchPattern with the pattern already split.
+func matchWords(w []string, pattern string, words []string) bool {
+	if len(words) == 0 || len(w) < len(words) {
 		return false
 	}
 	// `make` alone is a check only with no target: guard the bare pattern.
 	if pattern == "make" && len(w) > 1 && !strings.HasPrefix(w[1], "-") {
 		return false
 	}
-	for i, p := range parts {
+	for i, p := range words {
 		word := w[i]
 		if i == 0 && !strings.HasPrefix(p, "./") {
 			word = baseName(word)

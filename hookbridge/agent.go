@@ -114,19 +114,40 @@ type Installer interface {
 }
 
 // ReplayStats counts a recorded session's lines, the ones that were not
-// JSON (Corrupt), and tool results whose call was not in the record
-// (Skipped).
+// JSON or could not be read (Corrupt: of the lines a replay needs; a line
+// whose head says it holds nothing for the rules is not read further),
+// tool results whose call was not in the record (Skipped), and records
+// found twice across the session's files and taken once (Duplicates).
 type ReplayStats struct {
-	Lines, Skipped, Corrupt int
+	Lines, Skipped, Corrupt, Duplicates int
+}
+
+// Add sums two files' or sessions' counts.
+func (s *ReplayStats) Add(o ReplayStats) {
+	s.Lines += o.Lines
+	s.Skipped += o.Skipped
+	s.Corrupt += o.Corrupt
+	s.Duplicates += o.Duplicates
 }
 
 // Replayer is an agent whose recorded sessions can be replayed through the
 // rules (`cully replay`).
 type Replayer interface {
 	Agent
-	// Replay reads one recorded session and calls fn with each event, in
-	// the order the hooks would have seen them.
+	// RecordDirs are the folders where the agent keeps its recorded
+	// sessions, for a replay that names none.
+	RecordDirs(getenv func(string) string) ([]string, error)
+	// Identify reads the first lines of a file: the session its records
+	// belong to, or, when it is not one of the agent's recorded sessions,
+	// why not (a few words for the warning).
+	Identify(head io.Reader) (session, why string)
+	// Replay reads one recorded file and calls fn with each event, in the
+	// order of its lines.
 	Replay(r io.Reader, cfg *engine.Config, fn func(ev *engine.Event) error) (ReplayStats, error)
+	// ReplaySession reads every file of one session (split parts, subagent
+	// transcripts), takes each record once, orders the records by time and
+	// calls fn with each event in that order.
+	ReplaySession(files []io.Reader, cfg *engine.Config, fn func(ev *engine.Event) error) (ReplayStats, error)
 }
 
 // StatusLiner is an agent with a status-line command that receives the

@@ -200,12 +200,22 @@ use them. It never fails the status line.`,
 func replayCmd(a *app) *cobra.Command {
 	o := replayOpts{agent: agents.Default}
 	c := &cobra.Command{
-		Use:   "replay FILE...",
+		Use:   "replay [FILE|DIR]...",
 		Short: "Run the rules over recorded transcripts: what would have been flagged",
-		Long: `Run the rules over recorded Claude Code transcripts (~/.claude/projects/<project>/<session>.jsonl)
-and report what cully would have flagged, and its nudges per 100 tool calls. Nothing is
-written to the state dir.`,
-		Example: `  cully replay ~/.claude/projects/-home-me-app/*.jsonl
+		Long: `Run the rules over recorded Claude Code transcripts and report what cully would have
+flagged, where (the time, tool and redacted command or file of each call), totals per
+rule, and its nudges per 100 tool calls. Nothing is written to the state dir.
+
+Folders are read recursively; with no argument, Claude Code's own transcripts
+($CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects). Every file that carries the same
+session id is one session: a transcript split in parts (full.jsonl.001, .002, …) is
+merged, each record taken once and all in time order, and a subagent's transcript
+(<session>/subagents/agent-*.jsonl) is replayed inside its parent's session. A file that
+is not a Claude Code transcript (a Codex rollout, anything else) is skipped with one
+warning line on stderr; the command fails when nothing could be replayed. Sessions are
+replayed in parallel; on a terminal, a replay longer than a second shows its progress.`,
+		Example: `  cully replay                                  # every transcript in ~/.claude/projects
+  cully replay ~/.claude/projects/-home-me-app/
   cully replay session.jsonl --json`,
 		RunE: func(_ *cobra.Command, args []string) error { return a.replay(o, args) },
 	}

@@ -1,11 +1,14 @@
 package agents
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 
 	"cully/hookbridge"
 	"cully/hookbridge/claude"
+	"cully/jsonlite"
 )
 
 // Default is the agent a hook call speaks when it names none.
@@ -56,18 +59,67 @@ func ProjectVars() []string {
 }
 
 // An upcoming agent is one cully recognises on a machine but does not
-// watch yet: doctor names it so the user knows.
+// watch yet: doctor names it so the user knows, and replay names its
+// recorded sessions when it meets them.
 type upcoming struct {
 	Name, Title string
 	Dir         string // its folder under HOME
 	Bin         string // its binary
+	Record      string // what its recorded sessions are called ("rollout"), if cully knows them
+	// Recorded tells one of its recorded sessions from a file's first bytes.
+	Recorded func(head []byte) bool
 }
 
 // Upcoming are the agents whose adapters are still to come.
 var Upcoming = []upcoming{
-	{"codex", "Codex", ".codex", "codex"},
-	{"gemini", "Gemini CLI", ".gemini", "gemini"},
-	{"copilot", "GitHub Copilot CLI", ".copilot", "copilot"},
-	{"opencode", "opencode", ".config/opencode", "opencode"},
-	{"cursor", "Cursor", ".cursor", "cursor-agent"},
+	{"codex", "Codex", ".codex", "codex", "rollout", codexRollout},
+	{"gemini", "Gemini CLI", ".gemini", "gemini", "", nil},
+	{"copilot", "GitHub Copilot CLI", ".copilot", "copilot", "", nil},
+	{"opencode", "opencode", ".config/opencode", "opencode", "", nil},
+	{"cursor", "Cursor", ".cursor", "cursor-agent", "", nil},
+}
+
+// RecordedBy names the upcoming agent whose recorded session a file's
+// first bytes are, as "codex rollout" ("" when none is recognised).
+func RecordedBy(head []byte) string {
+	for _, u := range Upcoming {
+		if u.Recorded != nil && u.Recorded(head) {
+			return u.Name + " " + u.Record
+		}
+	}
+	return ""
+}
+
+// codexRollout: a Codex rollout is JSON lines that open with a
+// "session_meta" record, and whose turns are "response_item" records.
+func codexRollout(head []byte) bool {
+	for i := 0; len(head) > 0; i++ {
+		line, rest, _ := bytes.Cut(head, []byte{'\n'})
+		switch topType(line) {
+		case "session_meta":
+			if i == 0 {
+				return true
+			}
+		case "response_item":
+			return true
+		}
+		head = rest
+	}
+	return false
+}
+
+var errStop = errors.New("stop")
+
+// topType reads a JSON line's top-level "type" string, stopping there (so
+// a line cut short after it still tells).
+func topType(line []byte) string {
+	var typ string
+	_ = jsonlite.Members(line, func(k, v []byte) error {
+		if string(k) == `"type"` {
+			typ = jsonlite.Str(v)
+			return errStop
+		}
+		return nil
+	})
+	return typ
 }

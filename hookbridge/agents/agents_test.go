@@ -41,3 +41,20 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 }
+
+// A Codex rollout is named from its first line or its turns; a Claude
+// Code transcript, or anything else, is not.
+func TestRecordedBy(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"timestamp":"2026-04-14T18:32:23.143Z","type":"session_meta","payload":{"id":"019d`:         "codex rollout",
+		"{\"type\":\"event_msg\"}\n{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{}}\n": "codex rollout",
+		`{"type":"user","sessionId":"s1","message":{"role":"user","content":"hi"}}` + "\n":            "",
+		"{\"type\":\"x\"}\n{\"type\":\"session_meta\"}\n":                                             "",
+		"not json\n": "",
+		"":           "",
+	} {
+		if got := RecordedBy([]byte(in)); got != want {
+			t.Errorf("RecordedBy(%.50q) = %q, want %q", in, got, want)
+		}
+	}
+}

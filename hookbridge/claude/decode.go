@@ -42,6 +42,13 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 	if err != nil {
 		return nil, fmt.Errorf("decode Claude Code payload: %w", err)
 	}
+	return decodePayload(p, env, nil)
+}
+
+// decodePayload is Decode after the parse: a payload's members, raw, to an
+// Event. Replay builds its payloads as members and starts here, with a
+// memo of the shell commands it has decoded (nil for the hook).
+func decodePayload(p jsonlite.Object, env hookbridge.Env, memo shellMemo) (*engine.Event, error) {
 	hook := p.Str("hook_event_name")
 	if hook == "" {
 		return nil, errors.New("decode Claude Code payload: no hook_event_name")
@@ -84,7 +91,7 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 	}
 	switch ev.Kind {
 	case engine.KindPreTool, engine.KindPostTool:
-		decodeTool(ev, p, env)
+		decodeTool(ev, p, env, memo)
 	case engine.KindBatch:
 		ev.Rejected = decodeRejected(p, env)
 	}
@@ -113,15 +120,63 @@ func decodeRejected(p jsonlite.Object, env hookbridge.Env) []engine.Rejected {
 		msg := strings.TrimSuffix(strings.TrimPrefix(resp, rejectedMark), "</tool_use_error>")
 		sub := jsonlite.Object{"tool_name": call["tool_name"], "tool_input": call["tool_input"], "cwd": p["cwd"]}
 		ev := &engine.Event{Tool: call.Str("tool_name"), Kind: engine.KindPreTool}
-		decodeTool(ev, sub, hookbridge.Env{Getenv: env.Getenv, Config: env.Config}) // no stat: nothing ran
+		decodeTool(ev, sub, hookbridge.Env{Getenv: env.Getenv, Config: env.Config}, nil) // no stat: nothing ran
 		out = append(out, engine.Rejected{Tool: ev.Tool, Class: ev.Class, Target: ev.Target, FP: ev.CmdFP,
 			Sig: engine.FailureSignature(nil, msg)})
 	}
 	return out
 }
 
+// The members of a shell call's tool_response that decodeTool reads; a
+// replay keeps only these of a transcript's tool result (responseMembers).
+const (
+	respInterrupted = "interrupted"
+	respBackground  = "backgroundTaskId"
+	respStdout      = "stdout" // a check's output: its outcome when a pipe hid the status
+	respStderr      = "stderr"
+)
+
+// respMembers lists them, in the order a replay writes them.
+var respMembers = []string{respInterrupted, respBackground, respStdout, respStderr}
+
+// shellCall is what decodeTool derives from a shell command's text alone.
+type shellCall struct {
+	shell   engine.Shell
+	cmd, fp string // the redacted, normalized command's preview and fingerprint
+	norm    string // the redacted, normalized command
+	family  string // its check family's fingerprint (checks only)
+}
+
+// shellMemo remembers shellCall by command text, for one replay (one
+// config): a call's post event decodes the command its pre event did, and
+// sessions run the same commands again and again.
+type shellMemo map[string]shellCall
+
+func (m shellMemo) call(command string, cfg *engine.Config) shellCall {
+	if c, ok := m[command]; ok {
+		return c
+	}
+	c := shellCall{shell: engine.ClassifyShell(command, cfg)}
+	norm := engine.NormalizeCommand(hookbridge.Redact(command))
+	c.cmd, c.norm = hookbridge.Clip(norm), norm
+	if norm != "" {
+		c.fp = engine.Fingerprint(norm)
+		if c.shell.Class == engine.ClassCheck {
+			fam := engine.CheckFamily(norm)
+			if fam == "" {
+				fam = norm // the command is its own family
+			}
+			c.family = engine.Fingerprint("family", fam)
+		}
+	}
+	if m != nil {
+		m[command] = c
+	}
+	return c
+}
+
 // decodeTool fills class, target, command and outcome of a tool event.
-func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
+func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, memo shellMemo) {
 	in := p.Sub("tool_input") // tolerant: a shape we do not know leaves fields empty
 	cwd := p.Str("cwd")
 	cfg := env.Config
@@ -141,21 +196,13 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 	background := in.Bool("run_in_background")
 	switch {
 	case isShell:
-		shell = engine.ClassifyShell(in.Str("command"), cfg)
+		c := memo.call(in.Str("command"), cfg)
+		shell = c.shell
 		ev.Class = shell.Class
 		ev.Changes = shell.Changes
-		norm := engine.NormalizeCommand(hookbridge.Redact(in.Str("command")))
-		command = norm
-		ev.Cmd = hookbridge.Clip(norm)
-		if norm != "" {
-			ev.CmdFP = engine.Fingerprint(norm)
-		}
-		if ev.Class == engine.ClassCheck && norm != "" {
-			fam := engine.CheckFamily(norm)
-			if fam == "" {
-				fam = norm // the command is its own family
-			}
-			ev.FamilyFP = engine.Fingerprint("family", fam)
+		ev.Cmd, ev.CmdFP, command = c.cmd, c.fp, c.norm
+		if ev.Class == engine.ClassCheck {
+			ev.FamilyFP = c.family
 		}
 		if background && ev.Class != engine.ClassPoll {
 			ev.Note = "background"
@@ -198,8 +245,17 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 	if ev.Kind != engine.KindPostTool {
 		return
 	}
-	defer func() { // the outcome and the head of what the call returned
-		ev.OutFP = engine.Fingerprint("out", string(ev.Outcome), ev.FailSig, string(headOf(p["tool_response"])))
+	defer func() {
+		// The outcome, and for a command the head of what it printed. A
+		// read's or an edit's result is not hashed: the same call on the
+		// same file returns the same, and anything that changed the file
+		// in between is another call that breaks any repetition.
+		var printed []byte
+		if isShell {
+			resp := p.Sub("tool_response")
+			printed = append(headOf(resp[respStdout]), headOf(resp[respStderr])...)
+		}
+		ev.OutFP = engine.Fingerprint("out", string(ev.Outcome), ev.FailSig, string(printed))
 	}()
 	// Outcome: PostToolUse means success, PostToolUseFailure a failure, with
 	// the exit code parsed from the error text where the host put it.
@@ -208,9 +264,9 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 		if isShell {
 			resp := p.Sub("tool_response")
 			switch {
-			case resp.Bool("interrupted"):
+			case resp.Bool(respInterrupted):
 				ev.Outcome, ev.Note = engine.OutcomeUnknown, "interrupted"
-			case resp.Str("backgroundTaskId") != "" || background:
+			case resp.Str(respBackground) != "" || background:
 				ev.Outcome, ev.Note = engine.OutcomeUnknown, "background"
 			default:
 				zero := 0
@@ -274,7 +330,7 @@ func checkOutput(ev *engine.Event, p jsonlite.Object, command string) {
 	var head, tail []byte
 	if ev.Hook == "PostToolUse" {
 		resp := p.Sub("tool_response")
-		head, tail = hookbridge.OutputEdges(resp["stdout"], resp["stderr"])
+		head, tail = hookbridge.OutputEdges(resp[respStdout], resp[respStderr])
 	} else {
 		head, tail = hookbridge.OutputEdges(p["error"])
 	}

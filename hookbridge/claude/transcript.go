@@ -1,172 +1,701 @@
 package claude
 
 import (
-	"bufio"
-	"encoding/json"
+	"bytes"
+	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"cully/engine"
 	"cully/hookbridge"
+	"cully/jsonlite"
 )
 
-// transcriptRecord is the part of a Claude Code transcript line replay reads.
-type transcriptRecord struct {
-	Type                  string          `json:"type"`
-	Subtype               string          `json:"subtype"`
-	Timestamp             time.Time       `json:"timestamp"`
-	SessionID             string          `json:"sessionId"`
-	Cwd                   string          `json:"cwd"`
-	IsSidechain           bool            `json:"isSidechain"`
-	AgentID               string          `json:"agentId"`
-	IsMeta                bool            `json:"isMeta"`
-	IsCompactSummary      bool            `json:"isCompactSummary"`
-	RepeatsCompactSummary bool            `json:"repeatsCompactSummary"`
-	ToolUseResult         json.RawMessage `json:"toolUseResult"`
-	Message               struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-	} `json:"message"`
+// A transcript is JSON lines, one record each. Replay turns the records
+// into the hook events the session would have produced — prompts, pre- and
+// post-tool calls, compactions — by building each hook's payload and
+// decoding it with the hook's own decoder (decodePayload), so a replayed
+// call is exactly the event the hook would have recorded. The transcript
+// holds no file sizes or modification times, so events carry none (the
+// metadata guards cannot be judged).
+//
+// The payloads are built from the records' raw JSON values, without
+// decoding a record into Go values or encoding a payload again: a
+// record's members are walked once, a line whose "type" holds nothing for
+// the hooks is left as soon as that member is read, and a tool result's
+// text is decoded only when the call failed (its error text). The events
+// are those of decoding every line with encoding/json and marshalling the
+// payloads (the reference in transcript_ref_test.go, compared event for
+// event), except for records no Claude Code writes: a member named twice
+// or only up to case (encoding/json matches names case-insensitively and
+// merges a repeated object), numbers outside JSON's grammar. A line whose
+// "type" says the hooks get nothing from it is not checked past that
+// member, so its corruption goes uncounted (ReplayStats.Corrupt).
+
+// recordKind is what a record gives the hooks.
+type recordKind uint8
+
+const (
+	recNone    recordKind = iota
+	recPrompt             // UserPromptSubmit
+	recCompact            // PreCompact
+	recCalls              // PreToolUse, one per tool_use block
+	recResults            // PostToolUse or PostToolUseFailure, one per tool_result block
+)
+
+// record is what one line holds for the hooks, its values raw JSON.
+type record struct {
+	kind    recordKind
+	at      time.Time
+	uuid    string // "" when the record has none
+	session []byte
+	cwd     []byte
+	agent   []byte // the subagent, for a sidechain record that names one
+	calls   []toolCall
+	results []toolResult
+	refused bool // a user record whose content is neither text nor blocks
 }
 
-type contentBlock struct {
-	Type      string          `json:"type"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	IsError   bool            `json:"is_error"`
-	Content   json.RawMessage `json:"content"`
-	Text      string          `json:"text"`
+type toolCall struct {
+	id          string
+	rawID, name []byte
+	input       []byte
 }
 
-// Replay turns a Claude Code transcript (JSONL) into the
-// hook events the session would have produced — prompts, pre- and
-// post-tool calls, compactions — by building the hook payloads and decoding
-// them with the hook's own decoder. The transcript holds no file sizes or
-// modification times, so events carry none (the metadata guards cannot be
-// judged). Each event goes to fn in order.
-func (a Agent) Replay(r io.Reader, cfg *engine.Config, fn func(ev *engine.Event) error) (hookbridge.ReplayStats, error) {
-	var st hookbridge.ReplayStats
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	pending := map[string]map[string]any{} // tool_use_id → pre payload
-	emit := func(p map[string]any, at time.Time) error {
-		raw, _ := json.Marshal(p)
-		ev, err := a.Decode(raw, hookbridge.Env{Now: at, Getenv: func(string) string { return "" }, Config: cfg})
+type toolResult struct {
+	id     string
+	failed bool
+	err    []byte // the error text, a raw JSON string (failed)
+	resp   []byte // the members of tool_response the decoder reads (responseMembers)
+}
+
+var (
+	errCorrupt = errors.New("corrupt record")
+	errIgnore  = errors.New("nothing for the hooks")
+)
+
+// name decodes a member name (raw, quoted) without allocating when it has
+// no escapes.
+func name(k []byte) string {
+	if bytes.IndexByte(k, '\\') < 0 && len(k) >= 2 {
+		return string(k[1 : len(k)-1]) // compared only: no allocation
+	}
+	s, _ := jsonlite.Unquote(k)
+	return s
+}
+
+// is reports whether a raw JSON value is the string s.
+func is(v []byte, s string) bool {
+	if len(v) == len(s)+2 && v[0] == '"' && string(v[1:len(v)-1]) == s {
+		return true
+	}
+	if bytes.IndexByte(v, '\\') < 0 {
+		return false
+	}
+	u, ok := jsonlite.Unquote(v)
+	return ok && u == s
+}
+
+func isNull(v []byte) bool { return string(v) == "null" }
+
+// asString checks a raw value for a string field the way encoding/json
+// does: a string sets it, null leaves it, anything else is an error.
+func asString(v []byte, dst *[]byte) error {
+	switch {
+	case len(v) > 0 && v[0] == '"':
+		*dst = v
+	case !isNull(v):
+		return errCorrupt
+	}
+	return nil
+}
+
+// asBool is asString for a bool field.
+func asBool(v []byte, dst *bool) error {
+	switch string(v) {
+	case "true":
+		*dst = true
+	case "false":
+		*dst = false
+	case "null":
+	default:
+		return errCorrupt
+	}
+	return nil
+}
+
+// mayCallTools is a cheap test that an assistant record can hold a
+// tool_use block: the bytes `_use"` (the end of "tool_use", rarer in JSON
+// than its opening quote, so the search skips ahead faster), or an escape
+// that could spell them.
+func mayCallTools(line []byte) bool {
+	return bytes.Contains(line, []byte(`_use"`)) || bytes.Contains(line, []byte(`\u`))
+}
+
+// parse reads one line into rec (its values alias the line). It returns
+// errIgnore for a record that gives the hooks nothing, errCorrupt for one
+// encoding/json would refuse.
+func parse(line []byte, rec *record) error {
+	var typ, subtype, message, result, agentID []byte
+	var sidechain, meta, summary, repeats bool
+	err := jsonlite.Members(line, func(k, v []byte) error {
+		switch name(k) {
+		case "type":
+			if err := asString(v, &typ); err != nil {
+				return err
+			}
+			if typ == nil {
+				return nil
+			}
+			switch {
+			case is(typ, "user"), is(typ, "system"):
+			case is(typ, "assistant"):
+				if !mayCallTools(line) {
+					return errIgnore
+				}
+			default:
+				return errIgnore
+			}
+		case "subtype":
+			return asString(v, &subtype)
+		case "timestamp":
+			if err := rec.at.UnmarshalJSON(v); err != nil {
+				return errCorrupt
+			}
+		case "sessionId":
+			return asString(v, &rec.session)
+		case "cwd":
+			return asString(v, &rec.cwd)
+		case "agentId":
+			return asString(v, &agentID)
+		case "uuid":
+			if len(v) > 0 && v[0] == '"' {
+				rec.uuid = jsonlite.Str(v)
+			}
+		case "isSidechain":
+			return asBool(v, &sidechain)
+		case "isMeta":
+			return asBool(v, &meta)
+		case "isCompactSummary":
+			return asBool(v, &summary)
+		case "repeatsCompactSummary":
+			return asBool(v, &repeats)
+		case "toolUseResult":
+			result = v
+		case "message":
+			switch {
+			case isNull(v):
+			case v[0] == '{':
+				message = v
+			default:
+				return errCorrupt
+			}
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, errIgnore):
+		return errIgnore
+	case err != nil && isNull(bytes.Trim(line, " \t\r\n")):
+		return errIgnore // encoding/json reads null into a struct as nothing
+	case err != nil:
+		return errCorrupt
+	}
+	var role, content []byte
+	if message != nil {
+		err := members(message, func(k, v []byte) error {
+			switch name(k) {
+			case "role":
+				return asString(v, &role)
+			case "content":
+				content = v
+			}
+			return nil
+		})
 		if err != nil {
-			return err
-		}
-		return fn(ev)
-	}
-	for sc.Scan() {
-		st.Lines++
-		var rec transcriptRecord
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			st.Corrupt++
-			continue
-		}
-		base := func(event string) map[string]any {
-			p := map[string]any{"session_id": rec.SessionID, "cwd": rec.Cwd, "hook_event_name": event}
-			if rec.IsSidechain && rec.AgentID != "" {
-				p["agent_id"] = rec.AgentID
-			}
-			return p
-		}
-		switch {
-		case rec.Type == "system" && rec.Subtype == "compact_boundary":
-			p := base("PreCompact")
-			p["trigger"] = "replay"
-			if err := emit(p, rec.Timestamp); err != nil {
-				return st, err
-			}
-		case rec.Type == "assistant":
-			var blocks []contentBlock
-			if json.Unmarshal(rec.Message.Content, &blocks) != nil {
-				continue
-			}
-			for _, b := range blocks {
-				if b.Type != "tool_use" {
-					continue
-				}
-				p := base("PreToolUse")
-				var input any
-				_ = json.Unmarshal(b.Input, &input)
-				p["tool_name"], p["tool_input"], p["tool_use_id"] = b.Name, input, b.ID
-				pending[b.ID] = p
-				if err := emit(p, rec.Timestamp); err != nil {
-					return st, err
-				}
-			}
-		case rec.Type == "user":
-			var text string
-			if json.Unmarshal(rec.Message.Content, &text) == nil {
-				if rec.IsMeta || rec.IsCompactSummary || rec.RepeatsCompactSummary || rec.IsSidechain {
-					continue
-				}
-				p := base("UserPromptSubmit")
-				if err := emit(p, rec.Timestamp); err != nil {
-					return st, err
-				}
-				continue
-			}
-			var blocks []contentBlock
-			if json.Unmarshal(rec.Message.Content, &blocks) != nil {
-				st.Skipped++
-				continue
-			}
-			for _, b := range blocks {
-				if b.Type != "tool_result" {
-					continue
-				}
-				pre := pending[b.ToolUseID]
-				if pre == nil {
-					st.Skipped++
-					continue
-				}
-				delete(pending, b.ToolUseID)
-				p := map[string]any{}
-				for k, v := range pre {
-					p[k] = v
-				}
-				if b.IsError {
-					p["hook_event_name"] = "PostToolUseFailure"
-					p["error"], p["is_interrupt"] = blockText(b.Content), false
-				} else {
-					p["hook_event_name"] = "PostToolUse"
-					var resp any
-					_ = json.Unmarshal(rec.ToolUseResult, &resp)
-					p["tool_response"] = resp
-				}
-				if err := emit(p, rec.Timestamp); err != nil {
-					return st, err
-				}
-			}
+			return errCorrupt
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return st, fmt.Errorf("read transcript: %w", err)
+	if sidechain && len(agentID) > 2 { // a non-empty string
+		rec.agent = agentID
 	}
-	return st, nil
+	switch {
+	case typ == nil:
+		return errIgnore
+	case is(typ, "system"):
+		if subtype == nil || !is(subtype, "compact_boundary") {
+			return errIgnore
+		}
+		rec.kind = recCompact
+	case is(typ, "assistant"):
+		blocks, ok := contentBlocks(content)
+		if !ok {
+			return errIgnore
+		}
+		for _, b := range blocks {
+			if b.typ != nil && is(b.typ, "tool_use") {
+				input := b.input
+				if input == nil {
+					input = []byte("null")
+				}
+				rec.calls = append(rec.calls, toolCall{id: jsonlite.Str(b.id), rawID: b.id, name: b.name, input: input})
+			}
+		}
+		if len(rec.calls) == 0 {
+			return errIgnore
+		}
+		rec.kind = recCalls
+	case is(typ, "user"):
+		if content != nil && (content[0] == '"' || isNull(content)) {
+			if meta || summary || repeats || sidechain {
+				return errIgnore
+			}
+			rec.kind = recPrompt
+			return nil
+		}
+		blocks, ok := contentBlocks(content)
+		if !ok {
+			rec.kind, rec.refused = recResults, true
+			return nil
+		}
+		for _, b := range blocks {
+			if b.typ == nil || !is(b.typ, "tool_result") {
+				continue
+			}
+			r := toolResult{id: jsonlite.Str(b.toolUseID), failed: b.isError}
+			if r.failed {
+				r.err = errorJSON(b.content)
+			} else {
+				r.resp = responseMembers(result)
+			}
+			rec.results = append(rec.results, r)
+		}
+		if len(rec.results) == 0 {
+			return errIgnore
+		}
+		rec.kind = recResults
+	default:
+		return errIgnore
+	}
+	return nil
 }
 
-// blockText flattens a tool_result's content (a string or text blocks).
-func blockText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
+// block is a content block's members, raw.
+type block struct {
+	typ, id, name, toolUseID, text []byte
+	input, content                 []byte
+	isError                        bool
+}
+
+// contentBlocks reads content as encoding/json reads it into a slice of
+// blocks: an array of objects (or nulls) whose fields have their types,
+// or null (no blocks). Anything else fails the whole content.
+func contentBlocks(content []byte) ([]block, bool) {
+	if content == nil {
+		return nil, false
 	}
-	var blocks []contentBlock
-	if json.Unmarshal(raw, &blocks) == nil {
-		var parts []string
-		for _, b := range blocks {
-			if b.Text != "" {
-				parts = append(parts, b.Text)
+	if isNull(content) {
+		return nil, true
+	}
+	if content[0] != '[' {
+		return nil, false
+	}
+	var out []block
+	err := elements(content, func(v []byte) error {
+		var b block
+		switch {
+		case isNull(v):
+		case v[0] == '{':
+			err := members(v, func(k, v []byte) error {
+				switch name(k) {
+				case "type":
+					return asString(v, &b.typ)
+				case "id":
+					return asString(v, &b.id)
+				case "name":
+					return asString(v, &b.name)
+				case "tool_use_id":
+					return asString(v, &b.toolUseID)
+				case "text":
+					return asString(v, &b.text)
+				case "is_error":
+					return asBool(v, &b.isError)
+				case "input":
+					b.input = v
+				case "content":
+					b.content = v
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		default:
+			return errCorrupt
+		}
+		out = append(out, b)
+		return nil
+	})
+	return out, err == nil
+}
+
+// errorJSON is a failed tool result's error text as a raw JSON string: the
+// content itself when it is a string, else its text blocks joined by
+// newlines ("" when it is neither).
+func errorJSON(content []byte) []byte {
+	if len(content) > 0 && content[0] == '"' {
+		return content
+	}
+	blocks, ok := contentBlocks(content)
+	if !ok || isNull(content) {
+		return []byte(`""`)
+	}
+	var parts []string
+	for _, b := range blocks {
+		if t := jsonlite.Str(b.text); t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return appendQuoted(nil, strings.Join(parts, "\n"))
+}
+
+// appendQuoted writes s as a JSON string that jsonlite.Unquote reads back
+// as s (s is valid UTF-8: it was decoded from JSON).
+func appendQuoted(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}
+
+// responseMembers keeps, of a tool result, the members the decoder reads
+// of a shell call's tool_response: for the decoder they are the same
+// object, without holding a command's whole output. Only the top level is
+// walked (its values skipped, not read).
+func responseMembers(result []byte) []byte {
+	if len(result) == 0 || result[0] != '{' {
+		return nil
+	}
+	kept := map[string][]byte{}
+	_ = members(result, func(k, v []byte) error {
+		if n := name(k); contains(respMembers, n) {
+			kept[n] = v
+		}
+		return nil
+	})
+	if len(kept) == 0 {
+		return nil
+	}
+	out := []byte{'{'}
+	for _, n := range respMembers {
+		if v, ok := kept[n]; ok {
+			if len(out) > 1 {
+				out = append(out, ',')
+			}
+			out = appendQuoted(out, n)
+			out = append(out, ':')
+			out = append(out, v...)
+		}
+	}
+	return append(out, '}')
+}
+
+// own copies what rec keeps out of the line it aliases.
+func (rec *record) own(in map[string][]byte) {
+	intern := func(b []byte) []byte {
+		if b == nil {
+			return nil
+		}
+		if v, ok := in[string(b)]; ok {
+			return v
+		}
+		v := bytes.Clone(b)
+		in[string(v)] = v
+		return v
+	}
+	rec.session, rec.cwd, rec.agent = intern(rec.session), intern(rec.cwd), intern(rec.agent)
+	n := 0
+	for _, c := range rec.calls {
+		n += len(c.rawID) + len(c.name) + len(c.input)
+	}
+	for _, r := range rec.results {
+		n += len(r.err) + len(r.resp)
+	}
+	buf := make([]byte, 0, n)
+	keep := func(b []byte) []byte {
+		if b == nil {
+			return nil
+		}
+		buf = append(buf, b...)
+		return buf[len(buf)-len(b) : len(buf) : len(buf)]
+	}
+	for i := range rec.calls {
+		c := &rec.calls[i]
+		c.rawID, c.name, c.input = keep(c.rawID), intern(c.name), keep(c.input)
+	}
+	for i := range rec.results {
+		r := &rec.results[i]
+		r.err, r.resp = keep(r.err), keep(r.resp)
+	}
+}
+
+// player turns records into events, pairing each tool result with its call.
+type player struct {
+	a       Agent
+	cfg     *engine.Config
+	fn      func(ev *engine.Event) error
+	st      hookbridge.ReplayStats
+	pending map[string]jsonlite.Object // tool_use_id → the PreToolUse payload
+	intern  map[string][]byte
+	memo    shellMemo
+}
+
+func newPlayer(a Agent, cfg *engine.Config, fn func(ev *engine.Event) error) *player {
+	return &player{a: a, cfg: cfg, fn: fn, pending: map[string]jsonlite.Object{}, intern: map[string][]byte{}, memo: shellMemo{}}
+}
+
+var (
+	hookPrompt      = []byte(`"UserPromptSubmit"`)
+	hookCompact     = []byte(`"PreCompact"`)
+	hookPre         = []byte(`"PreToolUse"`)
+	hookPost        = []byte(`"PostToolUse"`)
+	hookPostFailure = []byte(`"PostToolUseFailure"`)
+	triggerReplay   = []byte(`"replay"`)
+	jsonFalse       = []byte(`false`)
+	jsonNull        = []byte(`null`)
+)
+
+func noEnv(string) string { return "" }
+
+func (p *player) decode(payload jsonlite.Object, at time.Time) error {
+	ev, err := decodePayload(payload, hookbridge.Env{Now: at, Getenv: noEnv, Config: p.cfg}, p.memo)
+	if err != nil {
+		return err
+	}
+	return p.fn(ev)
+}
+
+// play emits a record's events.
+func (p *player) play(rec *record) error {
+	base := func(hook []byte) jsonlite.Object {
+		o := jsonlite.Object{"session_id": rec.session, "cwd": rec.cwd, "hook_event_name": hook}
+		if rec.agent != nil {
+			o["agent_id"] = rec.agent
+		}
+		return o
+	}
+	switch rec.kind {
+	case recPrompt:
+		return p.decode(base(hookPrompt), rec.at)
+	case recCompact:
+		o := base(hookCompact)
+		o["trigger"] = triggerReplay
+		return p.decode(o, rec.at)
+	case recCalls:
+		for _, c := range rec.calls {
+			o := base(hookPre)
+			o["tool_name"], o["tool_input"], o["tool_use_id"] = c.name, c.input, c.rawID
+			p.pending[c.id] = o
+			if err := p.decode(o, rec.at); err != nil {
+				return err
 			}
 		}
-		return strings.Join(parts, "\n")
+	case recResults:
+		if rec.refused {
+			p.st.Skipped++
+			return nil
+		}
+		for _, r := range rec.results {
+			pre := p.pending[r.id]
+			if pre == nil {
+				p.st.Skipped++
+				continue
+			}
+			delete(p.pending, r.id)
+			o := maps.Clone(pre)
+			if r.failed {
+				o["hook_event_name"], o["error"], o["is_interrupt"] = hookPostFailure, r.err, jsonFalse
+			} else {
+				resp := r.resp
+				if resp == nil {
+					resp = jsonNull
+				}
+				o["hook_event_name"], o["tool_response"] = hookPost, resp
+			}
+			if err := p.decode(o, rec.at); err != nil {
+				return err
+			}
+		}
 	}
-	return ""
+	return nil
+}
+
+// read parses every line of r, handing each record that gives the hooks
+// something to keep (its values still alias the line).
+func (p *player) read(r io.Reader, keep func(rec *record, line []byte) error) error {
+	long, err := hookbridge.Lines(r, func(line []byte) error {
+		p.st.Lines++
+		var rec record
+		switch err := parse(line, &rec); err {
+		case nil:
+			return keep(&rec, line)
+		case errCorrupt:
+			p.st.Corrupt++
+		}
+		return nil
+	})
+	p.st.Lines += long
+	p.st.Corrupt += long
+	if err != nil {
+		return fmt.Errorf("read transcript: %w", err)
+	}
+	return nil
+}
+
+// Replay reads one transcript and calls fn with each event, in the order
+// of its lines.
+func (a Agent) Replay(r io.Reader, cfg *engine.Config, fn func(ev *engine.Event) error) (hookbridge.ReplayStats, error) {
+	p := newPlayer(a, cfg, fn)
+	err := p.read(r, func(rec *record, _ []byte) error {
+		rec.own(p.intern)
+		return p.play(rec)
+	})
+	return p.st, err
+}
+
+// ReplaySession reads the files of one session — a transcript split in
+// parts (full.jsonl.001, .002, …), its subagents' transcripts — and takes
+// each record once: by its uuid, or by its exact line when it has none.
+// The records are ordered by time (a record without a timestamp keeps the
+// place of the one before it in its file; equal times keep the order of the
+// files, then of the lines), then played as in Replay. It holds the
+// session's records, not its files.
+func (a Agent) ReplaySession(files []io.Reader, cfg *engine.Config, fn func(ev *engine.Event) error) (hookbridge.ReplayStats, error) {
+	p := newPlayer(a, cfg, fn)
+	type kept struct {
+		rec *record
+		key time.Time
+	}
+	var recs []kept
+	seen := map[string]struct{}{}
+	seenLine := map[[sha256.Size]byte]struct{}{}
+	for _, f := range files {
+		var last time.Time
+		err := p.read(f, func(rec *record, line []byte) error {
+			if rec.uuid != "" {
+				if _, dup := seen[rec.uuid]; dup {
+					p.st.Duplicates++
+					return nil
+				}
+				seen[rec.uuid] = struct{}{}
+			} else {
+				h := sha256.Sum256(line)
+				if _, dup := seenLine[h]; dup {
+					p.st.Duplicates++
+					return nil
+				}
+				seenLine[h] = struct{}{}
+			}
+			if !rec.at.IsZero() {
+				last = rec.at
+			}
+			rec.own(p.intern)
+			r := *rec
+			recs = append(recs, kept{&r, last})
+			return nil
+		})
+		if err != nil {
+			return p.st, err
+		}
+	}
+	slices.SortStableFunc(recs, func(x, y kept) int { return x.key.Compare(y.key) })
+	for _, k := range recs {
+		if err := p.play(k.rec); err != nil {
+			return p.st, err
+		}
+	}
+	return p.st, nil
+}
+
+// RecordDirs: Claude Code keeps its transcripts under projects/ in its
+// user folder ($CLAUDE_CONFIG_DIR, else ~/.claude).
+func (Agent) RecordDirs(getenv func(string) string) ([]string, error) {
+	d, err := configDir(getenv)
+	if err != nil {
+		return nil, err
+	}
+	return []string{filepath.Join(d, "projects")}, nil
+}
+
+// Identify: a Claude Code transcript is JSON lines whose records have a
+// "type", and carry their session's id ("sessionId"); some records (a
+// summary, a file-history snapshot) carry none, so the first few lines are
+// read until one does.
+func (Agent) Identify(head io.Reader) (session, why string) {
+	const maxLines, maxBytes = 200, 8 << 20
+	lines, size, objects := 0, 0, 0
+	head = io.LimitReader(head, maxBytes) // a file with no newline is not read to its end
+	_, err := hookbridge.Lines(head, func(line []byte) error {
+		lines++
+		size += len(line)
+		var typ, id []byte
+		err := jsonlite.Members(line, func(k, v []byte) error {
+			switch name(k) {
+			case "type":
+				typ = v
+			case "sessionId":
+				id = v
+			}
+			if typ != nil && id != nil {
+				return hookbridge.ErrStop
+			}
+			return nil
+		})
+		if err == nil || err == hookbridge.ErrStop {
+			objects++
+		}
+		if len(typ) > 0 && typ[0] == '"' && len(id) > 2 && id[0] == '"' {
+			session = jsonlite.Str(id)
+			return hookbridge.ErrStop
+		}
+		if lines >= maxLines || size >= maxBytes {
+			return hookbridge.ErrStop
+		}
+		return nil
+	})
+	switch {
+	case session != "":
+		return session, ""
+	case err != nil:
+		return "", err.Error()
+	case lines == 0:
+		return "", "empty file"
+	case objects == 0:
+		return "", "not a Claude Code transcript (not JSON lines)"
+	}
+	return "", "not a Claude Code transcript (no record names its session)"
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
