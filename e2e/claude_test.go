@@ -110,6 +110,15 @@ func newSession(t *testing.T, script []toolCall, extraEnv ...string) *session {
 	return s
 }
 
+// useConfig gives the session's cully a user config file.
+func (s *session) useConfig(toml string) {
+	p := filepath.Join(s.home, "cully.toml")
+	if err := os.WriteFile(p, []byte(toml), 0o600); err != nil {
+		s.t.Fatal(err)
+	}
+	s.env = append(s.env, "CULLY_CONFIG="+p)
+}
+
 func (s *session) file(name string, size int) string {
 	line := []byte("e2e fixture line: the content does not matter, its size does.\n")
 	return s.write(name, string(bytes.Repeat(line, size/len(line)+1)[:size]))
@@ -215,13 +224,16 @@ const nudgeMark = "hook additional context: cully"
 // request: injected context persists, so this counts deliveries.
 func (s *session) nudgeCount(sub string) int { return count(s.api.last(), sub) }
 
-// The exploring checkpoint reaches the model exactly once, right after the
-// 21st call (raised by the 20th read, delivered before the next call), and
-// the journal holds one record per tool call the mock issued.
+// The exploring checkpoint, told at its threshold (by default it is shown,
+// not told), reaches the model exactly once, right after the 21st call
+// (raised by the 20th read, delivered before the next call), and the
+// journal holds one record per tool call the mock issued.
 func TestExploringCheckpointReachesModelOnce(t *testing.T) {
 	s := newSession(t, nil)
-	f := s.file("notes.txt", 600)
-	s.api.script = repeat(23, read(f))
+	s.useConfig("[rules]\nexplore_tell = 20\n")
+	for i := 0; i < 23; i++ {
+		s.api.script = append(s.api.script, read(s.file(fmt.Sprintf("notes-%02d.txt", i), 600)))
+	}
 	s.install()
 	s.run()
 	const marker = "cully checkpoint c1 (exploring)"

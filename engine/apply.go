@@ -81,7 +81,7 @@ func (s *State) newTask(ev *Event) []Signal {
 // answered; one that never reached it is superseded.
 func (s *State) boundary(ev *Event) []Signal {
 	s.ReadsSinceAct = 0
-	s.EditsSinceCheck = 0
+	s.EditsSinceCheck, s.EditsSinceTry = 0, 0
 	clear(s.Commands)
 	s.Recent, s.ErrRun = nil, nil
 	var sigs []Signal
@@ -151,7 +151,7 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 			}
 			// Revalidated at delivery: the call about to run may be the one
 			// that ends the condition; the checkpoint waits for its outcome.
-			if r := rule(c.Reason); r != nil && r.holds != nil && r.holds(ev) {
+			if r := rule(c.Reason); r != nil && (r.holds != nil && r.holds(ev) || r.tell != nil && !r.tell(s, cfg)) {
 				continue
 			}
 			pending = append(pending, c)
@@ -159,6 +159,11 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 	}
 	if ev.Quiet || len(pending) == 0 && len(warned) == 0 {
 		return sigs
+	}
+	for _, c := range pending {
+		if r := rule(c.Reason); r != nil && r.told != nil {
+			c.Evidence = r.told(s)
+		}
 	}
 	text := composeNudge(pending, warned, s.attended(), cfg)
 	for _, c := range pending {
@@ -214,10 +219,12 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 			s.changed(ev)
 			if !proseFile(ev.Target) { // plans and notes have nothing to test
 				s.EditsSinceCheck++
+				s.EditsSinceTry++
 			}
 		}
 	case ClassCheck:
 		c.Checks++
+		s.EditsSinceTry = 0
 		s.ReadsSinceAct = 0
 		if ev.Changes {
 			s.changed(ev)

@@ -19,8 +19,13 @@ type sim struct {
 	n   int
 }
 
+// newSim tells the agent every checkpoint at its threshold, so the rule
+// tests see their nudges; TestStrengthBeforeNudging covers the defaults,
+// which hold unverified-edits and exploring back.
 func newSim(t *testing.T) *sim {
-	return &sim{t: t, st: NewState("s"), cfg: DefaultConfig(), now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
+	cfg := DefaultConfig()
+	cfg.UnverifiedTell, cfg.ExploreTell = cfg.UnverifiedEdits, cfg.ExploreReads
+	return &sim{t: t, st: NewState("s"), cfg: cfg, now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
 }
 
 func (s *sim) apply(ev Event) []Signal {

@@ -12,6 +12,13 @@ type Config struct {
 	// unverified-edits checkpoint (default 12: a dozen unchecked edits is more
 	// than one coherent change).
 	UnverifiedEdits int `toml:"unverified_edits" json:"unverified_edits"`
+	// UnverifiedTell: the unverified-edits checkpoint is told to the agent
+	// only after this many edits with no check of any outcome (0: never;
+	// it shows in status and the panel). See docs/rules.md.
+	UnverifiedTell int `toml:"unverified_tell" json:"unverified_tell"`
+	// ExploreTell: the exploring checkpoint is told to the agent only after
+	// this many reads since an edit or check (0: never).
+	ExploreTell int `toml:"explore_tell" json:"explore_tell"`
 	// LoopFailures identical failures of one command, with no success between,
 	// make an active failure loop (default 3: twice can be bad luck, three
 	// times the same error is a loop).
@@ -41,6 +48,8 @@ func DefaultConfig() Config {
 	return Config{
 		ExploreReads:       20,
 		UnverifiedEdits:    12,
+		UnverifiedTell:     0, // shown, not told: docs/rules.md "Strength before nudging"
+		ExploreTell:        0,
 		LoopFailures:       3,
 		BlindRetryFailures: 2,
 		LargeReadBytes:     256 << 10,
@@ -58,6 +67,12 @@ func (c Config) Sanitize() Config {
 	}
 	if c.UnverifiedEdits < 1 {
 		c.UnverifiedEdits = d.UnverifiedEdits
+	}
+	if c.UnverifiedTell < 0 {
+		c.UnverifiedTell = d.UnverifiedTell
+	}
+	if c.ExploreTell < 0 {
+		c.ExploreTell = d.ExploreTell
 	}
 	if c.LoopFailures < 2 {
 		c.LoopFailures = d.LoopFailures

@@ -23,15 +23,16 @@ func TestDeliveryRevalidated(t *testing.T) {
 			t.Fatalf("want resolved and never told: %+v", c)
 		}
 	})
-	t.Run("a failed check leaves it to deliver", func(t *testing.T) {
+	t.Run("a failed check keeps it open", func(t *testing.T) {
 		s := newSim(t)
 		s.prompt()
 		for i := 0; i < 12; i++ {
 			s.call(edit(fmt.Sprintf("f%d.go", i)))
 		}
 		s.call(check(OutcomeFailed))
-		if n := s.call(edit("g.go")); !strings.Contains(n, "unverified-edits") {
-			t.Fatalf("still unchecked after a failed check: %q", n)
+		s.call(edit("g.go"))
+		if s.open(ReasonUnverifiedEdits) != 1 {
+			t.Fatal("still unchecked after a failed check")
 		}
 	})
 	t.Run("an edit ends exploring", func(t *testing.T) {
@@ -90,4 +91,47 @@ func TestNudgeIsShort(t *testing.T) {
 			t.Errorf("attended %v: %d characters:\n%s", attended, len(n), n)
 		}
 	}
+}
+
+// Strength before nudging: a checkpoint whose evidence is not yet strong
+// enough is shown (open in status and the panel) but not told; once the
+// evidence grows strong enough it is told, with the figures as they are.
+func TestStrengthBeforeNudging(t *testing.T) {
+	t.Run("unchecked edits told only without any check", func(t *testing.T) {
+		s := newSim(t)
+		s.cfg.UnverifiedEdits, s.cfg.UnverifiedTell = 12, 20
+		s.prompt()
+		for i := 0; i < 12; i++ {
+			s.call(edit(fmt.Sprintf("f%d.go", i)))
+		}
+		s.call(check(OutcomeFailed)) // the agent is verifying: its build fails
+		for i := 0; i < 20; i++ {
+			if n := s.call(edit(fmt.Sprintf("g%d.go", i))); n != "" {
+				t.Fatalf("edit %d after a failing check was told: %s", i, n)
+			}
+		}
+		if s.open(ReasonUnverifiedEdits) != 1 {
+			t.Fatal("the checkpoint shows while it is held back")
+		}
+		n := s.call(edit("h.go"))
+		if !strings.Contains(n, "20 edits since the last check of any kind, 32 since the last successful one") {
+			t.Fatalf("told with the figures as they are: %q", n)
+		}
+	})
+	if d := DefaultConfig(); d.UnverifiedTell != 0 || d.ExploreTell != 0 {
+		t.Errorf("by default both are shown, not told: %+v", d)
+	}
+	t.Run("zero never tells", func(t *testing.T) {
+		s := newSim(t)
+		s.cfg.ExploreTell = 0
+		s.prompt()
+		for i := 0; i < 100; i++ {
+			if n := s.call(read(fmt.Sprintf("f%d.go", i))); strings.Contains(n, "exploring") {
+				t.Fatalf("read %d: %s", i, n)
+			}
+		}
+		if s.open(ReasonExploring) != 1 {
+			t.Fatal("the exploring checkpoint shows in status")
+		}
+	})
 }

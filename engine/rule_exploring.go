@@ -19,6 +19,10 @@ var exploring = checkpointRule{
 		}
 		return fmt.Sprintf("%d read/search calls since the last edit or check", s.ReadsSinceAct), true
 	},
-	holds:   func(ev *Event) bool { return ev.Subagent == "" && (ev.Class == ClassEdit || ev.Class == ClassCheck) },
+	holds: func(ev *Event) bool { return ev.Subagent == "" && (ev.Class == ClassEdit || ev.Class == ClassCheck) },
+	tell:  func(s *State, cfg *Config) bool { return cfg.ExploreTell > 0 && s.ReadsSinceAct >= cfg.ExploreTell },
+	told: func(s *State) string {
+		return fmt.Sprintf("%d read/search calls since the last edit or check", s.ReadsSinceAct)
+	},
 	settled: func(s *State, _ *Checkpoint) bool { return s.ReadsSinceAct == 0 },
 }

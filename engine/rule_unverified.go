@@ -21,7 +21,16 @@ var unverifiedEdits = checkpointRule{
 		}
 		return fmt.Sprintf("%d edits since the last successful check", s.EditsSinceCheck), true
 	},
-	holds:   func(ev *Event) bool { return ev.Class == ClassCheck },
+	holds: func(ev *Event) bool { return ev.Class == ClassCheck },
+	tell: func(s *State, cfg *Config) bool {
+		return cfg.UnverifiedTell > 0 && s.EditsSinceTry >= cfg.UnverifiedTell
+	},
+	told: func(s *State) string {
+		if s.EditsSinceTry == s.EditsSinceCheck {
+			return fmt.Sprintf("%d edits since the last check of any kind", s.EditsSinceTry)
+		}
+		return fmt.Sprintf("%d edits since the last check of any kind, %d since the last successful one", s.EditsSinceTry, s.EditsSinceCheck)
+	},
 	settled: func(s *State, c *Checkpoint) bool { return s.CheckEpoch > c.Epoch },
 }
 

@@ -53,6 +53,14 @@ type checkpointRule struct {
 	// settled reports, after a booked call, whether the condition of an
 	// open checkpoint has ended: it closes as resolved.
 	settled func(s *State, c *Checkpoint) bool
+	// tell reports whether the evidence is strong enough to tell the agent
+	// (nil: always). A checkpoint it holds back stays open in status and
+	// the panel for the user to judge, and is told once the evidence grows
+	// strong enough (docs/rules.md, "Strength before nudging").
+	tell func(s *State, cfg *Config) bool
+	// told, when set, restates the evidence when the checkpoint is told
+	// later than it was raised: the figures as they are now.
+	told func(s *State) string
 }
 
 // keyKind says what a checkpoint's Key is about.

@@ -44,6 +44,10 @@ type State struct {
 	// Activity since the last boundary, for the checkpoint rules.
 	ReadsSinceAct   int `json:"reads_since_act"`   // reads since an edit, a check or a new task
 	EditsSinceCheck int `json:"edits_since_check"` // edits since a successful check or a new task
+	// EditsSinceTry counts edits since any check at all (passing, failing
+	// or unknown): an agent whose build fails is verifying, one that never
+	// builds is not.
+	EditsSinceTry int `json:"edits_since_try,omitempty"`
 
 	Counts Counts `json:"counts"`
 

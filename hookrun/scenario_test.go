@@ -90,6 +90,7 @@ type scenario struct {
 	// first nudge; both 0 means no nudge at all.
 	fireLo, fireHi int
 	sizes          map[string]int64 // file PATH BYTES lines
+	config         []string         // "# config: key = value" lines: the user's [rules], for this scenario
 	lines          []line
 	calls          int
 }
@@ -146,6 +147,8 @@ func parseScenario(path string) (*scenario, error) {
 		case strings.HasPrefix(text, "#"):
 			c := strings.TrimSpace(strings.TrimPrefix(text, "#"))
 			switch {
+			case strings.HasPrefix(c, "config:"):
+				sc.config = append(sc.config, strings.TrimSpace(strings.TrimPrefix(c, "config:")))
 			case strings.HasPrefix(c, "source:"):
 				sc.sources = append(sc.sources, strings.TrimSpace(strings.TrimPrefix(c, "source:")))
 			case strings.HasPrefix(c, "expect:"):
@@ -330,6 +333,12 @@ func (sc *scenario) play(t *testing.T) ([]nudge, error) {
 		"CULLY_HOME":         p.home,
 		"CULLY_CONFIG":       filepath.Join(p.home, "none.toml"),
 		"CLAUDE_PROJECT_DIR": p.project,
+	}
+	if len(sc.config) > 0 {
+		cfg := "[rules]\n" + strings.Join(sc.config, "\n") + "\n"
+		if err := os.WriteFile(p.env["CULLY_CONFIG"], []byte(cfg), 0o600); err != nil {
+			return nil, err
+		}
 	}
 	if err := p.setupFiles(); err != nil {
 		return nil, err

@@ -53,6 +53,8 @@ func decodeState(b []byte) (*engine.State, error) {
 			st.ReadsSinceAct = d.int(v)
 		case `"edits_since_check"`:
 			st.EditsSinceCheck = d.int(v)
+		case `"edits_since_try"`:
+			st.EditsSinceTry = d.int(v)
 		case `"subagent_at"`:
 			st.SubagentAt = jsonlite.Int(v)
 		case `"recent"`:

@@ -32,6 +32,7 @@ func AppendState(b []byte, s *engine.State) []byte {
 	b = appendInt(b, "change_seq", s.ChangeSeq, false)
 	b = appendInt(b, "reads_since_act", s.ReadsSinceAct, false)
 	b = appendInt(b, "edits_since_check", s.EditsSinceCheck, false)
+	b = appendInt(b, "edits_since_try", s.EditsSinceTry, true)
 	b = appendCounts(appendField(b, "counts"), &s.Counts)
 	b = appendList(b, "checkpoints", s.Checkpoints, func(b []byte, c engine.Checkpoint) []byte {
 		b = append(b, `{"id":`...)

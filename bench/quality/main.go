@@ -6,7 +6,8 @@
 //	go run ./bench/quality contexts CORPUS OUTDIR   # context files, outside the repository
 //	go run ./bench/quality report CORPUS > docs/quality.md
 //
-// CORPUS is a folder of transcripts (../shared/corpus/rebuild.sh writes
+// QUALITY_CONFIG names a cully config file to replay with instead of the
+// defaults, to measure a variant. CORPUS is a folder of transcripts (../shared/corpus/rebuild.sh writes
 // one). Labels live in bench/quality/labels.tsv: one line per nudge,
 // keyed by session and the time of the call it was said on. The context
 // files hold prompt and transcript text and never enter the repository;
@@ -93,8 +94,15 @@ type nudge struct {
 // key joins a nudge to its label.
 func (n nudge) key() string { return n.Session + "\t" + n.Time.UTC().Format(time.RFC3339Nano) }
 
-// replay runs this checkout's cully over the corpus.
+// replay runs this checkout's cully over the corpus, with the defaults or
+// with QUALITY_CONFIG.
 func replay(corpus string) (*replayOut, error) {
+	return replayWith(corpus, os.Getenv("QUALITY_CONFIG"))
+}
+
+// replayWith runs this checkout's cully over the corpus with a config file
+// ("" for the defaults).
+func replayWith(corpus, configFile string) (*replayOut, error) {
 	bin, err := os.MkdirTemp("", "cully-quality-")
 	if err != nil {
 		return nil, err
@@ -107,7 +115,11 @@ func replay(corpus string) (*replayOut, error) {
 		return nil, fmt.Errorf("build cully: %w", err)
 	}
 	cmd := exec.Command(filepath.Join(bin, "cully"), "replay", "--json", corpus)
-	cmd.Env = append(os.Environ(), "CULLY_CONFIG="+filepath.Join(bin, "none.toml")) // the defaults, whatever the user set
+	config := filepath.Join(bin, "none.toml") // the defaults, whatever the user set
+	if configFile != "" {
+		config = configFile // a variant under study
+	}
+	cmd.Env = append(os.Environ(), "CULLY_CONFIG="+config)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	if err := cmd.Run(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -60,6 +61,10 @@ func report(corpus string) error {
 		}
 	}
 	pos, neg, scenarioLine := scenarios()
+	vs, err := measureVariants(corpus, labels)
+	if err != nil {
+		return err
+	}
 
 	w := os.Stdout
 	fmt.Fprintln(w, "# Quality: are the nudges worth reading?")
@@ -94,6 +99,19 @@ func report(corpus string) error {
 	if len(unlabelled) > 0 {
 		fmt.Fprintf(w, "Not yet labelled: %d nudge(s); label them before trusting the precision above.\n\n", len(unlabelled))
 	}
+	fmt.Fprintln(w, "## Variants measured")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "The same corpus replayed with the checkpoints that are held back by default told to the agent")
+	fmt.Fprintln(w, "at the thresholds below (`unverified_tell`: edits with no check of any kind; `explore_tell`:")
+	fmt.Fprintln(w, "reads and searches since an edit or a check). These figures are why both are shown in")
+	fmt.Fprintln(w, "`cully status` and the panel but not told to the agent by default (docs/rules.md, \"Strength")
+	fmt.Fprintln(w, "before nudging\").")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| variant | nudges | per 100 calls | labelled | worth reading | precision |\n| --- | ---: | ---: | ---: | ---: | ---: |")
+	for _, v := range vs {
+		fmt.Fprintf(w, "| %s | %d | %.2f | %d | %d | %s |\n", v.name, v.nudges, v.per100, v.labelled, v.worth, pct(v.worth, v.labelled))
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintln(w, "## Scenario suite")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "`hookrun/testdata/scenarios/`: sequences written from the published behaviour of peers' loop")
@@ -107,11 +125,18 @@ func report(corpus string) error {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "## The labels")
 	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Every nudge labelled so far, under the defaults or a variant above, keyed by session and the")
+	fmt.Fprintln(w, "time of the call it was said on.")
+	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| session | call time | rules | verdict | reason |\n| --- | --- | --- | --- | --- |")
-	for _, n := range ns {
-		if l, ok := labels[n.key()]; ok {
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", short(n.Session), n.Time.UTC().Format("2006-01-02 15:04:05"), strings.Join(n.Rules, ", "), l.Verdict, strings.ReplaceAll(l.Reason, "|", "/"))
-		}
+	keys := make([]string, 0, len(labels))
+	for k := range labels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		l := labels[k]
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", short(l.Session), l.Time, l.Rules, l.Verdict, strings.ReplaceAll(l.Reason, "|", "/"))
 	}
 	return nil
 }
@@ -140,4 +165,52 @@ func scenarios() (pos, neg, line string) {
 		return "unknown", "unknown", ""
 	}
 	return m[1] + "/" + m[2], m[3] + "/" + m[4], m[0]
+}
+
+// variants are the told-thresholds measured beside the shipped defaults.
+var variants = []struct{ name, toml string }{
+	{"tell unchecked edits at 12, exploring at 20", "unverified_tell = 12\nexplore_tell = 20"},
+	{"tell unchecked edits at 16, exploring at 30", "unverified_tell = 16\nexplore_tell = 30"},
+	{"tell unchecked edits at 20, exploring at 40", "unverified_tell = 20\nexplore_tell = 40"},
+	{"tell unchecked edits at 24", "unverified_tell = 24\nexplore_tell = 0"},
+}
+
+type variantTally struct {
+	name                    string
+	nudges, labelled, worth int
+	per100                  float64
+}
+
+func measureVariants(corpus string, labels map[string]label) ([]variantTally, error) {
+	dir, err := os.MkdirTemp("", "cully-variants-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	var out []variantTally
+	for i, v := range variants {
+		path := filepath.Join(dir, fmt.Sprint(i, ".toml"))
+		if err := os.WriteFile(path, []byte("[rules]\n"+v.toml+"\n"), 0o600); err != nil {
+			return nil, err
+		}
+		r, err := replayWith(corpus, path)
+		if err != nil {
+			return nil, err
+		}
+		t := variantTally{name: v.name}
+		for _, n := range nudges(r) {
+			t.nudges++
+			if l, ok := labels[n.key()]; ok {
+				t.labelled++
+				if l.Verdict == "worth" {
+					t.worth++
+				}
+			}
+		}
+		if r.ToolCalls > 0 {
+			t.per100 = 100 * float64(t.nudges) / float64(r.ToolCalls)
+		}
+		out = append(out, t)
+	}
+	return out, nil
 }

@@ -92,8 +92,8 @@ func demoScript(project string) []demoStep {
 		"sed -n '1,40p' parser/lexer.go", "rg -n 'empty' parser", "cat go.sum", "find . -name '*_test.go'", "git show --stat HEAD", "wc -l parser/*.go"} {
 		bash("", c, "")
 	}
-	read("…until twenty reads since the last check raise the exploring checkpoint.", "parser/errors.go")
-	tool("The agent edits the parser…", "Edit", map[string]any{"file_path": filepath.Join(project, "parser/parser.go"), "old_string": "if len(src) == 0 {\n\t\treturn nil, io.ErrUnexpectedEOF", "new_string": "if len(src) == 0 {\n\t\treturn &Document{}, nil", "replace_all": false}, "")
+	read("…until twenty reads since the last check raise the exploring checkpoint: shown in the panel for you, not told to the agent (on real sessions such stretches were healthy work).", "parser/errors.go")
+	tool("The agent edits the parser, which resolves the exploring checkpoint…", "Edit", map[string]any{"file_path": filepath.Join(project, "parser/parser.go"), "old_string": "if len(src) == 0 {\n\t\treturn nil, io.ErrUnexpectedEOF", "new_string": "if len(src) == 0 {\n\t\treturn &Document{}, nil", "replace_all": false}, "")
 	bash("…and verifies: the tests pass, a new check epoch begins.", "go test ./parser/", "")
 	stop := base("Stop")
 	stop["stop_hook_active"], stop["last_assistant_message"] = false, "Fixed: Parse(\"\") now returns an empty document; tests pass."
