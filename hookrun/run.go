@@ -1,17 +1,20 @@
 package hookrun
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"cully/engine"
 	"cully/env"
 	"cully/hookbridge"
 	"cully/hookbridge/agents"
+	"cully/jsonlite"
 	"cully/store"
 )
 
@@ -124,20 +127,74 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	return agent.Encode(ev.Hook, engine.Nudge(sigs)), ev, nil
 }
 
+// stdinWait bounds how long the hook waits for its payload to end: a host
+// writes the payload and closes stdin within microseconds, so a stdin that
+// stays open this long is broken, and the hook records what it read and
+// lets the agent go, well inside the host's hook timeout (5 s as cully
+// installs it).
+const stdinWait = 2 * time.Second
+
 // readPayload reads at most max bytes, drains the rest, and returns the
-// total size seen.
+// total size seen. It stops as soon as it holds one whole JSON object (a
+// host that leaves stdin open costs nothing), and waits at most stdinWait
+// for the payload to end.
 func readPayload(r io.Reader, max int64) ([]byte, int64, error) {
-	raw, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
-		return raw, int64(len(raw)), err
+	type result struct {
+		raw   []byte
+		total int64
+		err   error
 	}
-	total := int64(len(raw))
+	done := make(chan result, 1)
+	go func() {
+		raw, total, err := readAll(r, max)
+		done <- result{raw, total, err}
+	}()
+	select {
+	case res := <-done:
+		return res.raw, res.total, res.err
+	case <-time.After(stdinWait):
+		return nil, 0, fmt.Errorf("stdin did not end within %v: no payload read", stdinWait)
+	}
+}
+
+func readAll(r io.Reader, max int64) ([]byte, int64, error) {
+	buf := make([]byte, 0, 16<<10)
+	lr := io.LimitReader(r, max+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return buf, int64(len(buf)), err
+		}
+		if n > 0 && wholeObject(buf) {
+			return buf, int64(len(buf)), nil
+		}
+	}
+	total := int64(len(buf))
 	if total > max {
 		n, _ := io.Copy(io.Discard, r)
 		total += n
-		raw = raw[:max]
+		buf = buf[:max]
 	}
-	return raw, total, nil
+	return buf, total, nil
+}
+
+// wholeObject reports whether buf already holds one complete JSON object
+// (checked only when it ends in '}', so a large payload is not rescanned
+// on every read).
+func wholeObject(buf []byte) bool {
+	end := bytes.TrimRight(buf, " \t\r\n")
+	if len(end) == 0 || end[len(end)-1] != '}' {
+		return false
+	}
+	_, err := jsonlite.ParseObject(end)
+	return err == nil
 }
 
 // hookFailed records a hook failure. The event, when there is one, is kept
@@ -155,5 +212,17 @@ func (a IO) hookFailed(h store.Home, err error, ev *engine.Event) {
 			return
 		}
 	}
-	fmt.Fprintf(a.Stderr, "cully hook: %v\n", err)
+	// The last resort, when not even errors.log can be written: one short
+	// line, which the host does not show the model.
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	if r := []rune(msg); len(r) > maxStderr {
+		msg = string(r[:maxStderr-1]) + "…"
+	}
+	fmt.Fprintf(a.Stderr, "cully hook: %s\n", msg)
 }
+
+// maxStderr bounds the one line the hook may write to stderr.
+const maxStderr = 200

@@ -70,6 +70,7 @@ Flags are read leniently: the agent owns these streams, so an unknown flag is ig
 					return c.Help()
 				}
 			}
+			hookrun.IgnoreSIGPIPE()
 			hookrun.Run(hookrun.IO{Stdin: a.stdin, Stdout: a.stdout, Stderr: a.stderr, Getenv: a.getenv}, hookrun.Agent(args))
 			return nil
 		},
