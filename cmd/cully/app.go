@@ -87,7 +87,7 @@ func (a *app) printError(w io.Writer, styles fang.Styles, err error) {
 		}
 		return
 	}
-	fmt.Fprintf(a.stderr, "cully: %s\n", msg)
+	fmt.Fprintf(termSafe{a.stderr}, "cully: %s\n", msg)
 	if isUsage(err) {
 		cmd := a.cmd
 		if cmd == "" {

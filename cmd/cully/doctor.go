@@ -140,9 +140,9 @@ func (a *app) doctor() error {
 			mark = "FAIL"
 			failed++
 		}
-		fmt.Fprintf(a.stdout, "%s  %s\n", mark, c.What)
+		fmt.Fprintf(termSafe{a.stdout}, "%s  %s\n", mark, c.What)
 		if c.Fix != "" && (!c.OK || c.Warn) {
-			fmt.Fprintf(a.stdout, "      fix: %s\n", c.Fix)
+			fmt.Fprintf(termSafe{a.stdout}, "      fix: %s\n", c.Fix)
 		}
 	}
 	if failed > 0 {

@@ -110,7 +110,8 @@ func journal(t testing.TB, home string) []engine.Event {
 //
 //	claude EVENT [KEY=VALUE...]  send a Claude Code-shaped payload through `cully hook`
 //	                             (EVENT: start, prompt, pre, post, fail, batch, compact, stop);
-//	                             TOOL=Name picks the tool, error=… the failure text, other
+//	                             TOOL=Name picks the tool, error=… the failure text (\\n, \\e, \\a are
+//	                             newline, ESC, BEL), other
 //	                             keys go into tool_input; CULLY_NOW steps 1s per call
 //	calls N [KEY=VALUE...]       N whole tool calls (pre, then post; fail when error= is given);
 //	                             stdout holds what the pre-tool answers said; {i} in a
@@ -187,7 +188,7 @@ func sendClaude(ts *testscript.TestScript, event string, args []string) []byte {
 		if !ok {
 			ts.Fatalf("bad argument %q", kv)
 		}
-		v = strings.ReplaceAll(v, `\n`, "\n")
+		v = strings.NewReplacer(`\n`, "\n", `\e`, "\x1b", `\a`, "\a").Replace(v)
 		switch k {
 		case "TOOL":
 			tool = v

@@ -188,7 +188,7 @@ func (a *app) replay(o replayOpts, args []string) error {
 }
 
 func (a *app) printReplay(rep *replayReport) {
-	w := a.stdout
+	w := termSafe{a.stdout}
 	for _, rs := range rep.Sessions {
 		parts, subs := 0, 0
 		for _, f := range rs.Files[1:] {

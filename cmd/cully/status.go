@@ -110,7 +110,7 @@ func (a *app) status(o statusOpts) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	printReport(a.stdout, rep, now)
+	printReport(termSafe{a.stdout}, rep, now)
 	return nil
 }
 
