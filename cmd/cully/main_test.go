@@ -110,7 +110,7 @@ func journal(t testing.TB, home string) []engine.Event {
 //
 //	claude EVENT [KEY=VALUE...]  send a Claude Code-shaped payload through `cully hook`
 //	                             (EVENT: start, prompt, pre, post, fail, batch, compact, stop);
-//	                             TOOL=Name picks the tool, error=… the failure text (\\n, \\e, \\a are
+//	                             TOOL=Name picks the tool, error=… the failure text (\n, \e, \a are
 //	                             newline, ESC, BEL), other
 //	                             keys go into tool_input; CULLY_NOW steps 1s per call
 //	calls N [KEY=VALUE...]       N whole tool calls (pre, then post; fail when error= is given);
