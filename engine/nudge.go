@@ -17,7 +17,7 @@ const CheckpointQuestion = "Are we still on track, or should I change direction?
 func composeNudge(cps []*Checkpoint, guards []Warning, attended bool, cfg *Config) string {
 	var b strings.Builder
 	for _, c := range cps {
-		fmt.Fprintf(&b, "cully checkpoint %s (%s): %s. Suggested: %s.\n", c.ID, c.Reason, c.Evidence, Action[c.Reason])
+		fmt.Fprintf(&b, "cully checkpoint %s (%s): %s. Suggested: %s.\n", c.ID, c.Reason, c.Evidence, Action(c.Reason))
 	}
 	if len(cps) > 0 {
 		switch {

@@ -13,7 +13,12 @@ const ReasonCycle Reason = "cycle"
 // and OpenHands' loop detectors count it; twice happens in healthy
 // edit-then-check work), a cycle of three or four calls twice (an edit,
 // its revert and a test in between, again and again).
-var cycleTurns = map[int]int{2: 3, 3: 2, 4: 2}
+func cycleTurns(k int) int {
+	if k == 2 {
+		return 3
+	}
+	return 2
+}
 
 // cycle is raised after a foreground call completes a cycle: the last
 // k×turns calls are the same k calls (tool and whole input), in the same
@@ -31,8 +36,8 @@ var cycle = checkpointRule{
 			return "", false
 		}
 		for k := 2; k <= 4; k++ {
-			if calls, ok := cycleOf(s.Recent, k, cycleTurns[k]); ok {
-				return fmt.Sprintf("the same %d calls (`%s`) went round %d times, each returning the same as before", k, strings.Join(calls, "`, `"), cycleTurns[k]), true
+			if calls, ok := cycleOf(s.Recent, k, cycleTurns(k)); ok {
+				return fmt.Sprintf("the same %d calls (`%s`) went round %d times, each returning the same as before", k, strings.Join(calls, "`, `"), cycleTurns(k)), true
 			}
 		}
 		return "", false
@@ -77,7 +82,7 @@ func cycleOf(r []RecentCall, k, turns int) ([]string, bool) {
 // inCycle reports whether the recent calls still end in any cycle.
 func inCycle(r []RecentCall) bool {
 	for k := 2; k <= 4; k++ {
-		if _, ok := cycleOf(r, k, cycleTurns[k]); ok {
+		if _, ok := cycleOf(r, k, cycleTurns(k)); ok {
 			return true
 		}
 	}

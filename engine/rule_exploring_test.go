@@ -23,7 +23,7 @@ func TestExploringBoundary(t *testing.T) {
 		t.Fatal("20th read raises the exploring checkpoint")
 	}
 	n21 := s.call(read("h.go"))
-	if !strings.Contains(n21, "exploring") || !strings.Contains(n21, CheckpointQuestion) || !strings.Contains(n21, Action[ReasonExploring]) {
+	if !strings.Contains(n21, "exploring") || !strings.Contains(n21, CheckpointQuestion) || !strings.Contains(n21, Action(ReasonExploring)) {
 		t.Fatalf("21st call: want exactly the exploring nudge, got %q", n21)
 	}
 	if n := s.call(read("i.go")); n != "" {

@@ -20,7 +20,7 @@ func TestFailureLoop(t *testing.T) {
 		if s.open(ReasonFailureLoop) != 1 {
 			t.Fatal("the same failure three times is a loop, edits or not")
 		}
-		if n := s.call(read("a.go")); !strings.Contains(n, "failure-loop") || !strings.Contains(n, Action[ReasonFailureLoop]) {
+		if n := s.call(read("a.go")); !strings.Contains(n, "failure-loop") || !strings.Contains(n, Action(ReasonFailureLoop)) {
 			t.Fatalf("nudge: %q", n)
 		}
 	})

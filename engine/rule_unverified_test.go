@@ -18,7 +18,7 @@ func TestUnverifiedEditsBoundaryAndReset(t *testing.T) {
 	if s.open(ReasonUnverifiedEdits) != 1 {
 		t.Fatal("12th edit raises unverified-edits")
 	}
-	if n := s.call(edit("a.go")); !strings.Contains(n, "unverified-edits") || !strings.Contains(n, Action[ReasonUnverifiedEdits]) {
+	if n := s.call(edit("a.go")); !strings.Contains(n, "unverified-edits") || !strings.Contains(n, Action(ReasonUnverifiedEdits)) {
 		t.Fatalf("next call nudges: %q", n)
 	}
 	// A successful check advances the epoch and resets the count: 12 more

@@ -101,16 +101,15 @@ func (s *State) settle(ev *Event) []Signal {
 	return sigs
 }
 
-// Action is the suggested action of each checkpoint reason, in its rule's
-// words (the action of each checkpoint rule in rule_*.go).
-var Action = checkpointActions()
-
-func checkpointActions() map[Reason]string {
-	m := make(map[Reason]string, len(checkpoints))
-	for _, r := range checkpoints {
-		m[r.reason] = r.action
+// Action is the suggested action of a checkpoint reason, in its rule's
+// words (the action of each checkpoint rule in rule_*.go); "" for a reason
+// no rule has. A function, not a map built at start-up: the hook binary
+// initialises this package on every call.
+func Action(r Reason) string {
+	if c := rule(r); c != nil {
+		return c.action
 	}
-	return m
+	return ""
 }
 
 // guardAdvice is a guard warning's line in a nudge: its evidence, then what

@@ -30,6 +30,11 @@ type IO struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
+	// Exit, when set, ends the process with status 0: a binary's main sets
+	// it, so that a stdin that never ends is given up on without a reader
+	// goroutine on every call (the hook records why first). Without it,
+	// the payload is read in a goroutine that can be abandoned.
+	Exit func()
 }
 
 // Agent picks the protocol from the hook's arguments (`--agent NAME` or
@@ -81,7 +86,7 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	raw, total, err := readPayload(a.Stdin, maxPayload)
+	raw, total, err := a.readPayload(h, maxPayload)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read payload: %w", err)
 	}
@@ -138,7 +143,17 @@ const stdinWait = 2 * time.Second
 // total size seen. It stops as soon as it holds one whole JSON object (a
 // host that leaves stdin open costs nothing), and waits at most stdinWait
 // for the payload to end.
-func readPayload(r io.Reader, max int64) ([]byte, int64, error) {
+func (a IO) readPayload(h store.Home, max int64) ([]byte, int64, error) {
+	stalled := fmt.Errorf("stdin did not end within %v: no payload read", stdinWait)
+	if a.Exit != nil {
+		t := time.AfterFunc(stdinWait, func() {
+			a.hookFailed(h, stalled, nil)
+			a.Exit()
+		})
+		defer t.Stop()
+		return readAll(a.Stdin, max)
+	}
+	r := a.Stdin
 	type result struct {
 		raw   []byte
 		total int64
@@ -153,7 +168,7 @@ func readPayload(r io.Reader, max int64) ([]byte, int64, error) {
 	case res := <-done:
 		return res.raw, res.total, res.err
 	case <-time.After(stdinWait):
-		return nil, 0, fmt.Errorf("stdin did not end within %v: no payload read", stdinWait)
+		return nil, 0, stalled
 	}
 }
 

@@ -104,7 +104,7 @@ func (m Model) body(st *engine.State, w, h int) []string {
 		c := open[min(m.cursor, len(open)-1)]
 		out = append(out, rule, s.Label.Render("Checkpoint "+c.ID)+s.Dim.Render(" · enter to close"))
 		out = append(out, wrap(s.Warn.Render(string(c.Reason))+" — "+c.Evidence, w)...)
-		out = append(out, wrap(s.Dim.Render("suggested: ")+engine.Action[c.Reason], w)...)
+		out = append(out, wrap(s.Dim.Render("suggested: ")+engine.Action(c.Reason), w)...)
 		told := "not yet: it goes with the agent's next tool call"
 		if c.Nudged {
 			told = "yes"

@@ -37,5 +37,5 @@ func main() {
 		return
 	}
 	hookrun.IgnoreSIGPIPE()
-	hookrun.Run(hookrun.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}, hookrun.Agent(os.Args[1:]))
+	hookrun.Run(hookrun.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Exit: func() { os.Exit(0) }}, hookrun.Agent(os.Args[1:]))
 }

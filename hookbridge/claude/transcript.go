@@ -2,7 +2,7 @@ package claude
 
 import (
 	"bytes"
-	"crypto/sha256"
+	"hash/fnv"
 	"errors"
 	"fmt"
 	"io"
@@ -593,7 +593,10 @@ func (a Agent) ReplaySession(files []io.Reader, cfg *engine.Config, fn func(ev *
 	}
 	var recs []kept
 	seen := map[string]struct{}{}
-	seenLine := map[[sha256.Size]byte]struct{}{}
+	// Lines without a uuid are told apart by a 128-bit FNV hash: enough to
+	// never confuse two lines of one session, and no crypto package for the
+	// hook binary (which links this adapter) to initialise on every call.
+	seenLine := map[[16]byte]struct{}{}
 	for _, f := range files {
 		var last time.Time
 		err := p.read(f, func(rec *record, line []byte) error {
@@ -604,7 +607,10 @@ func (a Agent) ReplaySession(files []io.Reader, cfg *engine.Config, fn func(ev *
 				}
 				seen[rec.uuid] = struct{}{}
 			} else {
-				h := sha256.Sum256(line)
+				var h [16]byte
+				f := fnv.New128a()
+				f.Write(line)
+				f.Sum(h[:0])
 				if _, dup := seenLine[h]; dup {
 					p.st.Duplicates++
 					return nil
