@@ -2,9 +2,9 @@ package claude
 
 import (
 	"bytes"
-	"hash/fnv"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"maps"
 	"path/filepath"
