@@ -1,14 +1,10 @@
 package config
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
-
-	"github.com/pelletier/go-toml/v2"
+	"strconv"
 
 	"cully/engine"
 )
@@ -16,79 +12,75 @@ import (
 // ProjectFile is the name of the optional per-repository threshold file.
 const ProjectFile = ".cully.toml"
 
-// file is the on-disk shape: the rule thresholds live under [rules].
-type file struct {
-	Rules engine.Config `toml:"rules"`
-}
-
-// thresholds is what a project file may set.
-type thresholds struct {
-	Rules struct {
-		ExploreReads       *int   `toml:"explore_reads"`
-		UnverifiedEdits    *int   `toml:"unverified_edits"`
-		LoopFailures       *int   `toml:"loop_failures"`
-		BlindRetryFailures *int   `toml:"blind_retry_failures"`
-		LargeReadBytes     *int64 `toml:"large_read_bytes"`
-		RereadMinBytes     *int64 `toml:"reread_min_bytes"`
-	} `toml:"rules"`
-}
-
 // Load returns the effective rule configuration. Errors are returned for
-// recording; the configuration is usable whatever they say.
+// recording (at most MaxProblems of them, then one that counts the rest);
+// the configuration is usable whatever they say.
 func Load(userPath, projectDir string) (engine.Config, []error) {
 	cfg := engine.DefaultConfig()
-	var errs []error
-	if p := userPath; p != "" {
-		if b, err := os.ReadFile(p); err == nil {
-			f := file{Rules: cfg}
-			if err := toml.Unmarshal(b, &f); err != nil {
-				errs = append(errs, fmt.Errorf("read config %s: %w", p, err))
-			} else {
-				cfg = f.Rules
-			}
-		} else if !errors.Is(err, os.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("read config %s: %w", p, err))
-		}
+	var ps problems
+	if userPath != "" {
+		loadFile(&cfg, userPath, "", MaxUserBytes, false, &ps)
 	}
 	if projectDir != "" {
-		p := filepath.Join(projectDir, ProjectFile)
-		if b, err := os.ReadFile(p); err == nil {
-			var t thresholds
-			dec := toml.NewDecoder(bytes.NewReader(b)).DisallowUnknownFields()
-			err := dec.Decode(&t)
-			var strict *toml.StrictMissingError
-			if errors.As(err, &strict) {
-				for _, e := range strict.Errors {
-					errs = append(errs, fmt.Errorf("project config %s: %q ignored: a project file may tune thresholds only", p, strings.Join(e.Key(), ".")))
-				}
-				err = nil
-			}
-			if err != nil {
-				errs = append(errs, fmt.Errorf("read project config %s: %w", p, err))
-			} else {
-				r := t.Rules
-				setInt(&cfg.ExploreReads, r.ExploreReads)
-				setInt(&cfg.UnverifiedEdits, r.UnverifiedEdits)
-				setInt(&cfg.LoopFailures, r.LoopFailures)
-				setInt(&cfg.BlindRetryFailures, r.BlindRetryFailures)
-				setInt64(&cfg.LargeReadBytes, r.LargeReadBytes)
-				setInt64(&cfg.RereadMinBytes, r.RereadMinBytes)
-			}
-		} else if !errors.Is(err, os.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("read project config %s: %w", p, err))
-		}
+		loadFile(&cfg, filepath.Join(projectDir, ProjectFile), projectDir, MaxProjectBytes, true, &ps)
+	}
+	var errs []error
+	for _, p := range ps.list {
+		errs = append(errs, p)
+	}
+	if ps.more > 0 {
+		errs = append(errs, moreProblems(ps.more))
 	}
 	return cfg.Sanitize(), errs
 }
 
-func setInt(dst *int, v *int) {
-	if v != nil {
-		*dst = *v
-	}
+type moreProblems int
+
+func (n moreProblems) Error() string {
+	return "and " + strconv.Itoa(int(n)) + " more config problem(s) like these: `cully doctor` lists the first ones"
 }
 
-func setInt64(dst *int64, v *int64) {
-	if v != nil {
-		*dst = *v
+// loadFile reads one file (bounded) and applies what it sets. It reports
+// whether the file was there and read.
+func loadFile(cfg *engine.Config, path, root string, limit int64, project bool, ps *problems) bool {
+	b, err := readBounded(path, root, limit)
+	if errors.Is(err, os.ErrNotExist) {
+		return false
+	}
+	if err != nil {
+		ps.add(Problem{File: path, Err: true, Msg: "refused: " + err.Error() + "; the file is ignored"})
+		return false
+	}
+	set, ok := parse(b, path, project, ps)
+	if ok {
+		apply(cfg, set, project, path, ps)
+	}
+	return ok
+}
+
+// apply sets what a file said on cfg, each threshold held to its range.
+func apply(cfg *engine.Config, set map[string]setting, project bool, file string, ps *problems) {
+	for _, l := range Limits {
+		s, ok := set[l.Key]
+		if !ok {
+			continue
+		}
+		v, why := l.clamp(s.n, project)
+		if why != "" {
+			ps.add(Problem{File: file, Line: s.line, Msg: why})
+		}
+		l.set(cfg, v)
+	}
+	if project {
+		return // a project file never names a command (parse refused those keys)
+	}
+	if s, ok := set["unattended"]; ok {
+		cfg.Unattended = s.s
+	}
+	if s, ok := set["checks"]; ok {
+		cfg.Checks = s.list
+	}
+	if s, ok := set["read_only"]; ok {
+		cfg.ReadOnly = s.list
 	}
 }
