@@ -125,7 +125,11 @@ func updateTrust(stateDir string, change func(map[string]Verdict)) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(trustPath(stateDir), append(b, '\n'))
+	if err := writeAtomic(trustPath(stateDir), append(b, '\n')); err != nil {
+		return err
+	}
+	dropCache(stateDir) // cache entries hold the old verdicts
+	return nil
 }
 
 // writeAtomic writes a file through a temporary file in the same directory
