@@ -111,7 +111,7 @@ func Load(src Sources) Loaded {
 		loadProject(&ld, src, &ps)
 	}
 	ld.Config = ld.Config.Sanitize()
-	ld.Problems, ld.More = ps.list, ps.more
+	ld.Problems, ld.More = ps.sorted(), ps.more
 	return ld
 }
 
@@ -138,15 +138,15 @@ func loadProject(ld *Loaded, src Sources, ps *problems) {
 	switch v, ok := trust[canon]; {
 	case terr != nil:
 		ld.Project.State = NotAllowed
-		ps.add(Problem{File: p, Msg: "not allowed: the trust file cannot be read (" + terr.Error() + "); its thresholds are ignored"})
+		ps.add(Problem{File: p, Consent: true, Msg: "not allowed: the trust file cannot be read (" + terr.Error() + "); its thresholds are ignored"})
 		return
 	case !ok:
 		ld.Project.State = NotAllowed
-		ps.add(Problem{File: p, Msg: "not allowed: its thresholds are ignored until you run `" + AllowCommand(p) + "`"})
+		ps.add(Problem{File: p, Consent: true, Msg: "not allowed: its thresholds are ignored until you run `" + AllowCommand(p) + "`"})
 		return
 	case v.Sum != ld.Project.Sum:
 		ld.Project.State = Changed
-		ps.add(Problem{File: p, Msg: "changed since you allowed it: its thresholds are ignored until you run `" + AllowCommand(p) + "` again"})
+		ps.add(Problem{File: p, Consent: true, Msg: "changed since you allowed it: its thresholds are ignored until you run `" + AllowCommand(p) + "` again"})
 		return
 	}
 	if set, ok := parse(b, p, true, ps); ok {
@@ -200,7 +200,7 @@ func Inspect(path, root string) (Inspection, error) {
 			in.Sets = append(in.Sets, l.Key+" = "+strconv.FormatInt(l.get(&cfg), 10))
 		}
 	}
-	in.Problems, in.More = ps.list, ps.more
+	in.Problems, in.More = ps.sorted(), ps.more
 	return in, nil
 }
 

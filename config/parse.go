@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,9 @@ type Problem struct {
 	Col  int    `json:"column,omitempty"`
 	Msg  string `json:"message"`
 	Err  bool   `json:"error"`
+	// Consent marks the reminder that a project file is not (or no longer)
+	// allowed: reports that show the file's state already say it.
+	Consent bool `json:"-"`
 }
 
 func (p Problem) Error() string {
@@ -48,6 +52,25 @@ func (ps *problems) add(p Problem) {
 		return
 	}
 	ps.more++
+}
+
+// sorted orders the problems by line within each file, files in the order
+// they were read (a file's clamps are found after its parse).
+func (ps *problems) sorted() []Problem {
+	rank := map[string]int{}
+	for _, p := range ps.list {
+		if _, ok := rank[p.File]; !ok {
+			rank[p.File] = len(rank)
+		}
+	}
+	sort.SliceStable(ps.list, func(i, j int) bool {
+		a, b := ps.list[i], ps.list[j]
+		if rank[a.File] != rank[b.File] {
+			return rank[a.File] < rank[b.File]
+		}
+		return a.Line < b.Line
+	})
+	return ps.list
 }
 
 // full reports whether a new problem would only be counted, so the caller
