@@ -25,14 +25,55 @@ type Problem struct {
 	Consent bool `json:"-"`
 }
 
+// Error is the problem on one line, fit for a terminal: whatever a hostile
+// file put in a key, no control character gets through.
 func (p Problem) Error() string {
+	msg := strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
+			return '?'
+		}
+		return r
+	}, p.Msg)
 	switch {
 	case p.Line > 0 && p.Col > 0:
-		return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Col, p.Msg)
+		return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Col, msg)
 	case p.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg)
+		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, msg)
 	}
-	return p.File + ": " + p.Msg
+	return p.File + ": " + msg
+}
+
+// cut shortens a name from a file to 60 bytes.
+func cut(k string) string {
+	if len(k) > 60 {
+		return strings.ToValidUTF8(k[:60], "") + "…"
+	}
+	return k
+}
+
+// showKey prints a key from a file: bare when it is a bare TOML key, else
+// quoted with escapes; cut at 60 bytes, since a key can be as long as its file.
+func showKey(parts []string) string {
+	var b strings.Builder
+	for i, k := range parts {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		k = cut(k)
+		bare := k != ""
+		for _, r := range k {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '…') {
+				bare = false
+				break
+			}
+		}
+		if bare {
+			b.WriteString(k)
+		} else {
+			b.WriteString(strconv.QuoteToASCII(k))
+		}
+	}
+	return b.String()
 }
 
 // MaxProblems is how many problems one load keeps; the rest are counted.
@@ -133,11 +174,11 @@ func parse(doc []byte, file string, project bool, ps *problems) (map[string]sett
 				}
 			case e.Kind == unstable.ArrayTable:
 				w.problemf(off, true, func() string {
-					return fmt.Sprintf("unknown array of tables [[%s]]: ignored with its keys", strings.Join(path, "."))
+					return fmt.Sprintf("unknown array of tables [[%s]]: ignored with its keys", showKey(path))
 				})
 			default:
 				w.problemf(off, true, func() string {
-					return fmt.Sprintf("unknown table [%s]: ignored with its keys%s", strings.Join(path, "."), hint(path, []string{"rules"}))
+					return fmt.Sprintf("unknown table [%s]: ignored with its keys%s", showKey(path), hint(path, []string{"rules"}))
 				})
 			}
 		case unstable.KeyValue:
@@ -242,14 +283,13 @@ func (w *walker) assign(path []string, v *unstable.Node, off int) {
 		}
 	}
 	w.problemf(off, true, func() string {
-		name := strings.Join(path, ".")
-		if _, known := specs[name]; known {
-			return fmt.Sprintf("%q is outside [rules]: ignored (rule settings go under [rules])", name)
+		if _, known := specs[path[0]]; known && len(path) == 1 {
+			return fmt.Sprintf("%q is outside [rules]: ignored (rule settings go under [rules])", path[0])
 		}
 		if len(path) == 2 && path[0] == "rules" {
-			return fmt.Sprintf("unknown key %q in [rules]: ignored%s", path[1], hint(path[1:], specNames()))
+			return fmt.Sprintf("unknown key %q in [rules]: ignored%s", cut(path[1]), hint(path[1:], specNames()))
 		}
-		return fmt.Sprintf("unknown key %q: ignored%s", name, hint(path, append(specNames(), "rules")))
+		return fmt.Sprintf("unknown key %q: ignored%s", cut(strings.Join(path, ".")), hint(path, append(specNames(), "rules")))
 	})
 }
 

@@ -219,3 +219,22 @@ func BenchmarkParseHostile(b *testing.B) {
 		parse(doc.Bytes(), "f.toml", true, &ps)
 	}
 }
+
+// Whatever a hostile file puts in a key, a report of it is one short line
+// without control characters.
+func TestHostileKeysPrintSafely(t *testing.T) {
+	long := strings.Repeat("x", 5000)
+	_, ps := load(t, "[rules]\n\"a\\u001b[31mb\" = 1\n"+long+" = 1\n[\"t\\nu\"]\n", true)
+	if len(ps) != 3 {
+		t.Fatalf("%q", ps)
+	}
+	for _, p := range ps {
+		e := p.Error()
+		if strings.ContainsAny(e, "\x1b\n") || len(e) > 200 {
+			t.Errorf("unsafe: %q", e)
+		}
+	}
+	if !strings.Contains(ps[0].Error(), `unknown key "a\x1b[31mb" in [rules]`) || !strings.Contains(ps[2].Error(), `unknown table ["t\nu"]`) {
+		t.Errorf("%q", ps)
+	}
+}

@@ -40,7 +40,9 @@ func readBounded(path, root string, limit int64) ([]byte, error) {
 		}
 		return nil, err
 	}
-	target, nofollow := path, false
+	// A project file is opened O_NOFOLLOW: a file that turns into a symlink
+	// after the Lstat is refused, not followed out of the project.
+	target, nofollow := path, root != ""
 	if fi.Mode()&os.ModeSymlink != 0 && root != "" {
 		resolved, err := filepath.EvalSymlinks(path)
 		if err != nil {
@@ -53,7 +55,7 @@ func readBounded(path, root string, limit int64) ([]byte, error) {
 		if !within(croot, resolved) {
 			return nil, fmt.Errorf("a symlink to %s, outside %s", resolved, root)
 		}
-		target, nofollow = resolved, true // resolved: it must not turn into a link again
+		target = resolved // resolved: it must not turn into a link again
 	}
 	f, err := openNoWait(target, nofollow)
 	if err != nil {
