@@ -238,3 +238,31 @@ func TestHostileKeysPrintSafely(t *testing.T) {
 		t.Errorf("%q", ps)
 	}
 }
+
+// FuzzParse: no document makes the walker panic or keep more than
+// MaxProblems, and every kept problem has a line inside the document.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"[rules]\nexplore_reads = 30\n", "rules = { checks = [\"a\", [1]], x = {y = 1} }\n", "[[rules]]\n[rules.x]\na.b.c = 1\n",
+		"[rules]\nexplore_reads = 0x7fffffffffffffff\nreread_min_bytes = -0\n", "[rules\n", "a = [\n", "\"\\u0000\" = 1\n",
+	} {
+		f.Add([]byte(s), true)
+	}
+	f.Fuzz(func(t *testing.T, doc []byte, project bool) {
+		var ps problems
+		set, ok := parse(doc, "f", project, &ps)
+		if len(ps.list) > MaxProblems {
+			t.Fatal(len(ps.list))
+		}
+		lines := bytes.Count(doc, []byte{'\n'}) + 1
+		for _, p := range ps.list {
+			if p.Line < 0 || p.Line > lines {
+				t.Fatalf("line %d of %d: %v", p.Line, lines, p)
+			}
+		}
+		if ok {
+			cfg := engine.DefaultConfig()
+			apply(&cfg, set, project, "f", &ps)
+		}
+	})
+}
