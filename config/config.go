@@ -1,14 +1,11 @@
 package config
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
-
-	"github.com/pelletier/go-toml/v2"
 
 	"cully/engine"
 )
@@ -16,79 +13,220 @@ import (
 // ProjectFile is the name of the optional per-repository threshold file.
 const ProjectFile = ".cully.toml"
 
-// file is the on-disk shape: the rule thresholds live under [rules].
-type file struct {
-	Rules engine.Config `toml:"rules"`
+// Sources says where a configuration comes from.
+type Sources struct {
+	User       string // the user's own file; "" for none
+	ProjectDir string // the project whose .cully.toml may tune thresholds; "" for none
+	StateDir   string // where the trust file lives; "" allows no project file
 }
 
-// thresholds is what a project file may set.
-type thresholds struct {
-	Rules struct {
-		ExploreReads       *int   `toml:"explore_reads"`
-		UnverifiedEdits    *int   `toml:"unverified_edits"`
-		LoopFailures       *int   `toml:"loop_failures"`
-		BlindRetryFailures *int   `toml:"blind_retry_failures"`
-		LargeReadBytes     *int64 `toml:"large_read_bytes"`
-		RereadMinBytes     *int64 `toml:"reread_min_bytes"`
-	} `toml:"rules"`
+// ProjectPath is the project file this configuration would read ("" for none).
+func (s Sources) ProjectPath() string {
+	if s.ProjectDir == "" {
+		return ""
+	}
+	return filepath.Join(s.ProjectDir, ProjectFile)
 }
 
-// Load returns the effective rule configuration. Errors are returned for
-// recording; the configuration is usable whatever they say.
-func Load(userPath, projectDir string) (engine.Config, []error) {
-	cfg := engine.DefaultConfig()
+// State is what became of one config file.
+type State string
+
+const (
+	Absent     State = "absent"
+	InEffect   State = "in effect"
+	NotAllowed State = "not allowed"
+	Changed    State = "changed since allowed"
+	Denied     State = "denied"
+	Refused    State = "refused" // not a regular file, too large, a symlink out of the project
+	Broken     State = "broken"  // a TOML syntax error: ignored whole
+)
+
+// File is one config file and what became of it.
+type File struct {
+	Path  string `json:"path"`
+	State State  `json:"state"`
+	Sum   string `json:"sha256,omitempty"` // a project file's content, when read
+}
+
+// Loaded is a loaded configuration: what the rules use, where it came from,
+// and what was wrong (at most MaxProblems, then More counts the rest).
+type Loaded struct {
+	Config   engine.Config
+	User     File
+	Project  File
+	Problems []Problem
+	More     int
+}
+
+// Errors are the problems as errors, plus one that counts those not kept.
+func (l Loaded) Errors() []error {
 	var errs []error
-	if p := userPath; p != "" {
-		if b, err := os.ReadFile(p); err == nil {
-			f := file{Rules: cfg}
-			if err := toml.Unmarshal(b, &f); err != nil {
-				errs = append(errs, fmt.Errorf("read config %s: %w", p, err))
-			} else {
-				cfg = f.Rules
-			}
-		} else if !errors.Is(err, os.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("read config %s: %w", p, err))
-		}
+	for _, p := range l.Problems {
+		errs = append(errs, p)
 	}
-	if projectDir != "" {
-		p := filepath.Join(projectDir, ProjectFile)
-		if b, err := os.ReadFile(p); err == nil {
-			var t thresholds
-			dec := toml.NewDecoder(bytes.NewReader(b)).DisallowUnknownFields()
-			err := dec.Decode(&t)
-			var strict *toml.StrictMissingError
-			if errors.As(err, &strict) {
-				for _, e := range strict.Errors {
-					errs = append(errs, fmt.Errorf("project config %s: %q ignored: a project file may tune thresholds only", p, strings.Join(e.Key(), ".")))
-				}
-				err = nil
-			}
-			if err != nil {
-				errs = append(errs, fmt.Errorf("read project config %s: %w", p, err))
-			} else {
-				r := t.Rules
-				setInt(&cfg.ExploreReads, r.ExploreReads)
-				setInt(&cfg.UnverifiedEdits, r.UnverifiedEdits)
-				setInt(&cfg.LoopFailures, r.LoopFailures)
-				setInt(&cfg.BlindRetryFailures, r.BlindRetryFailures)
-				setInt64(&cfg.LargeReadBytes, r.LargeReadBytes)
-				setInt64(&cfg.RereadMinBytes, r.RereadMinBytes)
-			}
-		} else if !errors.Is(err, os.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("read project config %s: %w", p, err))
-		}
+	if l.More > 0 {
+		errs = append(errs, moreProblems(l.More))
 	}
-	return cfg.Sanitize(), errs
+	return errs
 }
 
-func setInt(dst *int, v *int) {
-	if v != nil {
-		*dst = *v
+type moreProblems int
+
+func (n moreProblems) Error() string {
+	return "and " + strconv.Itoa(int(n)) + " more config problem(s) like these (`cully doctor` lists the first ones)"
+}
+
+// AllowCommand is the command that allows a project file, for messages.
+func AllowCommand(path string) string { return "cully allow " + quote(path) }
+
+// quote quotes a path for a POSIX shell when it needs it.
+func quote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:@%=,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Load reads the user's file, then the project file if the user allowed
+// exactly its content, and returns the effective configuration. It never
+// fails: what it could not use is in the problems.
+func Load(src Sources) Loaded {
+	ld := Loaded{Config: engine.DefaultConfig()}
+	var ps problems
+	if src.User != "" {
+		ld.User = File{Path: src.User, State: Absent}
+		if b, ok := readFile(src.User, "", MaxUserBytes, &ps, &ld.User); ok {
+			if set, ok := parse(b, src.User, false, &ps); ok {
+				apply(&ld.Config, set, false, src.User, &ps)
+				ld.User.State = InEffect
+			} else {
+				ld.User.State = Broken
+			}
+		}
+	}
+	if p := src.ProjectPath(); p != "" {
+		ld.Project = File{Path: p, State: Absent}
+		loadProject(&ld, src, &ps)
+	}
+	ld.Config = ld.Config.Sanitize()
+	ld.Problems, ld.More = ps.sorted(), ps.more
+	return ld
+}
+
+// loadProject applies the project file, if allowed.
+func loadProject(ld *Loaded, src Sources, ps *problems) {
+	p := ld.Project.Path
+	if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+		return // the common case: no project file, and nothing more to read
+	}
+	canon := Canonical(p)
+	trust, terr := map[string]Verdict{}, error(nil)
+	if src.StateDir != "" {
+		trust, terr = readTrust(src.StateDir)
+	}
+	if v, ok := trust[canon]; ok && !v.Allowed {
+		ld.Project.State = Denied // the user said no: ignored without a reminder
+		return
+	}
+	b, ok := readFile(p, src.ProjectDir, MaxProjectBytes, ps, &ld.Project)
+	if !ok {
+		return
+	}
+	ld.Project.Sum = Sum(b)
+	switch v, ok := trust[canon]; {
+	case terr != nil:
+		ld.Project.State = NotAllowed
+		ps.add(Problem{File: p, Consent: true, Msg: "not allowed: the trust file cannot be read (" + terr.Error() + "); its thresholds are ignored"})
+		return
+	case !ok:
+		ld.Project.State = NotAllowed
+		ps.add(Problem{File: p, Consent: true, Msg: "not allowed: its thresholds are ignored until you run `" + AllowCommand(p) + "`"})
+		return
+	case v.Sum != ld.Project.Sum:
+		ld.Project.State = Changed
+		ps.add(Problem{File: p, Consent: true, Msg: "changed since you allowed it: its thresholds are ignored until you run `" + AllowCommand(p) + "` again"})
+		return
+	}
+	if set, ok := parse(b, p, true, ps); ok {
+		apply(&ld.Config, set, true, p, ps)
+		ld.Project.State = InEffect
+	} else {
+		ld.Project.State = Broken
 	}
 }
 
-func setInt64(dst *int64, v *int64) {
-	if v != nil {
-		*dst = *v
+// readFile reads one config file bounded, recording a refusal.
+func readFile(path, root string, limit int64, ps *problems, f *File) ([]byte, bool) {
+	b, err := readBounded(path, root, limit)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false
+	}
+	if err != nil {
+		f.State = Refused
+		ps.add(Problem{File: path, Err: true, Msg: "refused, " + err.Error() + ": the file is ignored"})
+		return nil, false
+	}
+	return b, true
+}
+
+// Inspection is what `cully allow` shows before recording consent: the
+// content's hash, what the file would set (after clamping) and its problems.
+type Inspection struct {
+	Sum      string
+	Sets     []string // "explore_reads = 30", in the docs' order
+	Problems []Problem
+	More     int
+	Broken   bool // a syntax error: allowing it would change nothing
+}
+
+// Inspect reads a project file as the hook would (root: the directory a
+// symlink must stay inside) and says what it would set. The error is why
+// the file cannot be read at all.
+func Inspect(path, root string) (Inspection, error) {
+	b, err := readBounded(path, root, MaxProjectBytes)
+	if err != nil {
+		return Inspection{}, err
+	}
+	var ps problems
+	in := Inspection{Sum: Sum(b)}
+	set, ok := parse(b, path, true, &ps)
+	in.Broken = !ok
+	cfg := engine.DefaultConfig()
+	apply(&cfg, set, true, path, &ps)
+	for _, l := range Limits {
+		if _, ok := set[l.Key]; ok {
+			in.Sets = append(in.Sets, l.Key+" = "+strconv.FormatInt(l.get(&cfg), 10))
+		}
+	}
+	in.Problems, in.More = ps.sorted(), ps.more
+	return in, nil
+}
+
+// apply sets what a file said on cfg, each threshold held to its range.
+func apply(cfg *engine.Config, set map[string]setting, project bool, file string, ps *problems) {
+	for _, l := range Limits {
+		s, ok := set[l.Key]
+		if !ok {
+			continue
+		}
+		v, why := l.clamp(s.n, project)
+		if why != "" {
+			ps.add(Problem{File: file, Line: s.line, Msg: why})
+		}
+		l.set(cfg, v)
+	}
+	if project {
+		return // a project file never names a command (parse refused those keys)
+	}
+	if s, ok := set["unattended"]; ok {
+		cfg.Unattended = s.s
+	}
+	if s, ok := set["checks"]; ok {
+		cfg.Checks = s.list
+	}
+	if s, ok := set["read_only"]; ok {
+		cfg.ReadOnly = s.list
 	}
 }

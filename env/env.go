@@ -97,10 +97,19 @@ func (e Env) ConfigPath() string {
 	return ""
 }
 
+// ConfigSources says where the configuration for a project directory comes
+// from: the user's file, the project's .cully.toml, and the state dir that
+// holds the user's consent to project files.
+func (e Env) ConfigSources(projectDir string) config.Sources {
+	dir, _ := e.StateDir()
+	return config.Sources{User: e.ConfigPath(), ProjectDir: projectDir, StateDir: dir}
+}
+
 // Config loads the rule thresholds for a project directory: the user's
-// file, then the project's .cully.toml.
+// file, then the project's .cully.toml if the user allowed it.
 func (e Env) Config(projectDir string) (engine.Config, []error) {
-	return config.Load(e.ConfigPath(), projectDir)
+	ld := config.Load(e.ConfigSources(projectDir))
+	return ld.Config, ld.Errors()
 }
 
 // Quiet reports CULLY_GUARD=off: record everything, nudge nothing.

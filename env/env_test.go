@@ -72,3 +72,10 @@ func TestProjectDir(t *testing.T) {
 		t.Errorf("working directory fallback: %q", got)
 	}
 }
+
+func TestConfigSources(t *testing.T) {
+	src := of(map[string]string{"CULLY_HOME": "/s", "CULLY_CONFIG": "/c.toml"}).ConfigSources("/p")
+	if src.User != "/c.toml" || src.ProjectDir != "/p" || src.StateDir != filepath.FromSlash("/s") || src.ProjectPath() != filepath.Join("/p", ".cully.toml") {
+		t.Errorf("%+v", src)
+	}
+}

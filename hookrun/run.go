@@ -3,6 +3,7 @@ package hookrun
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"cully/config"
 	"cully/engine"
 	"cully/env"
 	"cully/hookbridge"
@@ -23,6 +25,10 @@ import (
 // the payload's head says and drains the rest, so the agent never sees a
 // broken pipe.
 const maxPayload = 16 << 20
+
+// maxConfigReport is how many config problems a hook call records (then one
+// line counting the rest; `cully doctor` lists more).
+const maxConfigReport = 5
 
 // IO is what a hook call may touch: its streams and environment.
 type IO struct {
@@ -92,7 +98,12 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	}
 	e := env.Env{Getenv: a.Getenv}
 	now, clockErr := e.Now()
-	cfg, cfgErrs := e.Config(e.ProjectDir(agent.ProjectVars()...))
+	// The configuration comes from its cache (a stat of each config file and
+	// one small read), parsed again only when a file changed — and at each
+	// session start, below.
+	src := e.ConfigSources(e.ProjectDir(agent.ProjectVars()...))
+	ld, parsed, cacheErr := config.Cached(src, false)
+	cfg := ld.Config
 	benv := hookbridge.Env{
 		Now:    now,
 		Getenv: a.Getenv,
@@ -110,16 +121,29 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	if ev == nil {
 		return nil, nil, err
 	}
-	// Errors that do not stop the record are logged beside it. A bad config
-	// file is reported once per session start and prompt, not on every tool
-	// call, so one mistake does not flood errors.log.
-	if ev.Kind != engine.KindSessionStart && ev.Kind != engine.KindPrompt {
-		cfgErrs = nil
+	if ev.Kind == engine.KindSessionStart && !parsed {
+		ld, parsed, cacheErr = config.Cached(src, true) // a session starts from the files as they are
+		cfg = ld.Config
 	}
-	for _, e := range append(cfgErrs, clockErr, err) {
+	// Errors that do not stop the record are logged beside it. The config's
+	// problems are reported when its files were parsed: at a session start,
+	// or when one changed (then once, as the cache is rewritten) — at most a
+	// few lines, however many mistakes a file holds.
+	var cfgErrs []error
+	if parsed && (ev.Kind == engine.KindSessionStart || cacheErr == nil) {
+		cfgErrs = ld.Report(maxConfigReport)
+		if cacheErr != nil && !errors.Is(cacheErr, config.ErrNoStateDir) {
+			cfgErrs = append(cfgErrs, cacheErr)
+		}
+	}
+	for i, e := range append(cfgErrs, clockErr, err) {
 		if e != nil {
+			op := "hook"
+			if i < len(cfgErrs) {
+				op = "config"
+			}
 			_ = h.Ensure()
-			_ = h.LogError("hook", e, map[string]any{"session": ev.Session, "hook": ev.Hook})
+			_ = h.LogError(op, e, map[string]any{"session": ev.Session, "hook": ev.Hook})
 		}
 	}
 	if ev.Session == "" {

@@ -122,12 +122,11 @@ func (a *app) home() (store.Home, error) { return a.env().Home() }
 // now reads the clock (CULLY_NOW or the wall clock).
 func (a *app) now() (time.Time, error) { return a.env().Now() }
 
-// config loads the rule thresholds for a project directory.
-func (a *app) config(projectDir string) (engine.Config, []error) { return a.env().Config(projectDir) }
-
-// projectDir is the agent's project root (any agent's variable, else the
-// working directory).
-func (a *app) projectDir() string { return a.env().ProjectDir(agents.ProjectVars()...) }
+// config is the rule configuration that applies here (see configDir).
+func (a *app) config() engine.Config {
+	cfg, _ := a.env().Config(a.configDir())
+	return cfg
+}
 
 // session picks the named session, or the most recently active one.
 func (a *app) session(h store.Home, named string) (string, error) {

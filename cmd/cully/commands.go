@@ -40,7 +40,7 @@ Exit codes: 0 done, 1 failed, 2 used wrongly (bad flag, argument or value).
 	})
 	root.AddCommand(
 		hookCmd(a), statusCmd(a), ackCmd(a), panelCmd(a), installCmd(a, "install"), installCmd(a, "uninstall"),
-		doctorCmd(a), statuslineCmd(a), replayCmd(a), demoCmd(a), versionCmd(a),
+		allowCmd(a, "allow"), allowCmd(a, "deny"), doctorCmd(a), statuslineCmd(a), replayCmd(a), demoCmd(a), versionCmd(a),
 	)
 	return root
 }
@@ -165,6 +165,37 @@ install, its exact bytes come back.`
 	if verb == "install" {
 		c.Flags().BoolVar(&o.statusline, "statusline", false, "also install cully's status line, unless one is already set")
 		c.Flags().StringVar(&o.command, "command", "", "hook command to write (default: cully-hook beside this binary)")
+	}
+	return c
+}
+
+func allowCmd(a *app, verb string) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "allow [FILE]",
+		Short: "Let a repository's .cully.toml tune the thresholds (its exact content)",
+		Long: `Allow a project file: until you do, a repository's .cully.toml is ignored (and said so
+in errors.log, status and doctor), because anyone who can commit to a repository can
+write one. allow shows what the file sets and what is wrong with it, then records its
+absolute path and the SHA-256 of its content in the state dir (allowed.json). Once the
+file changes it is ignored again until allowed again. Thresholds are all it can set,
+each held to its project range (docs/rules.md).
+
+FILE defaults to the .cully.toml of the current repository's root (the nearest
+directory holding .git, else the current directory); a directory means its .cully.toml.`,
+		Example: `  cully allow
+  cully allow ~/src/app/.cully.toml`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error { return a.allow(args) },
+	}
+	if verb == "deny" {
+		c.Use = "deny [FILE]"
+		c.Short = "Withdraw a project file's allowance: it is ignored, without a reminder"
+		c.Long = `Deny a project file: its allowance is removed and the denial recorded, so the hook
+ignores the file without reminding you at each session start. ` + "`cully allow`" + ` undoes it.
+FILE defaults as for allow: the .cully.toml of the current repository's root.`
+		c.Example = `  cully deny
+  cully deny ~/src/app/.cully.toml`
+		c.RunE = func(_ *cobra.Command, args []string) error { return a.deny(args) }
 	}
 	return c
 }

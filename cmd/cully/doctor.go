@@ -72,6 +72,9 @@ func (a *app) doctor() error {
 		}
 	}
 
+	// Configuration, as the hook would load it here.
+	cs = append(cs, configChecks(a.loadConfig())...)
+
 	// State dir.
 	h, err := a.home()
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -117,6 +118,8 @@ func journal(t testing.TB, home string) []engine.Event {
 //	                             stdout holds what the pre-tool answers said; {i} in a
 //	                             value is the call's index (0…N-1), for N different calls
 //	mkfile FILE BYTES            write a file of that size, dated 2026-01-01
+//	mklines FILE N LINE          write N lines, {i} in LINE replaced by the line's index
+//	mkfifo FILE                  make a named pipe (Unix)
 //	touch FILE                   move the file's mtime one hour forward
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
@@ -131,10 +134,12 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"claude": scriptClaude,
-			"calls":  scriptCalls,
-			"mkfile": scriptMkfile,
-			"touch":  scriptTouch,
+			"claude":  scriptClaude,
+			"calls":   scriptCalls,
+			"mkfile":  scriptMkfile,
+			"mklines": scriptMklines,
+			"mkfifo":  scriptMkfifo,
+			"touch":   scriptTouch,
 		},
 	})
 }
@@ -222,7 +227,10 @@ func sendClaude(ts *testscript.TestScript, event string, args []string) []byte {
 	now, err := time.Parse(time.RFC3339, ts.Getenv("CULLY_NOW"))
 	ts.Check(err)
 	ts.Setenv("CULLY_NOW", now.Add(time.Second).Format(time.RFC3339))
-	cmd := exec.Command("cully", "hook")
+	// A hook that hangs (on a FIFO, say) fails the script instead of the whole run.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "cully", "hook")
 	for _, k := range []string{"PATH", "HOME", "CULLY_HOME", "CULLY_CONFIG", "CLAUDE_PROJECT_DIR", "CULLY_GUARD", "CLAUDE_CODE_SESSION_ATTENDED", "CULLY_LOCK_TIMEOUT"} {
 		if v := ts.Getenv(k); v != "" {
 			cmd.Env = append(cmd.Env, k+"="+v)
@@ -250,6 +258,20 @@ func scriptMkfile(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(p, bytes.Repeat([]byte("x"), n), 0o644))
 	old := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	ts.Check(os.Chtimes(p, old, old))
+}
+
+func scriptMklines(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: mklines FILE N LINE")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	var b bytes.Buffer
+	for i := 0; i < n; i++ {
+		b.WriteString(strings.ReplaceAll(args[2], "{i}", strconv.Itoa(i)))
+		b.WriteByte('\n')
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), b.Bytes(), 0o644))
 }
 
 func scriptTouch(ts *testscript.TestScript, neg bool, args []string) {

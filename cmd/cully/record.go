@@ -10,7 +10,7 @@ import (
 // locks as the hook.
 func (a *app) record(h store.Home, ev *engine.Event) ([]engine.Signal, error) {
 	now, _ := a.now()
-	cfg, _ := a.config(a.projectDir())
+	cfg := a.config()
 	ev.V, ev.Time = engine.SchemaVersion, now.UTC()
 	return h.Record(ev, &cfg)
 }

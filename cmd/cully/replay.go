@@ -129,7 +129,7 @@ func (a *app) replay(o replayOpts, args []string) error {
 			}
 		}
 	}
-	cfg, _ := a.config(a.projectDir())
+	cfg := a.config()
 	files, err := findReplayFiles(roots)
 	if err != nil {
 		return err

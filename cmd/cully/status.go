@@ -42,6 +42,7 @@ type statusReport struct {
 	Journal      journalReport       `json:"journal"`
 	ClockSkews   int                 `json:"clock_skews"`
 	Errors       int                 `json:"errors_logged"`
+	Config       configReport        `json:"config"`
 }
 
 // budgetReport holds the run's figures; a nil pointer is a figure the host
@@ -74,7 +75,7 @@ func (a *app) status(o statusOpts) error {
 	}
 	var jr journalReport
 	if *rebuild {
-		cfg, _ := a.config(a.projectDir())
+		cfg := a.config()
 		st, err := h.Rebuild(*session, &cfg)
 		if err != nil {
 			return fmt.Errorf("rebuild: %w", err)
@@ -105,6 +106,7 @@ func (a *app) status(o statusOpts) error {
 	now, _ := a.now()
 	rep := buildReport(st, jr, now)
 	rep.Errors = countLines(h.ErrorsLog())
+	rep.Config = buildConfigReport(a.loadConfig())
 	if *asJSON {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
@@ -205,6 +207,7 @@ func printReport(w io.Writer, r statusReport, now time.Time) {
 		fmt.Fprintf(w, " · clock went backwards %d time(s)", r.ClockSkews)
 	}
 	fmt.Fprintln(w)
+	printConfig(w, r.Config)
 }
 
 func lastN[T any](s []T, n int) []T {

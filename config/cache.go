@@ -1,0 +1,169 @@
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"cully/engine"
+	"cully/jsonlite"
+)
+
+// CacheDir, in the state dir, holds one small file per (user file, project
+// dir): the effective configuration and the stat of each file it came from.
+// The hook runs before and after every tool call, so it reads this instead
+// of parsing TOML: a stat of each config file, one small read, no parse.
+const CacheDir = "config-cache"
+
+const cacheVersion = 1
+
+type cacheDoc struct {
+	V            int           `json:"v"`
+	User         string        `json:"user"`
+	UserStat     string        `json:"user_stat"`
+	Project      string        `json:"project"`
+	ProjectStat  string        `json:"project_stat"`
+	UserState    State         `json:"user_state,omitempty"`
+	ProjectState State         `json:"project_state,omitempty"`
+	Config       engine.Config `json:"config"`
+}
+
+// CachePath is where the cache for these sources lives ("" without a state dir).
+func CachePath(src Sources) string {
+	if src.StateDir == "" {
+		return ""
+	}
+	h := sha256.Sum256([]byte(src.User + "\x00" + src.ProjectDir))
+	return filepath.Join(src.StateDir, CacheDir, hex.EncodeToString(h[:12])+".json")
+}
+
+// statKey is what a file's cache entry compares: its size, modification
+// time and type, "-" when it is missing, "!" when it cannot be statted. A
+// file edited in place changes its mtime; git checkout writes a new one.
+// (Stat follows a symlink, so editing a linked file's target counts too.)
+func statKey(path string) string {
+	if path == "" {
+		return "-"
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "-"
+	case err != nil:
+		return "!"
+	}
+	return strconv.FormatInt(fi.Size(), 10) + ":" + strconv.FormatInt(fi.ModTime().UnixNano(), 10) + ":" + strconv.FormatUint(uint64(fi.Mode().Type()), 16)
+}
+
+// ErrNoStateDir: without a state dir nothing is cached (and no project file
+// allowed). Whenever Cached returns an error the caller should report
+// problems only at session start, so an unwritable cache cannot turn into
+// one report per tool call.
+var ErrNoStateDir = errors.New("no state dir: config not cached")
+
+// Cached is Load through the cache. Unless fresh, a cache entry whose files
+// are unchanged (by size, mtime and type) is used as it is, and parsed is
+// false: no file is read but the cache, nothing is reported. Otherwise the
+// files are loaded (bounded, as Load does) and the entry rewritten
+// atomically; err says when that failed (ErrNoStateDir without one). `cully allow` and `cully deny` drop
+// every entry, since entries hold the trust file's verdicts.
+func Cached(src Sources, fresh bool) (ld Loaded, parsed bool, err error) {
+	path := CachePath(src)
+	userStat, projectStat := statKey(src.User), statKey(src.ProjectPath())
+	if path != "" && !fresh {
+		if ld, ok := readCache(path, src, userStat, projectStat); ok {
+			return ld, false, nil
+		}
+	}
+	if path == "" {
+		return Load(src), true, ErrNoStateDir
+	}
+	trustBefore := statKey(trustPath(src.StateDir))
+	ld = Load(src)
+	b, mErr := json.Marshal(cacheDoc{
+		V: cacheVersion, User: src.User, UserStat: userStat, Project: src.ProjectPath(), ProjectStat: projectStat,
+		UserState: ld.User.State, ProjectState: ld.Project.State, Config: ld.Config,
+	})
+	if mErr != nil {
+		return ld, true, mErr
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return ld, true, fmt.Errorf("write config cache: %w", err)
+	}
+	if err := writeAtomic(path, b); err != nil {
+		return ld, true, fmt.Errorf("write config cache: %w", err)
+	}
+	// A `cully allow` between reading the trust file and writing this entry
+	// dropped the cache before the entry existed: drop the entry too.
+	if statKey(trustPath(src.StateDir)) != trustBefore {
+		os.Remove(path)
+	}
+	return ld, true, nil
+}
+
+// readCache returns the cached configuration when the entry is for these
+// sources and their files are as they were.
+func readCache(path string, src Sources, userStat, projectStat string) (Loaded, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) > 64<<10 {
+		return Loaded{}, false
+	}
+	o, err := jsonlite.ParseObject(b)
+	if err != nil || o.Int("v") != cacheVersion || o.Str("user") != src.User || o.Str("project") != src.ProjectPath() ||
+		o.Str("user_stat") != userStat || o.Str("project_stat") != projectStat {
+		return Loaded{}, false
+	}
+	c := o.Sub("config")
+	cfg := engine.DefaultConfig()
+	for _, l := range Limits {
+		if c.Present(l.Key) {
+			l.set(&cfg, c.Int(l.Key))
+		}
+	}
+	if s := c.Str("unattended"); s != "" {
+		cfg.Unattended = s
+	}
+	cfg.Checks, cfg.ReadOnly = strs(c.Items("checks")), strs(c.Items("read_only"))
+	return Loaded{
+		Config:  cfg.Sanitize(),
+		User:    File{Path: src.User, State: State(o.Str("user_state"))},
+		Project: File{Path: src.ProjectPath(), State: State(o.Str("project_state"))},
+	}, true
+}
+
+func strs(raw [][]byte) []string {
+	var out []string
+	for _, r := range raw {
+		if s, ok := jsonlite.Unquote(r); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// dropCache removes every cache entry: the trust file changed.
+func dropCache(stateDir string) { _ = os.RemoveAll(filepath.Join(stateDir, CacheDir)) }
+
+// Report is what the hook records of a load: at most max problems, then one
+// line that counts the rest, so a file of ten thousand typos is a few lines
+// in errors.log, not ten thousand.
+func (l Loaded) Report(max int) []error {
+	var out []error
+	n := 0
+	for _, p := range l.Problems {
+		if n == max {
+			break
+		}
+		out = append(out, p)
+		n++
+	}
+	if more := len(l.Problems) - n + l.More; more > 0 {
+		out = append(out, moreProblems(more))
+	}
+	return out
+}
