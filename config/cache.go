@@ -20,7 +20,7 @@ import (
 // of parsing TOML: a stat of each config file, one small read, no parse.
 const CacheDir = "config-cache"
 
-const cacheVersion = 1
+const cacheVersion = 2
 
 type cacheDoc struct {
 	V            int           `json:"v"`
@@ -128,6 +128,7 @@ func readCache(path string, src Sources, userStat, projectStat string) (Loaded, 
 	if s := c.Str("unattended"); s != "" {
 		cfg.Unattended = s
 	}
+	cfg.UnverifiedTell, cfg.ExploreTell = int(c.Int("unverified_tell")), int(c.Int("explore_tell"))
 	cfg.Checks, cfg.ReadOnly = strs(c.Items("checks")), strs(c.Items("read_only"))
 	return Loaded{
 		Config:  cfg.Sanitize(),

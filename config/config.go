@@ -223,6 +223,13 @@ func apply(cfg *engine.Config, set map[string]setting, project bool, file string
 	if s, ok := set["unattended"]; ok {
 		cfg.Unattended = s.s
 	}
+	// Whether the held-back checkpoints are told to the agent: 0 (never)
+	// up to a number of calls no session reaches; nonsense is 0.
+	for key, dst := range map[string]*int{"unverified_tell": &cfg.UnverifiedTell, "explore_tell": &cfg.ExploreTell} {
+		if s, ok := set[key]; ok {
+			*dst = int(min(max(s.n, 0), 100_000))
+		}
+	}
 	if s, ok := set["checks"]; ok {
 		cfg.Checks = s.list
 	}

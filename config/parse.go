@@ -139,6 +139,8 @@ var specs = map[string]spec{
 	"blind_retry_failures": {kind: unstable.Integer},
 	"large_read_bytes":     {kind: unstable.Integer},
 	"reread_min_bytes":     {kind: unstable.Integer},
+	"unverified_tell":      {kind: unstable.Integer, userOnly: true},
+	"explore_tell":         {kind: unstable.Integer, userOnly: true},
 	"unattended":           {kind: unstable.String, userOnly: true},
 	"checks":               {kind: unstable.Array, userOnly: true},
 	"read_only":            {kind: unstable.Array, userOnly: true},
@@ -297,7 +299,7 @@ func (w *walker) assign(path []string, v *unstable.Node, off int) {
 func (w *walker) value(key string, sp spec, v *unstable.Node, off int) {
 	if w.project && sp.userOnly {
 		w.problemf(off, true, func() string {
-			return fmt.Sprintf("%q ignored: a project file may tune thresholds only (checks, read_only and unattended come from your own config)", "rules."+key)
+			return fmt.Sprintf("%q ignored: a project file may tune thresholds only (checks, read_only, unattended and what the agent is told come from your own config)", "rules."+key)
 		})
 		return
 	}

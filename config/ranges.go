@@ -47,15 +47,6 @@ var Limits = []Limit{
 		get: func(c *engine.Config) int64 { return c.RereadMinBytes }, set: func(c *engine.Config, v int64) { c.RereadMinBytes = v }},
 }
 
-// limitOf finds a threshold's limit.
-func limitOf(key string) (Limit, bool) {
-	for _, l := range Limits {
-		if l.Key == key {
-			return l, true
-		}
-	}
-	return Limit{}, false
-}
 
 // Range is a scope's range of this limit, printed as the docs print it.
 func (l Limit) Range(project bool) string {
