@@ -47,7 +47,6 @@ var Limits = []Limit{
 		get: func(c *engine.Config) int64 { return c.RereadMinBytes }, set: func(c *engine.Config, v int64) { c.RereadMinBytes = v }},
 }
 
-
 // Range is a scope's range of this limit, printed as the docs print it.
 func (l Limit) Range(project bool) string {
 	r := l.User
