@@ -10,14 +10,14 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
 
 // hostileCase is one input the hook must survive: exit 0, at most one
 // short stderr line, something recorded (a journal record or an error
-// record), nothing written outside the state dir, and bounded memory.
+// record), nothing written outside the state dir, and no more than 1 GiB
+// of address space.
 type hostileCase struct {
 	name    string
 	payload []byte
@@ -129,7 +129,10 @@ func TestHookHostileSuite(t *testing.T) {
 			}
 			os.MkdirAll(env["TMPDIR"], 0o700)
 			before := tree(t, root, state)
-			cmd := exec.Command("cully-hook")
+			// Memory is bounded by a limit the hook must live under (1 GiB of
+			// address space), not read back: a child's peak RSS as wait4
+			// reports it includes the parent's at the moment it was spawned.
+			cmd := exec.Command("sh", "-c", "ulimit -v 1048576 && exec cully-hook")
 			cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
 			for k, v := range env {
 				cmd.Env = append(cmd.Env, k+"="+v)
@@ -156,9 +159,6 @@ func TestHookHostileSuite(t *testing.T) {
 			}
 			if out.Len() > 0 && !json.Valid(out.Bytes()) {
 				t.Errorf("stdout is not one JSON answer: %q", clip(out.String()))
-			}
-			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > 400<<10 { // KiB on Linux
-				t.Errorf("peak memory %d MiB", ru.Maxrss>>10)
 			}
 			journalB, _ := os.ReadFile(filepath.Join(state, "journal.jsonl"))
 			errorsB, _ := os.ReadFile(filepath.Join(state, "errors.log"))
