@@ -14,6 +14,19 @@
 //     the event's journal append succeeded, in place (write, then truncate)
 //     under the session lock. A write torn by a crash fails to decode and is
 //     rebuilt from the journal; it never runs ahead of the journal.
+//   - The state dir is a trust boundary. It and its sessions folder must
+//     be real directories owned by the current user and writable by nobody
+//     else (Check; on Windows only the symlink check applies): a state dir
+//     another user can write lets them plant links and FIFOs in it. Every
+//     entry point runs that check (two Lstats) and refuses the dir with an
+//     error matching ErrUnsafe; the hook then writes nothing and exits 0.
+//   - Every file of the state dir (journal and rotated files, lock files,
+//     errors.log, state files) is opened without following a symlink
+//     (O_NOFOLLOW; on Windows an Lstat first) and used only if it is a
+//     regular file: it is opened non-blocking and fstat-ed, so a FIFO or a
+//     device is refused by every writer and reader instead of hanging it.
+//     On Unix these are bare file descriptors: os.OpenFile would cost the
+//     hook four fcntl calls and an epoll registration per file.
 //   - Directories are created 0700 and files 0600; a session id never
 //     becomes a path without being sanitized (SafeName).
 //

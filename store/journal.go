@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -27,10 +28,12 @@ const maxLine = 1 << 20
 
 // Append writes records to the journal, each as one line, under the journal
 // lock. A torn last line (a writer that died mid-line) is closed with a
-// newline first, so it never swallows the next record. When the journal
-// would pass the rotation size it is renamed to journal-NNNNNN.jsonl first:
-// rotation never drops a line.
+// newline first, so it never swallows the next record. When the journal would pass the rotation size
+// it is renamed to journal-NNNNNN.jsonl first: rotation never drops a line.
 func (h Home) Append(recs ...[]byte) error {
+	if err := h.ready(); err != nil {
+		return err
+	}
 	lk, err := Acquire(h.JournalLock(), h.wait())
 	if err != nil {
 		return err
@@ -45,16 +48,11 @@ func (h Home) appendLocked(recs [][]byte) error {
 		buf.Write(bytes.TrimRight(r, "\n"))
 		buf.WriteByte('\n')
 	}
-	f, err := os.OpenFile(h.Journal(), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := openFile(h.Journal(), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("open journal: %w", err)
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return fmt.Errorf("stat journal: %w", err)
-	}
-	size := st.Size()
+	size := f.size
 	max := h.RotateBytes
 	if max <= 0 {
 		max = DefaultRotateBytes
@@ -64,10 +62,10 @@ func (h Home) appendLocked(recs [][]byte) error {
 		if err := h.rotate(); err != nil {
 			return err
 		}
-		if f, err = os.OpenFile(h.Journal(), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600); err != nil {
+		if f, err = openFile(h.Journal(), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600); err != nil {
 			return fmt.Errorf("open journal: %w", err)
 		}
-		size = 0
+		size = f.size
 	}
 	defer f.Close()
 	out := buf.Bytes()
@@ -123,10 +121,28 @@ func (h Home) JournalFiles() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(h.Journal()); err == nil {
+	if _, err := os.Lstat(h.Journal()); err == nil {
 		files = append(files, h.Journal())
 	}
 	return files, nil
+}
+
+// JournalSize is the live journal's size (0 when there is none yet). It
+// refuses a journal that is a symlink, a FIFO or a device, as every reader
+// of the store does.
+func (h Home) JournalSize() (int64, error) {
+	if err := h.Check(); err != nil {
+		return 0, err
+	}
+	f, err := openFile(h.Journal(), os.O_RDONLY, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	return f.size, nil
 }
 
 // ReadStats describes a journal read.
@@ -153,20 +169,66 @@ var ErrStop = errors.New("stop reading")
 // ReadFile reads records from one journal file starting at byte offset,
 // calling fn for each well-formed record. It never hands on half a line: an
 // unterminated last line is counted as torn and its offset is not passed.
-// It returns the offset just past the last complete line read.
+// It returns the offset just past the last complete line read. A symlink,
+// FIFO or device is refused, never read.
 func ReadFile(path string, offset int64, fn func(ev *engine.Event) error) (ReadStats, int64, error) {
-	f, err := os.Open(path)
+	f, err := openFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		return ReadStats{Files: 1}, offset, err
 	}
 	defer f.Close()
-	return ReadOpen(f, offset, fn)
+	return readRecords(f, offset, fn)
 }
 
 // ReadOpen is ReadFile on an already open journal file (which may have been
 // renamed since it was opened, as a follower of a rotating journal needs).
+// An *os.File that is not a regular file (a FIFO, a device) is refused
+// before anything is read.
 func ReadOpen(f io.ReaderAt, offset int64, fn func(ev *engine.Event) error) (ReadStats, int64, error) {
-	st := ReadStats{Files: 1}
+	if err := checkRegular(f); err != nil {
+		return ReadStats{Files: 1}, offset, err
+	}
+	return readRecords(f, offset, fn)
+}
+
+func readRecords(f io.ReaderAt, offset int64, fn func(ev *engine.Event) error) (ReadStats, int64, error) {
+	var st ReadStats
+	next, err := scanLines(f, offset, &st, func(line []byte, _ int64) error {
+		ev, ok := parseRecord(line)
+		if !ok {
+			st.Corrupt++
+			return nil
+		}
+		st.Lines++
+		return fn(ev)
+	})
+	if errors.Is(err, ErrStop) {
+		err = nil
+	}
+	return st, next, err
+}
+
+// parseRecord decodes one journal line; ok is false for anything that is
+// not a record of a known version.
+func parseRecord(line []byte) (*engine.Event, bool) {
+	body := bytes.TrimSpace(line)
+	if len(body) == 0 || len(body) > maxLine {
+		return nil, false
+	}
+	var ev engine.Event
+	if json.Unmarshal(body, &ev) != nil || ev.V < 1 || ev.V > engine.SchemaVersion || ev.Kind == "" {
+		return nil, false
+	}
+	return &ev, true
+}
+
+// scanLines hands fn every complete line from offset on (its bytes, valid
+// only during the call, and its offset), skipping blank lines and counting
+// overlong ones as corrupt. It returns the offset just past the last
+// complete line; an unterminated last line is counted as torn and never
+// handed on. st.Files counts this file.
+func scanLines(f io.ReaderAt, offset int64, st *ReadStats, fn func(line []byte, at int64) error) (int64, error) {
+	st.Files++
 	r := bufio.NewReaderSize(io.NewSectionReader(f, offset, 1<<62), 256<<10)
 	pos := offset
 	for {
@@ -190,27 +252,18 @@ func ReadOpen(f io.ReaderAt, offset int64, fn func(ev *engine.Event) error) (Rea
 				st.Torn++
 			}
 			if errors.Is(err, io.EOF) {
-				return st, pos, nil
+				return pos, nil
 			}
-			return st, pos, fmt.Errorf("read journal: %w", err)
+			return pos, fmt.Errorf("read journal: %w", err)
 		}
+		at := pos
 		pos += int64(len(line))
 		st.Bytes += int64(len(line))
-		body := bytes.TrimSpace(line)
-		if len(body) == 0 {
+		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		var ev engine.Event
-		if len(body) > maxLine || json.Unmarshal(body, &ev) != nil || ev.V < 1 || ev.V > engine.SchemaVersion || ev.Kind == "" {
-			st.Corrupt++
-			continue
-		}
-		st.Lines++
-		if err := fn(&ev); err != nil {
-			if errors.Is(err, ErrStop) {
-				return st, pos, nil
-			}
-			return st, pos, err
+		if err := fn(line, at); err != nil {
+			return pos, err
 		}
 	}
 }
@@ -218,6 +271,12 @@ func ReadOpen(f io.ReaderAt, offset int64, fn func(ev *engine.Event) error) (Rea
 // ReadAll reads every journal file, oldest first.
 func (h Home) ReadAll(fn func(ev *engine.Event) error) (ReadStats, error) {
 	var total ReadStats
+	if err := h.Check(); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return total, nil
+		}
+		return total, err
+	}
 	files, err := h.JournalFiles()
 	if err != nil {
 		return total, err
@@ -236,30 +295,31 @@ func (h Home) ReadAll(fn func(ev *engine.Event) error) (ReadStats, error) {
 // line boundary inside the window), for health figures that must stay cheap
 // on a journal of any size. It reports whether the whole journal was seen.
 func (h Home) ScanTail(window int64, fn func(ev *engine.Event) error) (ReadStats, bool, error) {
-	p := h.Journal()
-	fi, err := os.Stat(p)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
+	if err := h.Check(); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
 			return ReadStats{}, true, nil
 		}
 		return ReadStats{}, false, err
 	}
-	start := fi.Size() - window
+	f, err := openFile(h.Journal(), os.O_RDONLY, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return ReadStats{}, true, nil
+		}
+		return ReadStats{}, false, err
+	}
+	defer f.Close()
+	start := f.size - window
 	whole := start <= 0
 	if whole {
 		start = 0
 	} else {
 		// Move to the start of the next line.
-		f, err := os.Open(p)
-		if err != nil {
-			return ReadStats{}, false, err
-		}
 		r := bufio.NewReader(io.NewSectionReader(f, start, window))
 		skipped, _ := r.ReadBytes('\n')
-		f.Close()
 		start += int64(len(skipped))
 	}
-	st, _, err := ReadFile(p, start, fn)
+	st, _, err := readRecords(f, start, fn)
 	files, _ := h.rotated()
 	return st, whole && len(files) == 0, err
 }

@@ -3,10 +3,9 @@ package store
 import (
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"time"
-
-	"github.com/gofrs/flock"
 )
 
 // ErrLockTimeout is returned when a lock could not be had before its deadline.
@@ -17,8 +16,8 @@ var ErrLockTimeout = errors.New("lock not acquired before the deadline")
 // something is wrong; the hook then records the error and lets the agent go.
 const DefaultLockWait = 2 * time.Second
 
-// Lock is a held exclusive file lock.
-type Lock struct{ f *flock.Flock }
+// Lock is a held file lock.
+type Lock struct{ f *sysFile }
 
 // Unlock releases the lock.
 func (l *Lock) Unlock() error {
@@ -31,7 +30,9 @@ func (l *Lock) Unlock() error {
 // Acquire takes an exclusive lock on path (created 0600 if missing) within
 // wait. It blocks in the kernel rather than polling, so a waiter wakes as
 // soon as the holder releases; a lock granted after the deadline is released
-// at once, so a long-lived caller never keeps a lock it gave up on.
+// at once, so a long-lived caller never keeps a lock it gave up on. The
+// lock file is opened as every file of the state dir is: never through a
+// symlink, and only if it is a regular file.
 func Acquire(path string, wait time.Duration) (*Lock, error) {
 	return acquire(path, wait, false)
 }
@@ -42,13 +43,13 @@ func AcquireShared(path string, wait time.Duration) (*Lock, error) {
 }
 
 func acquire(path string, wait time.Duration, shared bool) (*Lock, error) {
-	f := flock.New(path, flock.SetPermissions(0o600))
-	try, block := f.TryLock, f.Lock
-	if shared {
-		try, block = f.TryRLock, f.RLock
-	}
-	ok, err := try()
+	f, err := openFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
 	if err != nil {
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	ok, err := f.lock(shared, false)
+	if err != nil {
+		f.Close()
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	if ok {
@@ -60,13 +61,11 @@ func acquire(path string, wait time.Duration, shared bool) (*Lock, error) {
 		done      = make(chan error, 1)
 	)
 	go func() {
-		err := block()
+		_, err := f.lock(shared, true)
 		mu.Lock()
 		defer mu.Unlock()
 		if abandoned {
-			if err == nil {
-				_ = f.Close()
-			}
+			f.Close()
 			return
 		}
 		done <- err
@@ -76,6 +75,7 @@ func acquire(path string, wait time.Duration, shared bool) (*Lock, error) {
 	select {
 	case err := <-done:
 		if err != nil {
+			f.Close()
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
 		return &Lock{f}, nil
@@ -88,8 +88,10 @@ func acquire(path string, wait time.Duration, shared bool) (*Lock, error) {
 				return &Lock{f}, nil
 			}
 		default:
+			abandoned = true
+			return nil, fmt.Errorf("lock %s: %w", path, ErrLockTimeout)
 		}
-		abandoned = true
+		f.Close()
 		return nil, fmt.Errorf("lock %s: %w", path, ErrLockTimeout)
 	}
 }

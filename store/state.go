@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -21,16 +22,23 @@ var ErrNoSession = errors.New("no session recorded yet")
 // log points at `cully status --rebuild`.
 const rebuildLimit = 64 << 20
 
+// maxStateFile bounds a state file the store reads: the reducer caps what
+// a state holds, so anything far larger is damage.
+const maxStateFile = 64 << 20
+
 // Record folds one event into its session and appends it to the journal,
 // both under the session lock, so the journal order of a session is the
 // order its state saw. The state is saved only after the journal append
 // succeeded: state never runs ahead of the journal.
 func (h Home) Record(ev *engine.Event, cfg *engine.Config) ([]engine.Signal, error) {
+	if err := h.ready(); err != nil {
+		return nil, err
+	}
 	var sigs []engine.Signal
 	err := h.update(ev.Session, func(st *engine.State) (bool, error) {
 		sigs = engine.Apply(st, ev, cfg)
 		ev.Signals = sigs
-		if err := h.Append(AppendEvent(make([]byte, 0, 512), ev)); err != nil {
+		if err := h.appendJournal(AppendEvent(make([]byte, 0, 512), ev)); err != nil {
 			return false, err
 		}
 		return true, nil
@@ -38,20 +46,25 @@ func (h Home) Record(ev *engine.Event, cfg *engine.Config) ([]engine.Signal, err
 	return sigs, err
 }
 
-func (h Home) update(id string, fn func(st *engine.State) (bool, error), cfg *engine.Config) error {
-	lk, err := Acquire(h.StateLock(id), h.wait())
-	if errors.Is(err, os.ErrNotExist) {
-		if err = h.Ensure(); err == nil {
-			lk, err = Acquire(h.StateLock(id), h.wait())
-		}
-	}
+// appendJournal is Append for a caller that has run the state dir's checks.
+func (h Home) appendJournal(recs ...[]byte) error {
+	lk, err := Acquire(h.JournalLock(), h.wait())
 	if err != nil {
 		return err
 	}
 	defer lk.Unlock()
-	st, size, err := h.loadState(id)
+	return h.appendLocked(recs)
+}
+
+func (h Home) update(id string, fn func(st *engine.State) (bool, error), cfg *engine.Config) error {
+	lk, err := Acquire(h.StateLock(id), h.wait())
 	if err != nil {
-		if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	defer lk.Unlock()
+	st, raw, err := h.loadState(id)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
 			h.LogError("load state", err, map[string]any{"session": id})
 			st = h.recover(id, cfg)
 		} else {
@@ -62,7 +75,7 @@ func (h Home) update(id string, fn func(st *engine.State) (bool, error), cfg *en
 	if err != nil || !save {
 		return err
 	}
-	return h.saveState(st, size+1024)
+	return h.saveLocked(st, len(raw)+1024)
 }
 
 // recover rebuilds an unreadable session state from the journal when that
@@ -73,7 +86,7 @@ func (h Home) recover(id string, cfg *engine.Config) *engine.State {
 	var total int64
 	files, _ := h.JournalFiles()
 	for _, f := range files {
-		if fi, err := os.Stat(f); err == nil {
+		if fi, err := os.Lstat(f); err == nil {
 			total += fi.Size()
 		}
 	}
@@ -114,39 +127,50 @@ func (h Home) LoadState(id string) (*engine.State, error) {
 	return st, err
 }
 
-// loadState is LoadState that also says how large the file was, so the
-// hook can size its write buffer once.
-func (h Home) loadState(id string) (*engine.State, int, error) {
-	b, err := os.ReadFile(h.StatePath(id))
+// loadState is LoadState that also returns the file's bytes, so the hook
+// can size its write buffer once.
+func (h Home) loadState(id string) (*engine.State, []byte, error) {
+	b, err := ReadSmallFile(h.StatePath(id), maxStateFile)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	st, err := decodeState(b)
 	if err != nil {
-		return nil, 0, fmt.Errorf("decode state %s: %w", filepath.Base(h.StatePath(id)), err)
+		return nil, b, fmt.Errorf("decode state %s: %w", filepath.Base(h.StatePath(id)), err)
 	}
 	if st.V != engine.StateVersion {
-		return nil, 0, fmt.Errorf("state %s has version %d, want %d", filepath.Base(h.StatePath(id)), st.V, engine.StateVersion)
+		return nil, b, fmt.Errorf("state %s has version %d, want %d", filepath.Base(h.StatePath(id)), st.V, engine.StateVersion)
 	}
-	return st, len(b), nil
+	return st, b, nil
 }
 
-// SaveState writes a session's state. The caller holds the session lock.
+// SaveState writes a session's state under the session lock.
+func (h Home) SaveState(st *engine.State) error {
+	if err := h.ready(); err != nil {
+		return err
+	}
+	lk, err := Acquire(h.StateLock(st.Session), h.wait())
+	if err != nil {
+		return err
+	}
+	defer lk.Unlock()
+	return h.saveLocked(st, 4096)
+}
+
+// saveLocked writes a state; the caller holds the session lock.
 //
 // The file is rewritten in place (write, then truncate) rather than through
 // a temp file and rename: on ext4 a rename over an existing file forces the
 // new blocks out and cost the hook a millisecond per call. In-place is safe
 // here because every reader takes the same lock (shared) and the state is
 // derived: a write torn by a crash fails to decode, is set aside, and is
-// rebuilt from the journal.
-func (h Home) SaveState(st *engine.State) error { return h.saveState(st, 4096) }
-
-// saveState writes with a buffer of sizeHint bytes: the previous file's
-// size plus a little, so a typical call allocates once and no more pages
-// than the state needs.
-func (h Home) saveState(st *engine.State, sizeHint int) error {
+// rebuilt from the journal. The file is opened as every file of the state
+// dir is: a planted link or FIFO there is refused, never written through.
+// sizeHint is the previous file's size plus a little, so a typical call
+// allocates once and no more pages than the state needs.
+func (h Home) saveLocked(st *engine.State, sizeHint int) error {
 	b := AppendState(make([]byte, 0, sizeHint), st)
-	f, err := os.OpenFile(h.StatePath(st.Session), os.O_WRONLY|os.O_CREATE, 0o600)
+	f, err := openFile(h.StatePath(st.Session), os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("write state: %w", err)
 	}
@@ -161,9 +185,14 @@ func (h Home) saveState(st *engine.State, sizeHint int) error {
 }
 
 // ReadState reads a session's state under the session lock (shared with
-// other readers), so it never sees a write in progress.
+// other readers). The state file is only ever replaced by a rename, so a
+// reader never sees half a write; the lock is for Windows, where a file
+// held open cannot be renamed over.
 func (h Home) ReadState(id string) (*engine.State, error) {
-	if _, err := os.Stat(h.StatePath(id)); err != nil {
+	if err := h.Check(); err != nil {
+		return nil, err
+	}
+	if _, err := os.Lstat(h.StatePath(id)); err != nil {
 		return nil, err
 	}
 	lk, err := AcquireShared(h.StateLock(id), h.wait())
@@ -182,9 +211,15 @@ type SessionInfo struct {
 
 // Sessions lists recorded sessions, most recently active first.
 func (h Home) Sessions() ([]SessionInfo, error) {
+	if err := h.Check(); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
 	ents, err := os.ReadDir(h.SessionsDir())
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
+		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
 		return nil, fmt.Errorf("list sessions: %w", err)
@@ -192,10 +227,10 @@ func (h Home) Sessions() ([]SessionInfo, error) {
 	var out []SessionInfo
 	for _, e := range ents {
 		name := e.Name()
-		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
+		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") || !e.Type().IsRegular() {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(h.SessionsDir(), name))
+		b, err := ReadSmallFile(filepath.Join(h.SessionsDir(), name), maxStateFile)
 		if err != nil {
 			continue
 		}
@@ -227,11 +262,11 @@ func (h Home) LatestSession() (string, error) {
 // Rebuild replays the whole journal and rewrites the state of every
 // session in it (or only of the named one). It returns the journal stats.
 func (h Home) Rebuild(only string, cfg *engine.Config) (ReadStats, error) {
+	if err := h.ready(); err != nil {
+		return ReadStats{}, err
+	}
 	states, st, err := h.replay(only, cfg)
 	if err != nil {
-		return st, err
-	}
-	if err := h.Ensure(); err != nil {
 		return st, err
 	}
 	for id, s := range states {
@@ -239,7 +274,7 @@ func (h Home) Rebuild(only string, cfg *engine.Config) (ReadStats, error) {
 		if err != nil {
 			return st, err
 		}
-		err = h.SaveState(s)
+		err = h.saveLocked(s, 4096)
 		lk.Unlock()
 		if err != nil {
 			return st, err
@@ -254,8 +289,12 @@ const maxErrorLog = 1 << 20
 
 // LogError appends one JSON line to errors.log. It never fails loudly: the
 // error log is the last resort, and if it cannot be written the caller has
-// nowhere better to go.
+// nowhere better to go. It writes nothing into a state dir that fails its
+// trust checks.
 func (h Home) LogError(op string, err error, extra map[string]any) error {
+	if cerr := h.ready(); cerr != nil {
+		return cerr
+	}
 	rec := map[string]any{"ts": time.Now().UTC().Format(time.RFC3339Nano), "op": op, "error": err.Error()}
 	for k, v := range extra {
 		rec[k] = v
@@ -264,14 +303,28 @@ func (h Home) LogError(op string, err error, extra map[string]any) error {
 	if mErr != nil {
 		return mErr
 	}
-	if fi, err := os.Stat(h.ErrorsLog()); err == nil && fi.Size() > maxErrorLog {
-		_ = os.Rename(h.ErrorsLog(), h.ErrorsLog()+".1")
-	}
-	f, oErr := os.OpenFile(h.ErrorsLog(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, oErr := openFile(h.ErrorsLog(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if oErr != nil {
 		return oErr
+	}
+	if f.size > maxErrorLog {
+		f.Close()
+		_ = os.Rename(h.ErrorsLog(), h.ErrorsLog()+".1")
+		if f, oErr = openFile(h.ErrorsLog(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); oErr != nil {
+			return oErr
+		}
 	}
 	defer f.Close()
 	_, wErr := f.Write(append(line, '\n'))
 	return wErr
+}
+
+// ReadErrorsLog reads errors.log (nil when there is none), refusing a
+// symlink, FIFO or device there as every opener of the store does.
+func (h Home) ReadErrorsLog() ([]byte, error) {
+	b, err := ReadSmallFile(h.ErrorsLog(), 4*maxErrorLog)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return b, err
 }
