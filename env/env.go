@@ -51,13 +51,17 @@ func (e Env) StateDir() (string, error) {
 }
 
 // Home is the state directory with the lock wait ($CULLY_LOCK_TIMEOUT, a
-// Go duration; store.DefaultLockWait when unset or unusable).
+// Go duration; store.DefaultLockWait when unset or unusable) and the clock
+// (Now), which Record reads under the session lock.
 func (e Env) Home() (store.Home, error) {
 	dir, err := e.StateDir()
 	if err != nil {
 		return store.Home{}, err
 	}
-	h := store.Home{Dir: dir}
+	h := store.Home{Dir: dir, Now: func() time.Time {
+		t, _ := e.Now() // a bad CULLY_NOW is reported by whoever read the clock first
+		return t
+	}}
 	if v := e.Getenv("CULLY_LOCK_TIMEOUT"); v != "" {
 		if d, err := time.ParseDuration(v); err == nil && d > 0 {
 			h.LockWait = d

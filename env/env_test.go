@@ -63,6 +63,13 @@ func TestStateDirAndHome(t *testing.T) {
 	if err != nil || h.Dir != "/s" || h.LockWait != 250*time.Millisecond {
 		t.Errorf("home %+v %v", h, err)
 	}
+	if h.Now == nil {
+		t.Error("Home carries the clock")
+	}
+	h, _ = of(map[string]string{"CULLY_HOME": "/s", "CULLY_NOW": "2026-11-30T12:00:00Z"}).Home()
+	if h.Now == nil || !h.Now().Equal(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)) {
+		t.Error("Home's clock is CULLY_NOW when set")
+	}
 	h, _ = of(map[string]string{"CULLY_HOME": "/s", "CULLY_LOCK_TIMEOUT": "-1s"}).Home()
 	if h.LockWait != 0 {
 		t.Errorf("a nonsense lock wait falls back to the default: %v", h.LockWait)

@@ -17,6 +17,11 @@ type Home struct {
 	Dir         string
 	LockWait    time.Duration // zero means DefaultLockWait
 	RotateBytes int64         // zero means DefaultRotateBytes
+	// Now, when set, is the clock Record stamps each event with, read
+	// under the session lock: the journal order of a session is then also
+	// its time order, even for parallel calls of one batch. When nil the
+	// event keeps the time its caller gave it.
+	Now func() time.Time
 }
 
 func (h Home) wait() time.Duration {

@@ -27,11 +27,6 @@ func noHang(t *testing.T, what string, fn func()) {
 	}
 }
 
-func testEvent(session string, i int) *engine.Event {
-	return &engine.Event{V: 1, Time: time.Unix(int64(1000+i), 0).UTC(), Agent: "claude", Session: session,
-		Kind: engine.KindPostTool, Tool: "Read", Class: engine.ClassRead, Target: "a.go", Outcome: engine.OutcomeOK}
-}
-
 // A planted symlink in place of any file of the state dir is never
 // followed: nothing is written through it, the call fails (or, for a state
 // file, the link is replaced by a real file) and the outside file keeps

@@ -28,7 +28,9 @@ const maxStateFile = 64 << 20
 
 // Record folds one event into its session and appends it to the journal,
 // both under the session lock, so the journal order of a session is the
-// order its state saw. The state is saved only after the journal append
+// order its state saw. When h.Now is set, the event's time is read from it
+// under that lock. Times no reader could parse back are clamped or dropped
+// first (see clampTimes). The state is saved only after the journal append
 // succeeded: state never runs ahead of the journal.
 func (h Home) Record(ev *engine.Event, cfg *engine.Config) ([]engine.Signal, error) {
 	if err := h.ready(); err != nil {
@@ -36,6 +38,10 @@ func (h Home) Record(ev *engine.Event, cfg *engine.Config) ([]engine.Signal, err
 	}
 	var sigs []engine.Signal
 	err := h.update(ev.Session, func(st *engine.State) (bool, error) {
+		if h.Now != nil {
+			ev.Time = h.Now().UTC()
+		}
+		clampTimes(ev)
 		sigs = engine.Apply(st, ev, cfg)
 		ev.Signals = sigs
 		if err := h.appendJournal(AppendEvent(make([]byte, 0, 512), ev)); err != nil {
