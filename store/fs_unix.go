@@ -28,20 +28,39 @@ type sysFile struct {
 // for a regular file), and only a regular file: the fstat that gives the
 // size also refuses a FIFO, a device or a directory.
 func openFile(path string, flag int, perm os.FileMode) (*sysFile, error) {
+	f, err := openRaw(path, flag, perm)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.stat(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// openRaw is openFile without the fstat: the caller must stat() the file
+// before it reads or writes it (a lock file is stat-ed once it is locked,
+// when its size says something).
+func openRaw(path string, flag int, perm os.FileMode) (*sysFile, error) {
 	fd, err := openRetry(path, flag|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, uint32(perm.Perm()))
 	if err != nil {
 		return nil, openError(path, err)
 	}
+	return &sysFile{fd: fd, path: path}, nil
+}
+
+// stat refreshes the file's size, refusing anything but a regular file.
+func (f *sysFile) stat() error {
 	var st unix.Stat_t
-	if err := fstatRetry(fd, &st); err != nil {
-		unix.Close(fd)
-		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+	if err := fstatRetry(f.fd, &st); err != nil {
+		return &fs.PathError{Op: "stat", Path: f.path, Err: err}
 	}
 	if uint32(st.Mode)&unix.S_IFMT != unix.S_IFREG {
-		unix.Close(fd)
-		return nil, notRegular(path, modeType(uint32(st.Mode)))
+		return notRegular(f.path, modeType(uint32(st.Mode)))
 	}
-	return &sysFile{fd: fd, path: path, size: st.Size}, nil
+	f.size = st.Size
+	return nil
 }
 
 // createNew creates a file that must not exist yet (O_EXCL: nothing is
@@ -160,12 +179,13 @@ func (f *sysFile) WriteAt(b []byte, off int64) (int, error) {
 func (f *sysFile) Truncate(size int64) error {
 	for {
 		err := unix.Ftruncate(f.fd, size)
-		if err != unix.EINTR {
-			if err != nil {
-				return &fs.PathError{Op: "truncate", Path: f.path, Err: err}
-			}
-			return nil
+		if err == unix.EINTR {
+			continue
 		}
+		if err != nil {
+			return &fs.PathError{Op: "truncate", Path: f.path, Err: err}
+		}
+		return nil
 	}
 }
 

@@ -22,6 +22,20 @@ type sysFile struct {
 // and anything that is not a regular file once open (a named pipe, a
 // device, a directory).
 func openFile(path string, flag int, perm os.FileMode) (*sysFile, error) {
+	f, err := openRaw(path, flag, perm)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.stat(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// openRaw is openFile without the check of the open file: the caller must
+// stat() it before it reads or writes it.
+func openRaw(path string, flag int, perm os.FileMode) (*sysFile, error) {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return nil, notRegular(path, fi.Mode())
 	}
@@ -29,16 +43,20 @@ func openFile(path string, flag int, perm os.FileMode) (*sysFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	fi, err := f.Stat()
+	return &sysFile{f: f, path: path}, nil
+}
+
+// stat refreshes the file's size, refusing anything but a regular file.
+func (f *sysFile) stat() error {
+	fi, err := f.f.Stat()
 	if err != nil {
-		f.Close()
-		return nil, err
+		return err
 	}
 	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, notRegular(path, fi.Mode())
+		return notRegular(f.path, fi.Mode())
 	}
-	return &sysFile{f: f, path: path, size: fi.Size()}, nil
+	f.size = fi.Size()
+	return nil
 }
 
 // createNew creates a file that must not exist yet (CREATE_NEW fails on

@@ -43,6 +43,12 @@ func (h Home) StateLock(id string) string {
 	return filepath.Join(h.SessionsDir(), SafeName(id)+".lock")
 }
 
+// stateSpare is where a session's next state is written before it is
+// renamed into place; the state file it replaces becomes the next spare.
+// stateOld is that state file's second name during the swap.
+func (h Home) stateSpare(id string) string { return h.StatePath(id) + ".spare" }
+func (h Home) stateOld(id string) string   { return h.StatePath(id) + ".old" }
+
 // Ensure creates the state directory and its sessions folder, private to
 // the user (0700), and runs the trust checks on both (see Check).
 func (h Home) Ensure() error { return h.ready() }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
@@ -26,9 +27,17 @@ const DefaultRotateBytes = 64 << 20
 // previews, so anything longer is damage, not data.
 const maxLine = 1 << 20
 
+// tornCloser ends a torn last line (a writer that died mid-write) before
+// the next record is appended. The ASCII record separator is invalid
+// anywhere in JSON, inside a string or out, so whatever byte the write was
+// cut at, the closed fragment can never parse as a record: a line is a
+// record only if its writer finished it, and every reader agrees which
+// lines those are, whenever it reads.
+const tornCloser = "\x1e\n"
+
 // Append writes records to the journal, each as one line, under the journal
-// lock. A torn last line (a writer that died mid-line) is closed with a
-// newline first, so it never swallows the next record. When the journal would pass the rotation size
+// lock. A torn last line is closed first (see tornCloser), so it never
+// swallows the next record. When the journal would pass the rotation size
 // it is renamed to journal-NNNNNN.jsonl first: rotation never drops a line.
 func (h Home) Append(recs ...[]byte) error {
 	if err := h.ready(); err != nil {
@@ -39,46 +48,55 @@ func (h Home) Append(recs ...[]byte) error {
 		return err
 	}
 	defer lk.Unlock()
-	return h.appendLocked(recs)
+	_, _, err = h.appendLocked(recs)
+	return err
 }
 
-func (h Home) appendLocked(recs [][]byte) error {
-	var buf bytes.Buffer
+// appendLocked appends under the journal lock. It returns the offset in the
+// live journal where the first record starts, and whether a write was
+// attempted (after a failed write part of it may be on disk).
+func (h Home) appendLocked(recs [][]byte) (int64, bool, error) {
+	n := len(tornCloser)
 	for _, r := range recs {
-		buf.Write(bytes.TrimRight(r, "\n"))
-		buf.WriteByte('\n')
+		n += len(r) + 1
+	}
+	out := append(make([]byte, 0, n), tornCloser...)
+	for _, r := range recs {
+		out = append(out, bytes.TrimRight(r, "\n")...)
+		out = append(out, '\n')
 	}
 	f, err := openFile(h.Journal(), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return fmt.Errorf("open journal: %w", err)
+		return 0, false, fmt.Errorf("open journal: %w", err)
 	}
 	size := f.size
 	max := h.RotateBytes
 	if max <= 0 {
 		max = DefaultRotateBytes
 	}
-	if size > 0 && size+int64(buf.Len()) > max {
+	if size > 0 && size+int64(len(out)) > max {
 		f.Close()
 		if err := h.rotate(); err != nil {
-			return err
+			return 0, false, err
 		}
 		if f, err = openFile(h.Journal(), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600); err != nil {
-			return fmt.Errorf("open journal: %w", err)
+			return 0, false, fmt.Errorf("open journal: %w", err)
 		}
 		size = f.size
 	}
 	defer f.Close()
-	out := buf.Bytes()
+	skip := len(tornCloser)
 	if size > 0 {
 		var last [1]byte
 		if _, err := f.ReadAt(last[:], size-1); err == nil && last[0] != '\n' {
-			out = append([]byte{'\n'}, out...)
+			skip = 0
 		}
 	}
-	if _, err := f.Write(out); err != nil {
-		return fmt.Errorf("append journal: %w", err)
+	at := size + int64(len(tornCloser)-skip)
+	if _, err := f.Write(out[skip:]); err != nil {
+		return at, true, fmt.Errorf("append journal: %w", err)
 	}
-	return nil
+	return at, true, nil
 }
 
 // rotate renames the live journal to the next numbered file. Called with the
@@ -270,25 +288,26 @@ func scanLines(f io.ReaderAt, offset int64, st *ReadStats, fn func(line []byte, 
 
 // ReadAll reads every journal file, oldest first.
 func (h Home) ReadAll(fn func(ev *engine.Event) error) (ReadStats, error) {
-	var total ReadStats
+	var st ReadStats
 	if err := h.Check(); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return total, nil
+			return st, nil
 		}
-		return total, err
+		return st, err
 	}
-	files, err := h.JournalFiles()
-	if err != nil {
-		return total, err
-	}
-	for _, p := range files {
-		st, _, err := ReadFile(p, 0, fn)
-		total.Add(st)
-		if err != nil {
-			return total, err
+	_, err := h.scanJournal(nil, false, &st, func(line []byte) error {
+		ev, ok := parseRecord(line)
+		if !ok {
+			st.Corrupt++
+			return nil
 		}
+		st.Lines++
+		return fn(ev)
+	})
+	if errors.Is(err, ErrStop) {
+		err = nil
 	}
-	return total, nil
+	return st, err
 }
 
 // ScanTail reads the last window bytes of the live journal (from the first
@@ -322,4 +341,142 @@ func (h Home) ScanTail(window int64, fn func(ev *engine.Event) error) (ReadStats
 	st, _, err := readRecords(f, start, fn)
 	files, _ := h.rotated()
 	return st, whole && len(files) == 0, err
+}
+
+// journalPos names one line of the journal: where it starts in its file,
+// its length with the newline, and a hash of those bytes. That is enough
+// to find the line again after a rotation renamed its file (the live
+// journal is tried first, then the rotated files, newest first), and to
+// know it is still the same line. A session's state carries the position
+// of the last line it is known to be complete up to.
+type journalPos struct {
+	At  int64
+	N   int64
+	Sum uint64
+}
+
+func lineSum(parts ...[]byte) uint64 {
+	h := fnv.New64a()
+	for _, p := range parts {
+		h.Write(p)
+	}
+	return h.Sum64()
+}
+
+// errPosLost is a state's journal position that no journal file holds any
+// more (the journal was deleted, truncated or rewritten by hand).
+var errPosLost = errors.New("the journal no longer holds the state's position")
+
+// at reports whether f holds the line pos names.
+func (p *journalPos) in(f *sysFile) bool {
+	if p.N <= 0 || p.N > maxLine+1 || p.At < 0 || p.At+p.N > f.size {
+		return false
+	}
+	b := make([]byte, p.N)
+	if _, err := f.ReadAt(b, p.At); err != nil {
+		return false
+	}
+	return lineSum(b) == p.Sum
+}
+
+// scanJournal hands fn every complete line of the journal after the line
+// from names (from its very start when from is nil), oldest first, and
+// returns the position of the last complete line it read (from itself when
+// there was none). With locked it holds the journal lock throughout, so
+// nothing is appended meanwhile and a torn last line is a dead writer's;
+// otherwise it holds the lock only to list the rotated files and open the
+// live journal, so the files it reads are one consistent set even if the
+// journal rotates while it reads. Rotated files never change, and the
+// live journal it holds open is the one that gets renamed.
+func (h Home) scanJournal(from *journalPos, locked bool, st *ReadStats, fn func(line []byte) error) (*journalPos, error) {
+	lk, err := Acquire(h.JournalLock(), h.wait())
+	if errors.Is(err, fs.ErrNotExist) {
+		return from, nil // no state dir yet: no journal
+	}
+	if err != nil {
+		return from, err
+	}
+	if locked {
+		defer lk.Unlock()
+	}
+	rotated, err := h.rotated()
+	var live *sysFile
+	if err == nil {
+		live, err = openFile(h.Journal(), os.O_RDONLY, 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			live, err = nil, nil
+		}
+	}
+	if !locked {
+		lk.Unlock()
+	}
+	if err != nil {
+		return from, err
+	}
+	defer live.Close()
+
+	// Find where to start: the file holding from, just past it.
+	first, offset := 0, int64(0)
+	if from != nil {
+		first = -1
+		if live != nil && from.in(live) {
+			first, offset = len(rotated), from.At+from.N
+		}
+		for i := len(rotated) - 1; first < 0 && i >= 0; i-- {
+			if f, err := openFile(rotated[i], os.O_RDONLY, 0); err == nil {
+				if from.in(f) {
+					first, offset = i, from.At+from.N
+				}
+				f.Close()
+			}
+		}
+		if first < 0 {
+			return from, errPosLost
+		}
+	}
+	last := from
+	for i := first; i <= len(rotated); i++ {
+		f := live
+		if i < len(rotated) {
+			if f, err = openFile(rotated[i], os.O_RDONLY, 0); errors.Is(err, fs.ErrNotExist) {
+				continue // deleted since it was listed
+			} else if err != nil {
+				return last, err
+			}
+		}
+		if f == nil {
+			break
+		}
+		lineAt, lineN := int64(-1), int64(0)
+		_, err := scanLines(f, offset, st, func(line []byte, at int64) error {
+			lineAt, lineN = at, int64(len(line))
+			return fn(line)
+		})
+		if lineAt >= 0 {
+			b := make([]byte, lineN)
+			if _, rerr := f.ReadAt(b, lineAt); rerr == nil {
+				last = &journalPos{At: lineAt, N: lineN, Sum: lineSum(b)}
+			}
+		}
+		if f != live {
+			f.Close()
+		}
+		if err != nil {
+			return last, err
+		}
+		offset = 0
+	}
+	return last, nil
+}
+
+// journalBytes is the total size of the journal files.
+func (h Home) journalBytes() int64 {
+	var total int64
+	files, _ := h.JournalFiles()
+	for _, f := range files {
+		if fi, err := os.Lstat(f); err == nil {
+			total += fi.Size()
+		}
+	}
+	return total
 }

@@ -19,6 +19,28 @@ const DefaultLockWait = 2 * time.Second
 // Lock is a held file lock.
 type Lock struct{ f *sysFile }
 
+// marked reports whether the lock file holds the mark of a record in
+// flight (see Home.update); its size was read once the lock was held.
+func (l *Lock) marked() bool { return l.f.size > 0 }
+
+// mark and unmark set and clear that mark (the lock must have been taken
+// with write access).
+func (l *Lock) mark() error {
+	_, err := l.f.WriteAt([]byte{'!'}, 0)
+	if err == nil {
+		l.f.size = 1
+	}
+	return err
+}
+
+func (l *Lock) unmark() error {
+	err := l.f.Truncate(0)
+	if err == nil {
+		l.f.size = 0
+	}
+	return err
+}
+
 // Unlock releases the lock.
 func (l *Lock) Unlock() error {
 	if l == nil || l.f == nil {
@@ -34,16 +56,33 @@ func (l *Lock) Unlock() error {
 // lock file is opened as every file of the state dir is: never through a
 // symlink, and only if it is a regular file.
 func Acquire(path string, wait time.Duration) (*Lock, error) {
-	return acquire(path, wait, false)
+	return acquire(path, wait, false, os.O_RDONLY)
 }
 
 // AcquireShared takes a shared (reader) lock on path within wait.
 func AcquireShared(path string, wait time.Duration) (*Lock, error) {
-	return acquire(path, wait, true)
+	return acquire(path, wait, true, os.O_RDONLY)
 }
 
-func acquire(path string, wait time.Duration, shared bool) (*Lock, error) {
-	f, err := openFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
+// acquire opens the lock file (mode: os.O_RDONLY, or os.O_RDWR for a lock
+// whose file carries a mark), locks it, and only then stats it: the stat
+// refuses anything but a regular file (flock on a FIFO's descriptor
+// neither blocks nor harms) and reads the size as the lock's holder sees
+// it.
+func acquire(path string, wait time.Duration, shared bool, mode int) (*Lock, error) {
+	l, err := lockFile(path, wait, shared, mode)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.f.stat(); err != nil {
+		l.Unlock()
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	return l, nil
+}
+
+func lockFile(path string, wait time.Duration, shared bool, mode int) (*Lock, error) {
+	f, err := openRaw(path, mode|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("lock: %w", err)
 	}

@@ -33,7 +33,7 @@ func noHang(t *testing.T, what string, fn func()) {
 // its bytes.
 func TestPlantedSymlinksNeverFollowed(t *testing.T) {
 	cfg := engine.DefaultConfig()
-	for _, name := range []string{"journal.jsonl", "journal.lock", "errors.log", "sessions", "sessions/s.json", "sessions/s.lock", "sessions/s.json.tmp", "journal-000001.jsonl"} {
+	for _, name := range []string{"journal.jsonl", "journal.lock", "errors.log", "sessions", "sessions/s.json", "sessions/s.lock", "sessions/s.json.spare", "sessions/s.json.old", "journal-000001.jsonl"} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			h := Home{Dir: filepath.Join(dir, "state")}
