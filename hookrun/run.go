@@ -151,7 +151,12 @@ func (a IO) hookFailed(h store.Home, err error, ev *engine.Event) {
 	}
 	if h.Dir != "" {
 		_ = h.Ensure()
-		if h.LogError("hook", err, extra) == nil {
+		lerr := h.LogError("hook", err, extra)
+		if lerr == nil {
+			return
+		}
+		if lerr.Error() != err.Error() { // say why errors.log could not take it (a refused state dir says so once)
+			fmt.Fprintf(a.Stderr, "cully hook: %v (not logged: %v)\n", err, lerr)
 			return
 		}
 	}

@@ -232,7 +232,7 @@ var euid = os.Geteuid()
 // and FIFOs in it; a state dir another user owns can be changed under us.
 func checkDir(path string, fi fs.FileInfo) error {
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		return unsafeErr(path, "is a symlink (point CULLY_HOME at the directory itself)")
+		return unsafeErr(path, "is a symlink")
 	}
 	if !fi.IsDir() {
 		return &fs.PathError{Op: "use state dir", Path: path, Err: syscall.ENOTDIR}

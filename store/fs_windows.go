@@ -115,7 +115,7 @@ func (f *sysFile) lock(shared, wait bool) (bool, error) {
 // default), so they are not checked.
 func checkDir(path string, fi fs.FileInfo) error {
 	if fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) != 0 {
-		return unsafeErr(path, "is a symlink or junction (point CULLY_HOME at the directory itself)")
+		return unsafeErr(path, "is a symlink or junction")
 	}
 	if !fi.IsDir() {
 		return &fs.PathError{Op: "use state dir", Path: path, Err: windows.ERROR_DIRECTORY}
