@@ -227,3 +227,31 @@ func TestKilledMidSwap(t *testing.T) {
 		})
 	}
 }
+
+// A session idle while others wrote more than a hook should read is not
+// caught up by its hook: the state stays as it was (the dead hook's record
+// behind), the error log says to rebuild, and a rebuild folds it in.
+func TestCatchUpIsBounded(t *testing.T) {
+	defer func(n int64) { rebuildLimit = n }(rebuildLimit)
+	rebuildLimit = 4 << 10
+	cfg := engine.DefaultConfig()
+	h := Home{Dir: t.TempDir()}
+	h.Record(testEvent("s", 0), &cfg)
+	dieAfterAppend(t, h, testEvent("s", 1), &cfg)
+	for i := range 40 {
+		h.Record(testEvent("busy", i), &cfg)
+	}
+	if _, err := h.Record(testEvent("s", 2), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := h.LoadState("s"); st.Events != 2 {
+		t.Errorf("the state stays as it was, plus its own call: %d events", st.Events)
+	}
+	if b, _ := h.ReadErrorsLog(); !strings.Contains(string(b), "cully status --rebuild") {
+		t.Errorf("errors.log: %s", b)
+	}
+	if _, err := h.Rebuild("", &cfg); err != nil {
+		t.Fatal(err)
+	}
+	assertNoDrift(t, h, &cfg)
+}

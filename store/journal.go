@@ -295,7 +295,7 @@ func (h Home) ReadAll(fn func(ev *engine.Event) error) (ReadStats, error) {
 		}
 		return st, err
 	}
-	_, err := h.scanJournal(nil, false, &st, func(line []byte) error {
+	_, err := h.scanJournal(nil, false, 0, &st, func(line []byte) error {
 		ev, ok := parseRecord(line)
 		if !ok {
 			st.Corrupt++
@@ -363,6 +363,10 @@ func lineSum(parts ...[]byte) uint64 {
 	return h.Sum64()
 }
 
+// errTooFar is a catch-up that would read more of the journal than a hook
+// should.
+var errTooFar = errors.New("too much journal to catch up in a hook; run `cully status --rebuild`")
+
 // errPosLost is a state's journal position that no journal file holds any
 // more (the journal was deleted, truncated or rewritten by hand).
 var errPosLost = errors.New("the journal no longer holds the state's position")
@@ -387,8 +391,10 @@ func (p *journalPos) in(f *sysFile) bool {
 // otherwise it holds the lock only to list the rotated files and open the
 // live journal, so the files it reads are one consistent set even if the
 // journal rotates while it reads. Rotated files never change, and the
-// live journal it holds open is the one that gets renamed.
-func (h Home) scanJournal(from *journalPos, locked bool, st *ReadStats, fn func(line []byte) error) (*journalPos, error) {
+// live journal it holds open is the one that gets renamed. With limit
+// above zero it reads nothing, and returns errTooFar, when more than limit
+// bytes follow from.
+func (h Home) scanJournal(from *journalPos, locked bool, limit int64, st *ReadStats, fn func(line []byte) error) (*journalPos, error) {
 	lk, err := Acquire(h.JournalLock(), h.wait())
 	if errors.Is(err, fs.ErrNotExist) {
 		return from, nil // no state dir yet: no journal
@@ -432,6 +438,20 @@ func (h Home) scanJournal(from *journalPos, locked bool, st *ReadStats, fn func(
 		}
 		if first < 0 {
 			return from, errPosLost
+		}
+	}
+	if limit > 0 {
+		var rest int64
+		for i := first; i < len(rotated); i++ {
+			if fi, err := os.Lstat(rotated[i]); err == nil {
+				rest += fi.Size()
+			}
+		}
+		if live != nil {
+			rest += live.size
+		}
+		if rest-offset > limit {
+			return from, fmt.Errorf("%w: %d bytes follow the state's position", errTooFar, rest-offset)
 		}
 	}
 	last := from

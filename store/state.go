@@ -19,9 +19,10 @@ import (
 var ErrNoSession = errors.New("no session recorded yet")
 
 // rebuildLimit bounds the journal a hook replays by itself when a session's
-// state file is unreadable; beyond it the state starts fresh and the error
-// log points at `cully status --rebuild`.
-const rebuildLimit = 64 << 20
+// state file is unreadable (beyond it the state starts fresh) or catches
+// up after a killed hook (beyond it the state stays as it is); either way
+// the error log points at `cully status --rebuild`. A variable for tests.
+var rebuildLimit int64 = 64 << 20
 
 // maxStateFile bounds a state file the store reads: the reducer caps what
 // a state holds, so anything far larger is damage.
@@ -188,6 +189,11 @@ func (h Home) loadForUpdate(id string, dirty bool, cfg *engine.Config) (*engine.
 			return caught, len(raw)
 		}
 		h.LogError("catch up state", cerr, map[string]any{"session": id})
+		if errors.Is(cerr, errTooFar) {
+			// The state stays as it is: at most the dead hooks' records
+			// behind, which a rebuild folds in.
+			return st, len(raw)
+		}
 		return h.rebuildSession(id, cfg), len(raw)
 	case errors.Is(err, fs.ErrNotExist) && !dirty:
 		return engine.NewState(id), 0
@@ -226,7 +232,9 @@ func (h Home) catchUp(st *engine.State, id string, pos *journalPos, cfg *engine.
 }
 
 // rebuildSession replays the session from the whole journal, when that is
-// cheap enough for a hook.
+// cheap enough for a hook (rebuildLimit bytes, which also bounds a
+// catch-up: a session idle while others wrote gigabytes is not caught up
+// by a hook).
 func (h Home) rebuildSession(id string, cfg *engine.Config) *engine.State {
 	if total := h.journalBytes(); total > rebuildLimit {
 		h.LogError("recover state", fmt.Errorf("journal too large to replay in a hook (%d bytes); run `cully status --rebuild`", total), map[string]any{"session": id})
@@ -256,11 +264,11 @@ func (h Home) foldSession(st *engine.State, id string, from *journalPos, cfg *en
 		return nil
 	}
 	var stats ReadStats
-	p, err := h.scanJournal(from, false, &stats, fold)
+	p, err := h.scanJournal(from, false, rebuildLimit, &stats, fold)
 	if err != nil {
 		return p, err
 	}
-	return h.scanJournal(p, true, &stats, fold)
+	return h.scanJournal(p, true, 0, &stats, fold)
 }
 
 // LoadState reads a session's state. A file of another state version is
@@ -392,7 +400,7 @@ func (h Home) Rebuild(only string, cfg *engine.Config) (ReadStats, error) {
 		return stats, err
 	}
 	states := map[string]*engine.State{}
-	last, err := h.scanJournal(nil, false, &stats, func(line []byte) error {
+	last, err := h.scanJournal(nil, false, 0, &stats, func(line []byte) error {
 		ev, ok := parseRecord(line)
 		if !ok {
 			stats.Corrupt++
@@ -438,7 +446,7 @@ func (h Home) rebuildOne(st *engine.State, last *journalPos, cfg *engine.Config)
 	defer lk.Unlock()
 	var stats ReadStats
 	needle := append(appendQuoted([]byte(`"session":`), st.Session), ',')
-	pos, err := h.scanJournal(last, true, &stats, func(line []byte) error {
+	pos, err := h.scanJournal(last, true, 0, &stats, func(line []byte) error {
 		if bytes.Contains(line, needle) {
 			if ev, ok := parseRecord(line); ok && ev.Session == st.Session {
 				engine.Apply(st, ev, cfg)
