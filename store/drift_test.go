@@ -254,4 +254,15 @@ func TestCatchUpIsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertNoDrift(t, h, &cfg)
+
+	// A state from before states carried a position is kept as it is too.
+	st, _ := h.LoadState("s")
+	if err := h.SaveState(st); err != nil {
+		t.Fatal(err)
+	}
+	dieAfterAppend(t, h, testEvent("s", 3), &cfg)
+	h.Record(testEvent("s", 4), &cfg)
+	if got, _ := h.LoadState("s"); got.Events != st.Events+1 {
+		t.Errorf("a state without a position, past the limit: %d events, want %d", got.Events, st.Events+1)
+	}
 }

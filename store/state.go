@@ -106,7 +106,7 @@ func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []
 		return err
 	}
 	pos := &journalPos{At: at, N: int64(len(rec)) + 1, Sum: lineSum(rec, []byte{'\n'})}
-	if err := h.saveLocked(st, pos, size); err != nil {
+	if err := h.saveLocked(id, st, pos, size); err != nil {
 		return err // the mark stays: the next call catches the state up
 	}
 	return lk.unmark()
@@ -124,9 +124,9 @@ func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []
 // its data (auto_da_alloc), 0.35 ms; overwriting a spare whose blocks are
 // already allocated costs neither. sizeHint is the previous file's size,
 // so a typical call allocates once.
-func (h Home) saveLocked(st *engine.State, pos *journalPos, sizeHint int) error {
+func (h Home) saveLocked(id string, st *engine.State, pos *journalPos, sizeHint int) error {
 	b := appendStateFile(make([]byte, 0, sizeHint+1024), st, pos)
-	spare := h.stateSpare(st.Session)
+	spare := h.stateSpare(id)
 	f, err := openFile(spare, os.O_WRONLY|os.O_CREATE, 0o600)
 	if errors.Is(err, ErrUnsafe) {
 		if err = os.Remove(spare); err == nil {
@@ -146,7 +146,7 @@ func (h Home) saveLocked(st *engine.State, pos *journalPos, sizeHint int) error 
 	if err != nil {
 		return fmt.Errorf("write state: %w", err)
 	}
-	return h.swap(st.Session)
+	return h.swap(id)
 }
 
 // swap renames the written spare over the state file, keeping the state
@@ -220,9 +220,13 @@ func (h Home) setAside(id string, raw []byte) {
 
 // catchUp folds into st the session's records that the journal holds
 // after pos (a dead hook's, appended but never saved into the state). A
-// state with no position (written before states carried one) is rebuilt.
+// state with no position (written before states carried one) is rebuilt,
+// or, past rebuildLimit, kept as it is.
 func (h Home) catchUp(st *engine.State, id string, pos *journalPos, cfg *engine.Config) (*engine.State, error) {
 	if pos == nil {
+		if total := h.journalBytes(); total > rebuildLimit {
+			return nil, fmt.Errorf("%w: the state has no journal position and the journal is %d bytes", errTooFar, total)
+		}
 		return h.rebuildSession(id, cfg), nil
 	}
 	if _, err := h.foldSession(st, id, pos, cfg); err != nil {
@@ -293,6 +297,9 @@ func (h Home) loadState(id string) (*engine.State, *journalPos, []byte, error) {
 	if st.V != engine.StateVersion {
 		return nil, nil, b, fmt.Errorf("state %s has version %d, want %d", filepath.Base(h.StatePath(id)), st.V, engine.StateVersion)
 	}
+	if st.Session != id {
+		return nil, nil, b, fmt.Errorf("state %s holds session %q", filepath.Base(h.StatePath(id)), st.Session)
+	}
 	return st, pos, b, nil
 }
 
@@ -308,7 +315,7 @@ func (h Home) SaveState(st *engine.State) error {
 		return err
 	}
 	defer lk.Unlock()
-	return h.saveLocked(st, nil, 4096)
+	return h.saveLocked(st.Session, st, nil, 4096)
 }
 
 // ReadState reads a session's state under the session lock (shared with
@@ -457,7 +464,7 @@ func (h Home) rebuildOne(st *engine.State, last *journalPos, cfg *engine.Config)
 	if err != nil {
 		return err
 	}
-	if err := h.saveLocked(st, pos, 4096); err != nil {
+	if err := h.saveLocked(st.Session, st, pos, 4096); err != nil {
 		return err
 	}
 	if lk.marked() {
