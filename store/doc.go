@@ -18,10 +18,11 @@
 //     it never runs ahead; it carries the position of the last journal
 //     line it is complete up to (offset, length and hash of that line,
 //     found again after a rotation). While a record is in flight the
-//     session lock file holds one byte; a call that finds it there (a hook
+//     session lock file's one byte is set; a call that finds it set (a hook
 //     was killed mid-record) replays the records after the state's
 //     position before its own. The state is written into a spare file and
-//     swapped in by renames, so a kill leaves the old state or the new one,
+//     swapped in by a rename (exchanging the two names where the system
+//     can, else links and renames), so a kill leaves the old state or the new one,
 //     whole, never half of one and never none; an unreadable state is
 //     rebuilt from the journal and set aside only as a copy. Rebuild takes
 //     each session's lock to finish it, so live hooks lose nothing to it.

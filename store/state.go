@@ -55,8 +55,8 @@ func (h Home) Record(ev *engine.Event, cfg *engine.Config) ([]engine.Signal, err
 
 // update makes one record of session id, under its lock:
 //
-//  1. take the session lock; its file holds one byte while a record is in
-//     flight (the mark), so finding it there means a hook died mid-record
+//  1. take the session lock; its file's byte says when a record is in
+//     flight (the mark), so finding it set means a hook died mid-record
 //     and its record may be in the journal but not in the state;
 //  2. load the state, catching it up from the journal when step 1 found
 //     the mark (or rebuilding it when it is unreadable);
@@ -83,6 +83,9 @@ func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []
 	}
 	defer lk.Unlock()
 	dirty := lk.marked()
+	if dirty {
+		_ = os.Remove(h.stateOld(id)) // a killed swap's second name, if any
+	}
 	st, size := h.loadForUpdate(id, dirty, cfg)
 	rec := fn(st)
 	if !dirty {
@@ -115,15 +118,14 @@ func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []
 // saveLocked writes a state and its journal position; the caller holds
 // the session lock. The state is written into the spare file (created if
 // missing; a link or FIFO planted there is removed, never followed), then
-// swapped in: the state file gets a second name (.old), the spare is
-// renamed over the state file, and .old is renamed to be the next spare.
-// Every step leaves a whole state at the state's path, and the two files'
-// inodes live on from call to call. That is the point: on ext4, a file
-// created and another unlinked per call cost the hook 0.1 ms, and renaming
-// a freshly written file over another makes the renamer start writeback of
-// its data (auto_da_alloc), 0.35 ms; overwriting a spare whose blocks are
-// already allocated costs neither. sizeHint is the previous file's size,
-// so a typical call allocates once.
+// swapped in by renames (see swap). Every step leaves a whole state at the
+// state's path, and the two files' inodes live on from call to call. That
+// is the point: on ext4, a file created and another unlinked per call cost
+// the hook 0.1 ms, and renaming a freshly written file over another makes
+// the renamer start writeback of its data (auto_da_alloc), 0.35 ms;
+// overwriting a spare whose blocks are already allocated and exchanging
+// two names costs neither. sizeHint is the previous file's size, so a
+// typical call allocates once.
 func (h Home) saveLocked(id string, st *engine.State, pos *journalPos, sizeHint int) error {
 	b := appendStateFile(make([]byte, 0, sizeHint+1024), st, pos)
 	spare := h.stateSpare(id)
@@ -149,11 +151,27 @@ func (h Home) saveLocked(id string, st *engine.State, pos *journalPos, sizeHint 
 	return h.swap(id)
 }
 
-// swap renames the written spare over the state file, keeping the state
-// file it replaces as the next spare. Without hard links (or with no state
-// file yet) the spare is just renamed: the next call creates a new one.
+// noExchange makes swap use links and renames even where the system can
+// exchange names (for tests of that path).
+var noExchange bool
+
+// swap puts the written spare in the state file's place and keeps the
+// state file it replaces as the next spare. Where the system can exchange
+// two names in one rename (Linux, macOS) that is all it does; elsewhere
+// the state file gets a second name (.old), the spare is renamed over it,
+// and .old is renamed to be the spare. Without hard links (or with no
+// state file yet) the spare is just renamed: the next call creates one.
 func (h Home) swap(id string) error {
 	p, spare, old := h.StatePath(id), h.stateSpare(id), h.stateOld(id)
+	if !noExchange {
+		ok, err := exchange(spare, p)
+		if ok && err == nil {
+			return nil
+		}
+		if ok && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("write state: %w", err)
+		}
+	}
 	err := os.Link(p, old)
 	if errors.Is(err, fs.ErrExist) { // left by a swap that was killed
 		if err = os.Remove(old); err == nil {
