@@ -371,7 +371,7 @@ var errTooFar = errors.New("too much journal to catch up in a hook; run `cully s
 // more (the journal was deleted, truncated or rewritten by hand).
 var errPosLost = errors.New("the journal no longer holds the state's position")
 
-// at reports whether f holds the line pos names.
+// in reports whether f holds the line p names.
 func (p *journalPos) in(f *sysFile) bool {
 	if p.N <= 0 || p.N > maxLine+1 || p.At < 0 || p.At+p.N > f.size {
 		return false
