@@ -21,7 +21,7 @@ post=hookbridge/claude/testdata/capture-sequence/007-PostToolUse-Read.json
 pre=hookbridge/claude/testdata/capture-sequence/064-PreToolUse-Read.json
 events=${EVENTS:-1000000}
 runs=${RUNS:-300}
-mkdir -p "$work/empty" "$work/big" "$work/min"
+mkdir -m 700 "$work/empty" "$work/big" "$work/min" # state dirs must be private, whatever the umask
 echo "filling a journal with $events events…"
 CULLY_HOME="$work/big" go run ./bench/fill -events "$events"
 ls -la "$work/big" | grep journal

@@ -21,10 +21,17 @@ type Env struct {
 func OS() Env { return Env{Getenv: os.Getenv} }
 
 // StateDir finds the state directory: $CULLY_HOME, else
-// $XDG_STATE_HOME/cully, else ~/.local/state/cully.
+// $XDG_STATE_HOME/cully, else ~/.local/state/cully. A relative CULLY_HOME
+// (or HOME) is an error rather than a path resolved against the working
+// directory: the hook runs in whatever directory the agent is in, so a
+// relative state dir would scatter journals across the user's
+// repositories. A relative XDG_STATE_HOME is ignored, as the XDG spec says.
 func (e Env) StateDir() (string, error) {
 	if d := e.Getenv("CULLY_HOME"); d != "" {
-		return filepath.Abs(d)
+		if !filepath.IsAbs(d) {
+			return "", fmt.Errorf("CULLY_HOME %q is not an absolute path: set it to an absolute directory", d)
+		}
+		return filepath.Clean(d), nil
 	}
 	if d := e.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "cully"), nil
@@ -37,17 +44,24 @@ func (e Env) StateDir() (string, error) {
 		}
 		home = h
 	}
+	if !filepath.IsAbs(home) {
+		return "", fmt.Errorf("find state dir: HOME %q is not an absolute path: set CULLY_HOME to an absolute directory", home)
+	}
 	return filepath.Join(home, ".local", "state", "cully"), nil
 }
 
 // Home is the state directory with the lock wait ($CULLY_LOCK_TIMEOUT, a
-// Go duration; store.DefaultLockWait when unset or unusable).
+// Go duration; store.DefaultLockWait when unset or unusable) and the clock
+// (Now), which Record reads under the session lock.
 func (e Env) Home() (store.Home, error) {
 	dir, err := e.StateDir()
 	if err != nil {
 		return store.Home{}, err
 	}
-	h := store.Home{Dir: dir}
+	h := store.Home{Dir: dir, Now: func() time.Time {
+		t, _ := e.Now() // a bad CULLY_NOW is reported by whoever read the clock first
+		return t
+	}}
 	if v := e.Getenv("CULLY_LOCK_TIMEOUT"); v != "" {
 		if d, err := time.ParseDuration(v); err == nil && d > 0 {
 			h.LockWait = d

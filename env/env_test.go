@@ -43,9 +43,32 @@ func TestStateDirAndHome(t *testing.T) {
 			t.Errorf("%s: %q %v, want %q", c.name, got, err, c.want)
 		}
 	}
+	for _, bad := range []map[string]string{
+		{"CULLY_HOME": "state", "HOME": "/h"},
+		{"CULLY_HOME": "./state", "HOME": "/h"},
+		{"CULLY_HOME": "../x"},
+		{"HOME": "h"},
+	} {
+		if got, err := of(bad).StateDir(); err == nil {
+			t.Errorf("%v: a relative state dir must be an error, got %q", bad, got)
+		}
+		if _, err := of(bad).Home(); err == nil {
+			t.Errorf("%v: Home must refuse a relative state dir", bad)
+		}
+	}
+	if got, _ := of(map[string]string{"CULLY_HOME": "/s/../t/"}).StateDir(); got != filepath.FromSlash("/t") {
+		t.Errorf("CULLY_HOME is cleaned: %q", got)
+	}
 	h, err := of(map[string]string{"CULLY_HOME": "/s", "CULLY_LOCK_TIMEOUT": "250ms"}).Home()
 	if err != nil || h.Dir != "/s" || h.LockWait != 250*time.Millisecond {
 		t.Errorf("home %+v %v", h, err)
+	}
+	if h.Now == nil {
+		t.Error("Home carries the clock")
+	}
+	h, _ = of(map[string]string{"CULLY_HOME": "/s", "CULLY_NOW": "2026-11-30T12:00:00Z"}).Home()
+	if h.Now == nil || !h.Now().Equal(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)) {
+		t.Error("Home's clock is CULLY_NOW when set")
 	}
 	h, _ = of(map[string]string{"CULLY_HOME": "/s", "CULLY_LOCK_TIMEOUT": "-1s"}).Home()
 	if h.LockWait != 0 {

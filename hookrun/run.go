@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -102,6 +103,9 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	// one small read), parsed again only when a file changed — and at each
 	// session start, below.
 	src := e.ConfigSources(e.ProjectDir(agent.ProjectVars()...))
+	if err := h.Check(); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		src.StateDir = "" // a state dir the store refuses gets no config cache either
+	}
 	ld, parsed, cacheErr := config.Cached(src, false)
 	cfg := ld.Config
 	benv := hookbridge.Env{
@@ -247,7 +251,12 @@ func (a IO) hookFailed(h store.Home, err error, ev *engine.Event) {
 	}
 	if h.Dir != "" {
 		_ = h.Ensure()
-		if h.LogError("hook", err, extra) == nil {
+		lerr := h.LogError("hook", err, extra)
+		if lerr == nil {
+			return
+		}
+		if lerr.Error() != err.Error() { // say why errors.log could not take it (a refused state dir says so once)
+			fmt.Fprintf(a.Stderr, "cully hook: %v (not logged: %v)\n", err, lerr)
 			return
 		}
 	}

@@ -16,10 +16,38 @@ import (
 // process that lives a few milliseconds, every allocation is a fresh page
 // the kernel has to fault in.
 func decodeState(b []byte) (*engine.State, error) {
+	st, _, err := decodeStateFile(b)
+	return st, err
+}
+
+// decodeStateFile is decodeState that also reads the store's own member of
+// a state file, the journal position (see appendStateFile).
+func decodeStateFile(b []byte) (*engine.State, *journalPos, error) {
 	st := &engine.State{}
 	d := stateDecoder{}
+	var pos *journalPos
 	err := jsonlite.Members(b, func(k, v []byte) error {
 		switch string(k) {
+		case `"journal"`:
+			if string(v) == "null" {
+				break
+			}
+			p := &journalPos{}
+			d.members(v, func(k, x []byte) {
+				switch string(k) {
+				case `"at"`:
+					p.At = jsonlite.Int(x)
+				case `"n"`:
+					p.N = jsonlite.Int(x)
+				case `"sum"`:
+					n, err := strconv.ParseUint(jsonlite.Str(x), 16, 64)
+					if err != nil {
+						d.errs = append(d.errs, err)
+					}
+					p.Sum = n
+				}
+			})
+			pos = p
 		case `"v"`:
 			st.V = d.int(v)
 		case `"session"`:
@@ -157,9 +185,12 @@ func decodeState(b []byte) (*engine.State, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return st, errors.Join(d.errs...)
+	if err := errors.Join(d.errs...); err != nil {
+		return st, nil, err
+	}
+	return st, pos, nil
 }
 
 // stateDecoder collects the errors of nested values (a bad time, a

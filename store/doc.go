@@ -9,11 +9,41 @@
 //     (DefaultLockWait, or CULLY_LOCK_TIMEOUT).
 //   - The journal is append-only JSON Lines; a reader never hands on half a
 //     line, skips and counts corrupt lines, and tolerates a torn last line.
-//     It rotates by size into journal-NNNNNN.jsonl without losing a line.
-//   - A session's state is derived from the journal: it is saved only after
-//     the event's journal append succeeded, in place (write, then truncate)
-//     under the session lock. A write torn by a crash fails to decode and is
-//     rebuilt from the journal; it never runs ahead of the journal.
+//     A torn line is closed with an ASCII record separator before the next
+//     append, so it can never parse as a record: every reader, whenever it
+//     reads, agrees which lines are records. The journal rotates by size
+//     into journal-NNNNNN.jsonl without losing a line.
+//   - A session's state is derived from the journal and cannot drift from
+//     it. It is saved only after the event's journal append succeeded, so
+//     it never runs ahead; it carries the position of the last journal
+//     line it is complete up to (offset, length and hash of that line,
+//     found again after a rotation). While a record is in flight the
+//     session lock file's one byte is set; a call that finds it set (a hook
+//     was killed mid-record) replays the records after the state's
+//     position before its own. The state is written into a spare file and
+//     swapped in by a rename (exchanging the two names where the system
+//     can, else links and renames), so a kill leaves the old state or the new one,
+//     whole, never half of one and never none; an unreadable state is
+//     rebuilt from the journal and set aside only as a copy. Rebuild takes
+//     each session's lock to finish it, so live hooks lose nothing to it.
+//     No fsync anywhere: see Home.update for why.
+//   - Every record's times round-trip: Record drops an mtime and clamps a
+//     clock that encoding/json could not read back (clampTimes), and the
+//     record's note says so. With Home.Now set, the event's time is read
+//     under the session lock.
+//   - The state dir is a trust boundary. It and its sessions folder must
+//     be real directories owned by the current user and writable by nobody
+//     else (Check; on Windows only the symlink check applies): a state dir
+//     another user can write lets them plant links and FIFOs in it. Every
+//     entry point runs that check (two Lstats) and refuses the dir with an
+//     error matching ErrUnsafe; the hook then writes nothing and exits 0.
+//   - Every file of the state dir (journal and rotated files, lock files,
+//     errors.log, state files) is opened without following a symlink
+//     (O_NOFOLLOW; on Windows an Lstat first) and used only if it is a
+//     regular file: it is opened non-blocking and fstat-ed, so a FIFO or a
+//     device is refused by every writer and reader instead of hanging it.
+//     On Unix these are bare file descriptors: os.OpenFile would cost the
+//     hook four fcntl calls and an epoll registration per file.
 //   - Directories are created 0700 and files 0600; a session id never
 //     becomes a path without being sanitized (SafeName).
 //

@@ -118,6 +118,26 @@ func AppendState(b []byte, s *engine.State) []byte {
 	return append(b, '}')
 }
 
+// appendStateFile writes a state file: the state as AppendState writes it,
+// with one member of the store's own at the end, the journal position of
+// the last line the state is complete up to:
+//
+//	"journal":{"at":OFFSET,"n":LENGTH,"sum":"FNV-1a 64 of the line, hex"}
+//
+// encoding/json and older readers ignore it; a state without it (written
+// before states carried one) is rebuilt if it ever needs catching up.
+func appendStateFile(b []byte, s *engine.State, pos *journalPos) []byte {
+	b = AppendState(b, s)
+	if pos == nil {
+		return b
+	}
+	b = append(b[:len(b)-1], `,"journal":{"at":`...)
+	b = strconv.AppendInt(b, pos.At, 10)
+	b = strconv.AppendInt(append(b, `,"n":`...), pos.N, 10)
+	b = strconv.AppendUint(append(b, `,"sum":"`...), pos.Sum, 16)
+	return append(b, `"}}`...)
+}
+
 func appendCounts(b []byte, c *engine.Counts) []byte {
 	b = append(b, `{"tool_calls":`...)
 	b = strconv.AppendInt(b, int64(c.ToolCalls), 10)

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,11 @@ type Home struct {
 	Dir         string
 	LockWait    time.Duration // zero means DefaultLockWait
 	RotateBytes int64         // zero means DefaultRotateBytes
+	// Now, when set, is the clock Record stamps each event with, read
+	// under the session lock: the journal order of a session is then also
+	// its time order, even for parallel calls of one batch. When nil the
+	// event keeps the time its caller gave it.
+	Now func() time.Time
 }
 
 func (h Home) wait() time.Duration {
@@ -37,16 +43,76 @@ func (h Home) StateLock(id string) string {
 	return filepath.Join(h.SessionsDir(), SafeName(id)+".lock")
 }
 
+// stateSpare is where a session's next state is written before it is
+// renamed into place; the state file it replaces becomes the next spare.
+// stateOld is that state file's second name during the swap.
+func (h Home) stateSpare(id string) string { return h.StatePath(id) + ".spare" }
+func (h Home) stateOld(id string) string   { return h.StatePath(id) + ".old" }
+
 // Ensure creates the state directory and its sessions folder, private to
-// the user.
-func (h Home) Ensure() error {
+// the user (0700), and runs the trust checks on both (see Check).
+func (h Home) Ensure() error { return h.ready() }
+
+// Check runs the state dir's trust checks without creating anything: the
+// state dir and its sessions folder must be real directories (not
+// symlinks), owned by the current user and writable by nobody else. It
+// returns an error matching fs.ErrNotExist when the state dir does not
+// exist yet, and one matching ErrUnsafe when it is refused. Every entry
+// point of the store runs these checks once per call (two Lstats); every
+// file in the dir is then opened without following a symlink and only if
+// it is a regular file.
+func (h Home) Check() error {
 	if h.Dir == "" {
 		return errors.New("no state directory")
 	}
-	if err := os.MkdirAll(h.SessionsDir(), 0o700); err != nil {
-		return fmt.Errorf("create state dir: %w", err)
+	fi, err := os.Lstat(h.Dir)
+	if err != nil {
+		return fmt.Errorf("state dir: %w", err)
 	}
-	return nil
+	if err := checkDir(h.Dir, fi); err != nil {
+		return err
+	}
+	fi, err = os.Lstat(h.SessionsDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("state dir: %w", err)
+	}
+	return checkDir(h.SessionsDir(), fi)
+}
+
+// ready is Check for writers: a missing state dir or sessions folder is
+// created 0700 first.
+func (h Home) ready() error {
+	if h.Dir == "" {
+		return errors.New("no state directory")
+	}
+	fi, err := os.Lstat(h.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(h.Dir, 0o700); err != nil {
+			return fmt.Errorf("create state dir: %w", err)
+		}
+		fi, err = os.Lstat(h.Dir)
+	}
+	if err != nil {
+		return fmt.Errorf("state dir: %w", err)
+	}
+	if err := checkDir(h.Dir, fi); err != nil {
+		return err
+	}
+	s := h.SessionsDir()
+	fi, err = os.Lstat(s)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.Mkdir(s, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("create state dir: %w", err)
+		}
+		fi, err = os.Lstat(s)
+	}
+	if err != nil {
+		return fmt.Errorf("state dir: %w", err)
+	}
+	return checkDir(s, fi)
 }
 
 // maxSafeName bounds file names derived from session ids.

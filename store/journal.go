@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -25,62 +27,76 @@ const DefaultRotateBytes = 64 << 20
 // previews, so anything longer is damage, not data.
 const maxLine = 1 << 20
 
+// tornCloser ends a torn last line (a writer that died mid-write) before
+// the next record is appended. The ASCII record separator is invalid
+// anywhere in JSON, inside a string or out, so whatever byte the write was
+// cut at, the closed fragment can never parse as a record: a line is a
+// record only if its writer finished it, and every reader agrees which
+// lines those are, whenever it reads.
+const tornCloser = "\x1e\n"
+
 // Append writes records to the journal, each as one line, under the journal
-// lock. A torn last line (a writer that died mid-line) is closed with a
-// newline first, so it never swallows the next record. When the journal
-// would pass the rotation size it is renamed to journal-NNNNNN.jsonl first:
-// rotation never drops a line.
+// lock. A torn last line is closed first (see tornCloser), so it never
+// swallows the next record. When the journal would pass the rotation size
+// it is renamed to journal-NNNNNN.jsonl first: rotation never drops a line.
 func (h Home) Append(recs ...[]byte) error {
+	if err := h.ready(); err != nil {
+		return err
+	}
 	lk, err := Acquire(h.JournalLock(), h.wait())
 	if err != nil {
 		return err
 	}
 	defer lk.Unlock()
-	return h.appendLocked(recs)
+	_, _, err = h.appendLocked(recs)
+	return err
 }
 
-func (h Home) appendLocked(recs [][]byte) error {
-	var buf bytes.Buffer
+// appendLocked appends under the journal lock. It returns the offset in the
+// live journal where the first record starts, and whether a write was
+// attempted (after a failed write part of it may be on disk).
+func (h Home) appendLocked(recs [][]byte) (int64, bool, error) {
+	n := len(tornCloser)
 	for _, r := range recs {
-		buf.Write(bytes.TrimRight(r, "\n"))
-		buf.WriteByte('\n')
+		n += len(r) + 1
 	}
-	f, err := os.OpenFile(h.Journal(), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	out := append(make([]byte, 0, n), tornCloser...)
+	for _, r := range recs {
+		out = append(out, bytes.TrimRight(r, "\n")...)
+		out = append(out, '\n')
+	}
+	f, err := openFile(h.Journal(), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return fmt.Errorf("open journal: %w", err)
+		return 0, false, fmt.Errorf("open journal: %w", err)
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return fmt.Errorf("stat journal: %w", err)
-	}
-	size := st.Size()
+	size := f.size
 	max := h.RotateBytes
 	if max <= 0 {
 		max = DefaultRotateBytes
 	}
-	if size > 0 && size+int64(buf.Len()) > max {
+	if size > 0 && size+int64(len(out)) > max {
 		f.Close()
 		if err := h.rotate(); err != nil {
-			return err
+			return 0, false, err
 		}
-		if f, err = os.OpenFile(h.Journal(), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600); err != nil {
-			return fmt.Errorf("open journal: %w", err)
+		if f, err = openFile(h.Journal(), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600); err != nil {
+			return 0, false, fmt.Errorf("open journal: %w", err)
 		}
-		size = 0
+		size = f.size
 	}
 	defer f.Close()
-	out := buf.Bytes()
+	skip := len(tornCloser)
 	if size > 0 {
 		var last [1]byte
 		if _, err := f.ReadAt(last[:], size-1); err == nil && last[0] != '\n' {
-			out = append([]byte{'\n'}, out...)
+			skip = 0
 		}
 	}
-	if _, err := f.Write(out); err != nil {
-		return fmt.Errorf("append journal: %w", err)
+	at := size + int64(len(tornCloser)-skip)
+	if _, err := f.Write(out[skip:]); err != nil {
+		return at, true, fmt.Errorf("append journal: %w", err)
 	}
-	return nil
+	return at, true, nil
 }
 
 // rotate renames the live journal to the next numbered file. Called with the
@@ -123,10 +139,28 @@ func (h Home) JournalFiles() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(h.Journal()); err == nil {
+	if _, err := os.Lstat(h.Journal()); err == nil {
 		files = append(files, h.Journal())
 	}
 	return files, nil
+}
+
+// JournalSize is the live journal's size (0 when there is none yet). It
+// refuses a journal that is a symlink, a FIFO or a device, as every reader
+// of the store does.
+func (h Home) JournalSize() (int64, error) {
+	if err := h.Check(); err != nil {
+		return 0, err
+	}
+	f, err := openFile(h.Journal(), os.O_RDONLY, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	return f.size, nil
 }
 
 // ReadStats describes a journal read.
@@ -153,20 +187,66 @@ var ErrStop = errors.New("stop reading")
 // ReadFile reads records from one journal file starting at byte offset,
 // calling fn for each well-formed record. It never hands on half a line: an
 // unterminated last line is counted as torn and its offset is not passed.
-// It returns the offset just past the last complete line read.
+// It returns the offset just past the last complete line read. A symlink,
+// FIFO or device is refused, never read.
 func ReadFile(path string, offset int64, fn func(ev *engine.Event) error) (ReadStats, int64, error) {
-	f, err := os.Open(path)
+	f, err := openFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		return ReadStats{Files: 1}, offset, err
 	}
 	defer f.Close()
-	return ReadOpen(f, offset, fn)
+	return readRecords(f, offset, fn)
 }
 
 // ReadOpen is ReadFile on an already open journal file (which may have been
 // renamed since it was opened, as a follower of a rotating journal needs).
+// An *os.File that is not a regular file (a FIFO, a device) is refused
+// before anything is read.
 func ReadOpen(f io.ReaderAt, offset int64, fn func(ev *engine.Event) error) (ReadStats, int64, error) {
-	st := ReadStats{Files: 1}
+	if err := checkRegular(f); err != nil {
+		return ReadStats{Files: 1}, offset, err
+	}
+	return readRecords(f, offset, fn)
+}
+
+func readRecords(f io.ReaderAt, offset int64, fn func(ev *engine.Event) error) (ReadStats, int64, error) {
+	var st ReadStats
+	next, err := scanLines(f, offset, &st, func(line []byte, _ int64) error {
+		ev, ok := parseRecord(line)
+		if !ok {
+			st.Corrupt++
+			return nil
+		}
+		st.Lines++
+		return fn(ev)
+	})
+	if errors.Is(err, ErrStop) {
+		err = nil
+	}
+	return st, next, err
+}
+
+// parseRecord decodes one journal line; ok is false for anything that is
+// not a record of a known version.
+func parseRecord(line []byte) (*engine.Event, bool) {
+	body := bytes.TrimSpace(line)
+	if len(body) == 0 || len(body) > maxLine {
+		return nil, false
+	}
+	var ev engine.Event
+	if json.Unmarshal(body, &ev) != nil || ev.V < 1 || ev.V > engine.SchemaVersion || ev.Kind == "" {
+		return nil, false
+	}
+	return &ev, true
+}
+
+// scanLines hands fn every complete line from offset on (its bytes, valid
+// only during the call, and its offset), skipping blank lines and counting
+// overlong ones as corrupt. It returns the offset just past the last
+// complete line; an unterminated last line is counted as torn and never
+// handed on. st.Files counts this file.
+func scanLines(f io.ReaderAt, offset int64, st *ReadStats, fn func(line []byte, at int64) error) (int64, error) {
+	st.Files++
 	r := bufio.NewReaderSize(io.NewSectionReader(f, offset, 1<<62), 256<<10)
 	pos := offset
 	for {
@@ -190,76 +270,233 @@ func ReadOpen(f io.ReaderAt, offset int64, fn func(ev *engine.Event) error) (Rea
 				st.Torn++
 			}
 			if errors.Is(err, io.EOF) {
-				return st, pos, nil
+				return pos, nil
 			}
-			return st, pos, fmt.Errorf("read journal: %w", err)
+			return pos, fmt.Errorf("read journal: %w", err)
 		}
+		at := pos
 		pos += int64(len(line))
 		st.Bytes += int64(len(line))
-		body := bytes.TrimSpace(line)
-		if len(body) == 0 {
+		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		var ev engine.Event
-		if len(body) > maxLine || json.Unmarshal(body, &ev) != nil || ev.V < 1 || ev.V > engine.SchemaVersion || ev.Kind == "" {
-			st.Corrupt++
-			continue
-		}
-		st.Lines++
-		if err := fn(&ev); err != nil {
-			if errors.Is(err, ErrStop) {
-				return st, pos, nil
-			}
-			return st, pos, err
+		if err := fn(line, at); err != nil {
+			return pos, err
 		}
 	}
 }
 
 // ReadAll reads every journal file, oldest first.
 func (h Home) ReadAll(fn func(ev *engine.Event) error) (ReadStats, error) {
-	var total ReadStats
-	files, err := h.JournalFiles()
-	if err != nil {
-		return total, err
-	}
-	for _, p := range files {
-		st, _, err := ReadFile(p, 0, fn)
-		total.Add(st)
-		if err != nil {
-			return total, err
+	var st ReadStats
+	if err := h.Check(); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return st, nil
 		}
+		return st, err
 	}
-	return total, nil
+	_, err := h.scanJournal(nil, false, 0, &st, func(line []byte) error {
+		ev, ok := parseRecord(line)
+		if !ok {
+			st.Corrupt++
+			return nil
+		}
+		st.Lines++
+		return fn(ev)
+	})
+	if errors.Is(err, ErrStop) {
+		err = nil
+	}
+	return st, err
 }
 
 // ScanTail reads the last window bytes of the live journal (from the first
 // line boundary inside the window), for health figures that must stay cheap
 // on a journal of any size. It reports whether the whole journal was seen.
 func (h Home) ScanTail(window int64, fn func(ev *engine.Event) error) (ReadStats, bool, error) {
-	p := h.Journal()
-	fi, err := os.Stat(p)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
+	if err := h.Check(); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
 			return ReadStats{}, true, nil
 		}
 		return ReadStats{}, false, err
 	}
-	start := fi.Size() - window
+	f, err := openFile(h.Journal(), os.O_RDONLY, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return ReadStats{}, true, nil
+		}
+		return ReadStats{}, false, err
+	}
+	defer f.Close()
+	start := f.size - window
 	whole := start <= 0
 	if whole {
 		start = 0
 	} else {
 		// Move to the start of the next line.
-		f, err := os.Open(p)
-		if err != nil {
-			return ReadStats{}, false, err
-		}
 		r := bufio.NewReader(io.NewSectionReader(f, start, window))
 		skipped, _ := r.ReadBytes('\n')
-		f.Close()
 		start += int64(len(skipped))
 	}
-	st, _, err := ReadFile(p, start, fn)
+	st, _, err := readRecords(f, start, fn)
 	files, _ := h.rotated()
 	return st, whole && len(files) == 0, err
+}
+
+// journalPos names one line of the journal: where it starts in its file,
+// its length with the newline, and a hash of those bytes. That is enough
+// to find the line again after a rotation renamed its file (the live
+// journal is tried first, then the rotated files, newest first), and to
+// know it is still the same line. A session's state carries the position
+// of the last line it is known to be complete up to.
+type journalPos struct {
+	At  int64
+	N   int64
+	Sum uint64
+}
+
+func lineSum(parts ...[]byte) uint64 {
+	h := fnv.New64a()
+	for _, p := range parts {
+		h.Write(p)
+	}
+	return h.Sum64()
+}
+
+// errTooFar is a catch-up that would read more of the journal than a hook
+// should.
+var errTooFar = errors.New("too much journal to catch up in a hook; run `cully status --rebuild`")
+
+// errPosLost is a state's journal position that no journal file holds any
+// more (the journal was deleted, truncated or rewritten by hand).
+var errPosLost = errors.New("the journal no longer holds the state's position")
+
+// in reports whether f holds the line p names.
+func (p *journalPos) in(f *sysFile) bool {
+	if p.N <= 0 || p.N > maxLine+1 || p.At < 0 || p.At+p.N > f.size {
+		return false
+	}
+	b := make([]byte, p.N)
+	if _, err := f.ReadAt(b, p.At); err != nil {
+		return false
+	}
+	return lineSum(b) == p.Sum
+}
+
+// scanJournal hands fn every complete line of the journal after the line
+// from names (from its very start when from is nil), oldest first, and
+// returns the position of the last complete line it read (from itself when
+// there was none). With locked it holds the journal lock throughout, so
+// nothing is appended meanwhile and a torn last line is a dead writer's;
+// otherwise it holds the lock only to list the rotated files and open the
+// live journal, so the files it reads are one consistent set even if the
+// journal rotates while it reads. Rotated files never change, and the
+// live journal it holds open is the one that gets renamed. With limit
+// above zero it reads nothing, and returns errTooFar, when more than limit
+// bytes follow from.
+func (h Home) scanJournal(from *journalPos, locked bool, limit int64, st *ReadStats, fn func(line []byte) error) (*journalPos, error) {
+	lk, err := Acquire(h.JournalLock(), h.wait())
+	if errors.Is(err, fs.ErrNotExist) {
+		return from, nil // no state dir yet: no journal
+	}
+	if err != nil {
+		return from, err
+	}
+	if locked {
+		defer lk.Unlock()
+	}
+	rotated, err := h.rotated()
+	var live *sysFile
+	if err == nil {
+		live, err = openFile(h.Journal(), os.O_RDONLY, 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			live, err = nil, nil
+		}
+	}
+	if !locked {
+		lk.Unlock()
+	}
+	if err != nil {
+		return from, err
+	}
+	defer live.Close()
+
+	// Find where to start: the file holding from, just past it.
+	first, offset := 0, int64(0)
+	if from != nil {
+		first = -1
+		if live != nil && from.in(live) {
+			first, offset = len(rotated), from.At+from.N
+		}
+		for i := len(rotated) - 1; first < 0 && i >= 0; i-- {
+			if f, err := openFile(rotated[i], os.O_RDONLY, 0); err == nil {
+				if from.in(f) {
+					first, offset = i, from.At+from.N
+				}
+				f.Close()
+			}
+		}
+		if first < 0 {
+			return from, errPosLost
+		}
+	}
+	if limit > 0 {
+		var rest int64
+		for i := first; i < len(rotated); i++ {
+			if fi, err := os.Lstat(rotated[i]); err == nil {
+				rest += fi.Size()
+			}
+		}
+		if live != nil {
+			rest += live.size
+		}
+		if rest-offset > limit {
+			return from, fmt.Errorf("%w: %d bytes follow the state's position", errTooFar, rest-offset)
+		}
+	}
+	last := from
+	for i := first; i <= len(rotated); i++ {
+		f := live
+		if i < len(rotated) {
+			if f, err = openFile(rotated[i], os.O_RDONLY, 0); errors.Is(err, fs.ErrNotExist) {
+				continue // deleted since it was listed
+			} else if err != nil {
+				return last, err
+			}
+		}
+		if f == nil {
+			break
+		}
+		lineAt, lineN := int64(-1), int64(0)
+		_, err := scanLines(f, offset, st, func(line []byte, at int64) error {
+			lineAt, lineN = at, int64(len(line))
+			return fn(line)
+		})
+		if lineAt >= 0 {
+			b := make([]byte, lineN)
+			if _, rerr := f.ReadAt(b, lineAt); rerr == nil {
+				last = &journalPos{At: lineAt, N: lineN, Sum: lineSum(b)}
+			}
+		}
+		if f != live {
+			f.Close()
+		}
+		if err != nil {
+			return last, err
+		}
+		offset = 0
+	}
+	return last, nil
+}
+
+// journalBytes is the total size of the journal files.
+func (h Home) journalBytes() int64 {
+	var total int64
+	files, _ := h.JournalFiles()
+	for _, f := range files {
+		if fi, err := os.Lstat(f); err == nil {
+			total += fi.Size()
+		}
+	}
+	return total
 }

@@ -3,10 +3,9 @@ package store
 import (
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"time"
-
-	"github.com/gofrs/flock"
 )
 
 // ErrLockTimeout is returned when a lock could not be had before its deadline.
@@ -17,8 +16,33 @@ var ErrLockTimeout = errors.New("lock not acquired before the deadline")
 // something is wrong; the hook then records the error and lets the agent go.
 const DefaultLockWait = 2 * time.Second
 
-// Lock is a held exclusive file lock.
-type Lock struct{ f *flock.Flock }
+// Lock is a held file lock.
+type Lock struct{ f *sysFile }
+
+// The mark of a record in flight (see Home.update) is the lock file's one
+// byte: '!' while a record is in flight, '.' otherwise. Its size is read
+// once the lock is held (a lock file never marked is empty), and the byte
+// is overwritten in place rather than truncated: truncating cost ext4 a
+// journal transaction per call. The lock must have been taken with write
+// access to mark it.
+func (l *Lock) marked() bool {
+	if l.f.size == 0 {
+		return false
+	}
+	var b [1]byte
+	_, err := l.f.ReadAt(b[:], 0)
+	return err == nil && b[0] == '!'
+}
+
+func (l *Lock) mark() error {
+	_, err := l.f.WriteAt([]byte{'!'}, 0)
+	return err
+}
+
+func (l *Lock) unmark() error {
+	_, err := l.f.WriteAt([]byte{'.'}, 0)
+	return err
+}
 
 // Unlock releases the lock.
 func (l *Lock) Unlock() error {
@@ -31,24 +55,43 @@ func (l *Lock) Unlock() error {
 // Acquire takes an exclusive lock on path (created 0600 if missing) within
 // wait. It blocks in the kernel rather than polling, so a waiter wakes as
 // soon as the holder releases; a lock granted after the deadline is released
-// at once, so a long-lived caller never keeps a lock it gave up on.
+// at once, so a long-lived caller never keeps a lock it gave up on. The
+// lock file is opened as every file of the state dir is: never through a
+// symlink, and only if it is a regular file.
 func Acquire(path string, wait time.Duration) (*Lock, error) {
-	return acquire(path, wait, false)
+	return acquire(path, wait, false, os.O_RDONLY)
 }
 
 // AcquireShared takes a shared (reader) lock on path within wait.
 func AcquireShared(path string, wait time.Duration) (*Lock, error) {
-	return acquire(path, wait, true)
+	return acquire(path, wait, true, os.O_RDONLY)
 }
 
-func acquire(path string, wait time.Duration, shared bool) (*Lock, error) {
-	f := flock.New(path, flock.SetPermissions(0o600))
-	try, block := f.TryLock, f.Lock
-	if shared {
-		try, block = f.TryRLock, f.RLock
-	}
-	ok, err := try()
+// acquire opens the lock file (mode: os.O_RDONLY, or os.O_RDWR for a lock
+// whose file carries a mark), locks it, and only then stats it: the stat
+// refuses anything but a regular file (flock on a FIFO's descriptor
+// neither blocks nor harms) and reads the size as the lock's holder sees
+// it.
+func acquire(path string, wait time.Duration, shared bool, mode int) (*Lock, error) {
+	l, err := lockFile(path, wait, shared, mode)
 	if err != nil {
+		return nil, err
+	}
+	if err := l.f.stat(); err != nil {
+		l.Unlock()
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	return l, nil
+}
+
+func lockFile(path string, wait time.Duration, shared bool, mode int) (*Lock, error) {
+	f, err := openRaw(path, mode|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	ok, err := f.lock(shared, false)
+	if err != nil {
+		f.Close()
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	if ok {
@@ -60,13 +103,11 @@ func acquire(path string, wait time.Duration, shared bool) (*Lock, error) {
 		done      = make(chan error, 1)
 	)
 	go func() {
-		err := block()
+		_, err := f.lock(shared, true)
 		mu.Lock()
 		defer mu.Unlock()
 		if abandoned {
-			if err == nil {
-				_ = f.Close()
-			}
+			f.Close()
 			return
 		}
 		done <- err
@@ -76,6 +117,7 @@ func acquire(path string, wait time.Duration, shared bool) (*Lock, error) {
 	select {
 	case err := <-done:
 		if err != nil {
+			f.Close()
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
 		return &Lock{f}, nil
@@ -88,8 +130,10 @@ func acquire(path string, wait time.Duration, shared bool) (*Lock, error) {
 				return &Lock{f}, nil
 			}
 		default:
+			abandoned = true
+			return nil, fmt.Errorf("lock %s: %w", path, ErrLockTimeout)
 		}
-		abandoned = true
+		f.Close()
 		return nil, fmt.Errorf("lock %s: %w", path, ErrLockTimeout)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"cully/hookbridge"
 	"cully/hookbridge/agents"
 	"cully/skill"
+	"cully/store"
 )
 
 // check is one line of the report (see hookbridge.Check).
@@ -81,11 +82,17 @@ func (a *app) doctor() error {
 		add(check{What: "state dir: " + err.Error(), Fix: "set CULLY_HOME to a writable directory"})
 	} else {
 		fi, err := os.Stat(h.Dir)
+		cerr := h.Check()
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 			add(check{OK: true, Warn: true, What: "state dir " + h.Dir + " does not exist yet (the first hook call creates it)"})
 		case err != nil:
 			add(check{What: "state dir: " + err.Error(), Fix: "check CULLY_HOME"})
+		case errors.Is(cerr, store.ErrUnsafe):
+			add(check{What: "state dir refused: " + cerr.Error() + " (the hook records nothing there)",
+				Fix: "use a directory only you own and can write: chmod 700 it, or point CULLY_HOME elsewhere"})
+		case cerr != nil:
+			add(check{What: "state dir: " + cerr.Error(), Fix: "check CULLY_HOME"})
 		default:
 			if fi.Mode().Perm()&0o077 != 0 {
 				add(check{What: fmt.Sprintf("state dir %s is readable by others (%v)", h.Dir, fi.Mode().Perm()), Fix: "chmod 700 " + shellQuote(h.Dir)})
@@ -127,7 +134,7 @@ func (a *app) doctor() error {
 			} else {
 				add(check{OK: true, Warn: true, What: "no hook call recorded yet", Fix: "start an agent session after `cully install`"})
 			}
-			if n, last := lastError(h.ErrorsLog()); n > 0 {
+			if n, last := lastError(h); n > 0 {
 				add(check{Warn: true, What: fmt.Sprintf("errors.log has %d record(s); last: %s", n, last), Fix: "read " + h.ErrorsLog()})
 			}
 		}
@@ -154,8 +161,8 @@ func (a *app) doctor() error {
 	return nil
 }
 
-func lastError(path string) (int, string) {
-	b, err := os.ReadFile(path)
+func lastError(h store.Home) (int, string) {
+	b, err := h.ReadErrorsLog()
 	if err != nil || len(b) == 0 {
 		return 0, ""
 	}

@@ -82,7 +82,8 @@ func TestHookEveryCapturedFixture(t *testing.T) {
 }
 
 // 16 concurrent writers × 500 hook processes (cully-hook, the binary
-// install wires in): exactly 8,000 valid lines, and status agrees.
+// install wires in): exactly 8,000 valid lines, status agrees, and no
+// clock went backwards.
 func TestHookConcurrentWriters(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns 8,000 processes")
@@ -121,6 +122,11 @@ func TestHookConcurrentWriters(t *testing.T) {
 	if rep.Counts.ToolCalls != workers*calls || rep.Counts.ByClass[engine.ClassRead] != workers*calls ||
 		rep.Counts.FilesRead != workers*calls || rep.Journal.Lines != workers*calls || rep.Journal.Corrupt != 0 {
 		t.Fatalf("status counts %+v journal %+v", rep.Counts, rep.Journal)
+	}
+	// Each call reads the clock under the session lock: parallel calls of
+	// one session never look like the clock going backwards.
+	if rep.ClockSkews != 0 {
+		t.Errorf("%d false clock skews from parallel calls", rep.ClockSkews)
 	}
 }
 

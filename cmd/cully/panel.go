@@ -80,9 +80,11 @@ func (a *app) runPanel(h store.Home, session string, feed func(ctx context.Conte
 	if err := h.Ensure(); err != nil {
 		return err
 	}
-	var start int64
-	if fi, err := os.Stat(h.Journal()); err == nil {
-		start = fi.Size()
+	// The tailer opens the journal itself: refuse a FIFO or a link there
+	// before it does, so the panel never hangs on one.
+	start, err := h.JournalSize()
+	if err != nil {
+		return err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -98,7 +100,7 @@ func (a *app) runPanel(h store.Home, session string, feed func(ctx context.Conte
 	m := tui.New(tui.Options{Backend: backend, Journal: ch, Session: session, Dark: true,
 		NoColor: a.getenv("NO_COLOR") != "", Now: time.Now})
 	p := tea.NewProgram(m, tea.WithInput(a.stdin), tea.WithOutput(a.stdout), tea.WithFPS(panelFPS))
-	_, err := p.Run()
+	_, err = p.Run()
 	return err
 }
 

@@ -105,7 +105,7 @@ func (a *app) status(o statusOpts) error {
 	}
 	now, _ := a.now()
 	rep := buildReport(st, jr, now)
-	rep.Errors = countLines(h.ErrorsLog())
+	rep.Errors = countLines(h)
 	rep.Config = buildConfigReport(a.loadConfig())
 	if *asJSON {
 		enc := json.NewEncoder(a.stdout)
@@ -235,8 +235,10 @@ func since(now, t time.Time) string {
 	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
 }
 
-func countLines(path string) int {
-	b, err := os.ReadFile(path)
+// countLines counts errors.log's records (read as the store reads every
+// file of the state dir: never through a symlink, never from a FIFO).
+func countLines(h store.Home) int {
+	b, err := h.ReadErrorsLog()
 	if err != nil {
 		return 0
 	}
