@@ -55,7 +55,6 @@ func runGuarded(t *testing.T, bin string, env map[string]string, stdin []byte, a
 	return result{out.String(), errb.String(), code}
 }
 
-
 // treeBytes is every path under dir with the bytes of its regular files.
 func treeBytes(dir string) string {
 	var b strings.Builder
