@@ -55,7 +55,10 @@ func (a *app) splitPane(session string, width int) error {
 	if err != nil {
 		return err
 	}
-	cmd := []string{"split-window", "-h", "-l", strconv.Itoa(width)}
+	// -d: the new pane does not take the focus. The user's next keys belong
+	// to the agent's pane; a panel that took them would read a stray `a` as
+	// an acknowledgment.
+	cmd := []string{"split-window", "-h", "-d", "-l", strconv.Itoa(width)}
 	// The new pane gets the tmux server's environment, not ours: carry over
 	// what decides which state cully shows and how.
 	for _, k := range []string{"CULLY_HOME", "CULLY_CONFIG", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "HOME", "NO_COLOR"} {
@@ -70,7 +73,7 @@ func (a *app) splitPane(session string, width int) error {
 	if out, err := exec.Command("tmux", cmd...).CombinedOutput(); err != nil {
 		return fmt.Errorf("tmux split-window: %v: %s", err, out)
 	}
-	fmt.Fprintln(a.stdout, "cully panel opened in a pane to the right")
+	fmt.Fprintln(a.stdout, "cully panel opened in a pane to the right (the focus stays here; switch to it with your tmux prefix and an arrow)")
 	return nil
 }
 

@@ -111,16 +111,24 @@ func TestPanelInTmux(t *testing.T) {
 	pane.send("q")
 }
 
-// Inside tmux, panel --split opens the panel in a new pane to the right.
+// Inside tmux, panel --split opens the panel in a new pane to the right,
+// and the focus stays in the pane the user typed it in: their next keys
+// belong to the agent, not to the panel.
 func TestPanelSplitInTmux(t *testing.T) {
 	env := testEnv(t)
 	pane := newTmux(t, 120, 30, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"]}, "panel", "--split", "--width", "50")
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		panes := strings.Fields(pane.run("list-panes", "-t", "panel", "-F", "#{pane_index}:#{pane_width}"))
-		if len(panes) == 2 && strings.HasSuffix(panes[1], ":50") {
+		panes := strings.Fields(pane.run("list-panes", "-t", "panel", "-F", "#{pane_index}:#{pane_width}:#{pane_active}"))
+		if len(panes) == 2 && strings.HasPrefix(panes[1], "1:50:") {
 			out := pane.run("capture-pane", "-p", "-t", "panel.1")
 			if strings.Contains(out, "waiting for the first hook call") {
+				if panes[0] != "0:69:1" || panes[1] != "1:50:0" {
+					t.Fatalf("the panel took the focus: %v (want pane 0 active)", panes)
+				}
+				if active := strings.TrimSpace(pane.run("display-message", "-p", "-t", "panel", "#{pane_index}")); active != "0" {
+					t.Fatalf("active pane %s, want 0", active)
+				}
 				return
 			}
 		}
