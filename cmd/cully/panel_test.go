@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -93,7 +94,9 @@ func TestPanelInTmux(t *testing.T) {
 	t.Logf("checkpoint on screen %v after the hook call that raised it", took)
 
 	pane.send("a")
-	pane.waitFor("acknowledged [c1]", 5*time.Second)
+	pane.waitFor("c1 acknowledged · u undoes", 2*time.Second)
+	// Written when the undo window ends.
+	pane.waitFor("c1 acknowledged: the agent is no longer told", 10*time.Second)
 	pane.waitFor("none open", 5*time.Second)
 	var acked bool
 	for _, ev := range journal(t, env["CULLY_HOME"]) {
@@ -138,3 +141,58 @@ func TestPanelSplitInTmux(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// At the default --split width a guard warning can be read whole: the
+// selected one wraps in the list, and enter shows it with the nudge.
+func TestPanelGuardReadableAt56(t *testing.T) {
+	env := testEnv(t)
+	env["CULLY_CONFIG"] = filepath.Join(env["PWD"], "none.toml")
+	pane := newTmux(t, 56, 40, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"], "CULLY_CONFIG": env["CULLY_CONFIG"]}, "panel")
+	pane.waitFor("waiting for the first hook call", 5*time.Second)
+	send := func(p string) {
+		if r := cully(t, env, []byte(p), "hook"); r.code != 0 {
+			t.Fatal(r)
+		}
+	}
+	const cmd = "go test -run TestParseEmptyInputReturnsEmptyDocument ./internal/parser/..."
+	base := `{"session_id":"tmux-g1","cwd":"/home/dev/project","tool_name":"Bash","tool_input":{"command":"` + cmd + `"},`
+	send(`{"session_id":"tmux-g1","cwd":"/home/dev/project","hook_event_name":"UserPromptSubmit","prompt":"go"}`)
+	for i := 0; i < 3; i++ {
+		id := fmt.Sprintf(`"tool_use_id":"g%d"`, i)
+		send(base + `"hook_event_name":"PreToolUse",` + id + `}`)
+		if i < 2 {
+			send(base + `"hook_event_name":"PostToolUseFailure","error":"Exit code 1\n--- FAIL: TestParseEmptyInputReturnsEmptyDocument","is_interrupt":false,` + id + `}`)
+		}
+	}
+	var st struct {
+		Warnings []struct{ Reason, Evidence string } `json:"guard_warnings"`
+	}
+	r := cully(t, env, nil, "status", "--json", "--session", "tmux-g1")
+	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil || len(st.Warnings) != 1 {
+		t.Fatalf("want one guard warning: %v %s", err, r.stdout)
+	}
+	evidence := st.Warnings[0].Evidence
+	if len(evidence) <= 56 {
+		t.Fatalf("evidence %q fits a line: the test proves nothing", evidence)
+	}
+	pane.waitFor("third-attempt", 2*time.Second)
+	deadline := time.Now().Add(3 * time.Second)
+	for !strings.Contains(squashSpace(pane.screen()), squashSpace(evidence)) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the selected guard's evidence %q is not whole on screen:\n%s", evidence, pane.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	pane.send("Enter")
+	pane.waitFor("Guard warning", 2*time.Second)
+	out := strings.ReplaceAll(pane.screen(), "│", "")
+	for _, want := range []string{evidence, "cully: " + evidence} {
+		if !strings.Contains(squashSpace(out), squashSpace(want)) {
+			t.Errorf("details miss %q:\n%s", want, out)
+		}
+	}
+	pane.send("Escape")
+	pane.send("q")
+}
+
+func squashSpace(s string) string { return strings.Join(strings.Fields(s), "") }
