@@ -63,7 +63,7 @@ func (r activityRow) Render(w int) string {
 	outcome, os := "", s.Dim
 	switch ev.Kind {
 	case engine.KindPrompt:
-		return lead + s.Brand.Render(glyphPrompt) + " " + s.Text.Render(cut(fmt.Sprintf("prompt · task %d begins", ev.Task), w-width(lead)-2))
+		return lead + s.Section.Render(glyphPrompt) + " " + s.Text.Render(cut(fmt.Sprintf("prompt · task %d begins", ev.Task), w-width(lead)-2))
 	case engine.KindStop:
 		return lead + s.Dim.Render(glyphStop+" "+cut("turn ended", w-width(lead)-2))
 	case engine.KindCompact:

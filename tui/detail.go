@@ -66,11 +66,11 @@ func (m Model) detailLines(w int) []string {
 func (m Model) checkpointDetail(w int, it item) []string {
 	s, now, c := m.styles, m.now, it.cp
 	ss := m.sess[m.follow]
-	title := s.Accent.Render("⚑ Checkpoint "+c.ID) + " " + s.Strong.Render(string(c.Reason))
-	if c.Status != engine.StatusOpen {
-		title = s.Strong.Render("○ Checkpoint "+c.ID) + " " + s.Text.Render(string(c.Reason))
+	reason := s.Strong.Render(string(c.Reason))
+	if c.Status == engine.StatusOpen {
+		reason = s.Accent.Render("⚑ " + string(c.Reason))
 	}
-	out := []string{cut(title, w), s.Dim.Render(cut(m.closeHint(), w)), ""}
+	out := []string{m.sectionHead(w, "Checkpoint "+c.ID, reason), s.Dim.Render(cut(m.closeHint(), w)), ""}
 
 	status := string(c.Status)
 	stStyle := s.Text.Render
@@ -128,7 +128,7 @@ func (m Model) checkpointDetail(w int, it item) []string {
 func (m Model) guardDetail(w int, it item) []string {
 	s, now, g := m.styles, m.now, it.g
 	ss := m.sess[m.follow]
-	out := []string{cut(s.Strong.Render("! Guard warning")+" "+s.Text.Render(string(g.Reason)), w), s.Dim.Render(cut(m.closeHint(), w)), ""}
+	out := []string{m.sectionHead(w, "Guard warning", s.Strong.Render(string(g.Reason))), s.Dim.Render(cut(m.closeHint(), w)), ""}
 	fs := []field{{"raised", fmt.Sprintf("%s · task %d", when(now, g.Time), g.Task), nil}}
 	if g.Target != "" {
 		fs = append(fs, field{"target", clean(g.Target), nil})
@@ -175,7 +175,7 @@ func (m Model) sessionDetail(w int) []string {
 	s, now := m.styles, m.now
 	ss := m.sess[m.follow]
 	st := ss.state
-	out := []string{cut(s.Strong.Render("Session")+" "+s.Dim.Render(clean(st.Session)), w), ""}
+	out := []string{m.sectionHead(w, "Session", s.Dim.Render(clean(st.Session))), ""}
 	c := st.Counts
 	fs := []field{}
 	if st.Cwd != "" {
@@ -215,7 +215,7 @@ func (m Model) helpLines(w int) []string {
 			out = append(out, m.keyLine(w, kw, b)...)
 		}
 	}
-	out = append(out, "", s.Dim.Render(cut("  alerts now: "+m.alerts.String(), w)))
+	out = append(out, "", s.Dim.Render(cut("  now: "+m.alerts.String(), w)))
 	out = append(out, "", m.sectionHead(w, "Recent activity", ""))
 	for _, l := range legend {
 		for i, t := range wrap(l[1], w-6) {

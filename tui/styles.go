@@ -25,7 +25,7 @@ func DefaultStyles(dark, noColor bool) Styles {
 	p := lipgloss.NewStyle()
 	if noColor {
 		return Styles{
-			Brand: p.Bold(true), Project: p.Bold(true), Branch: p, Section: p.Bold(true), Rule: p.Faint(true),
+			Brand: p.Bold(true).Reverse(true), Project: p.Bold(true), Branch: p, Section: p.Bold(true), Rule: p.Faint(true),
 			Text: p, Dim: p.Faint(true), Strong: p.Bold(true), Accent: p.Bold(true), Good: p, Bad: p.Bold(true),
 			Selected: p.Reverse(true), Quote: p.Faint(true), Key: p.Bold(true), KeyDesc: p.Faint(true), Flash: p.Bold(true),
 		}
@@ -35,7 +35,7 @@ func DefaultStyles(dark, noColor bool) Styles {
 		return p.Foreground(ld(lipgloss.Color(light), lipgloss.Color(darkHex)))
 	}
 	return Styles{
-		Brand:    fg("#2C4FA3", "#8AADF4").Bold(true),
+		Brand:    p.Foreground(ld(lipgloss.Color("#FFFFFF"), lipgloss.Color("#1E1E2E"))).Background(ld(lipgloss.Color("#2C4FA3"), lipgloss.Color("#8AADF4"))).Bold(true),
 		Project:  fg("#111111", "#F2F2F2").Bold(true),
 		Branch:   fg("#7A3EA1", "#C6A0F6"),
 		Section:  fg("#2C4FA3", "#8AADF4").Bold(true),

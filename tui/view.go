@@ -33,9 +33,9 @@ func (m Model) Render() string {
 	case w >= wideFrom:
 		body = m.wide(w, room)
 	case m.help:
-		body = m.scrolled(m.helpLines(w), room)
+		body = m.scrolled(append([]string{""}, m.helpLines(w)...), room)
 	case m.details:
-		body = m.scrolled(m.detailLines(w), room)
+		body = m.scrolled(append([]string{""}, m.detailLines(w)...), room)
 	default:
 		body = m.mainBody(w, room)
 	}
@@ -73,11 +73,11 @@ func (m Model) header(w int) []string {
 	s := m.styles
 	ss := m.sess[m.follow]
 	if ss == nil || ss.state == nil {
-		return []string{s.Brand.Render("cully") + s.Dim.Render(cut(" · waiting for the first hook call", w-5))}
+		return []string{s.Brand.Render(" cully ") + s.Dim.Render(cut(" waiting for the first hook call", w-7))}
 	}
 	st := ss.state
-	brand := s.Brand.Render("cully") + "  "
-	avail := w - 7
+	brand := s.Brand.Render(" cully ") + " "
+	avail := w - 8
 	name, branch := clean(ss.project.Name), clean(ss.project.Branch)
 	if name == "" {
 		name = "session " + shortID(ss.id)
@@ -144,26 +144,28 @@ func (m Model) sectionHead(w int, title, counts string) string {
 // Degradation levels of the main body: at each level a section gives up
 // some room, least important first, until the body fits.
 const (
-	lvlFull          = iota
-	lvlNoBudget      // the budget lines go
-	lvlNoClosed      // closed checkpoints are only counted
-	lvlFewGuards     // two guard rows
-	lvlShortOpen     // unselected open checkpoints on one line
-	lvlNoGuards      // guards only counted (a selected one stays)
-	lvlOneSession    // the session list on one line
-	lvlShortSelected // the selected row on one line too
+	lvlSpaced        = iota // a blank line between sections
+	lvlFull                 // every section whole
+	lvlNoBudget             // the budget lines go
+	lvlNoClosed             // closed checkpoints are only counted
+	lvlFewGuards            // two guard rows
+	lvlShortOpen            // unselected open checkpoints on one line
+	lvlNoGuards             // guards only counted (a selected one stays)
+	lvlOneSession           // the session list on one line
+	lvlShortSelected        // the selected row on one line too
 	lvlLast          = lvlShortSelected
 	minRecent        = 4 // the activity list's title and three rows, kept while anything else can give
+	spacedRecent     = 8 // the spaced layout only when the activity list keeps this much
 	guardRows        = 4
 )
 
 // mainBody lays out the sections for the room there is.
 func (m Model) mainBody(w, room int) []string {
 	var fixed []string
-	lvl := lvlFull
+	lvl := lvlSpaced
 	for ; lvl <= lvlLast; lvl++ {
 		fixed = m.sections(w, lvl)
-		if len(fixed)+minRecent <= room {
+		if need := map[bool]int{true: spacedRecent + 2, false: minRecent}[lvl == lvlSpaced]; len(fixed)+need <= room {
 			break
 		}
 	}
@@ -174,17 +176,29 @@ func (m Model) mainBody(w, room int) []string {
 			}
 		}
 	}
+	if lvl == lvlSpaced && len(fixed) > 0 {
+		fixed = append(append([]string{""}, fixed...), "")
+	}
 	return append(fixed, m.recentLines(w, room-len(fixed))...)
 }
 
 // sections are the body above the activity list, at a level of detail.
 func (m Model) sections(w, lvl int) []string {
 	var out []string
-	out = append(out, m.sessionLines(w, lvl)...)
-	out = append(out, m.checkpointLines(w, lvl)...)
-	out = append(out, m.guardLines(w, lvl)...)
+	add := func(sec []string) {
+		if len(sec) == 0 {
+			return
+		}
+		if lvl == lvlSpaced && len(out) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, sec...)
+	}
+	add(m.sessionLines(w, lvl))
+	add(m.checkpointLines(w, lvl))
+	add(m.guardLines(w, lvl))
 	if lvl < lvlNoBudget {
-		out = append(out, m.budgetLines(w)...)
+		add(m.budgetLines(w))
 	}
 	return out
 }
@@ -522,7 +536,7 @@ func (m Model) budgetLines(w int) []string {
 	if start.IsZero() {
 		figs = fmt.Sprintf("%d calls · %d failed", st.Counts.ToolCalls, st.Counts.Failures)
 	}
-	out := []string{m.sectionHead(w, "Budget", ""), "  " + s.Text.Render(cut(figs, w-2))}
+	out := append([]string{m.sectionHead(w, "Budget", "")}, styleLines(s.Text, wrapIndent(figs, w, 2))...)
 	var usage []string
 	if u := st.Usage; u != nil {
 		if u.CostUSD != nil {
@@ -611,6 +625,9 @@ func (m Model) wide(w, room int) []string {
 		right = m.helpLines(rw)
 	default:
 		right = m.detailLines(rw)
+	}
+	if len(left) > 0 && left[0] == "" { // the spaced layout: the details start level with the first section
+		right = append([]string{""}, right...)
 	}
 	right = m.scrolled(right, room)
 	sep := m.styles.Rule.Render(" │ ")
