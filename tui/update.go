@@ -135,9 +135,9 @@ func (m Model) stateLoaded(msg stateMsg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-// opened notes the checkpoints a fresh state shows open for the first time
-// and, when alerts are on, rings: never for those already open when the
-// session was first loaded.
+// opened notes the checkpoints a fresh state shows open for the first time,
+// says so in the transient line and, when alerts are on, rings: never for
+// those already open when the session was first loaded.
 func (m *Model) opened(s *session) tea.Cmd {
 	var fresh []engine.Checkpoint
 	for _, c := range s.state.OpenCheckpoints() {
@@ -148,7 +148,7 @@ func (m *Model) opened(s *session) tea.Cmd {
 			}
 		}
 	}
-	if len(fresh) == 0 || m.alerts == alertOff {
+	if len(fresh) == 0 {
 		return nil
 	}
 	c := fresh[len(fresh)-1]
@@ -158,6 +158,9 @@ func (m *Model) opened(s *session) tea.Cmd {
 	}
 	body := fmt.Sprintf("checkpoint %s (%s) opened in %s", c.ID, c.Reason, where)
 	*m = m.flashed("⚑ " + body)
+	if m.alerts == alertOff {
+		return m.flashTimer()
+	}
 	return tea.Batch(tea.Raw(m.alertSeq(body)), m.flashTimer())
 }
 

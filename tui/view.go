@@ -14,6 +14,9 @@ func (m Model) View() tea.View {
 	v := tea.NewView(m.Render())
 	v.AltScreen = true
 	v.WindowTitle = "cully"
+	if n := m.openCount(m.sess[m.follow]); n > 0 {
+		v.WindowTitle = fmt.Sprintf("cully ⚑ %d open", n)
+	}
 	return v
 }
 
