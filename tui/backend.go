@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"bytes"
 	"errors"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"cully/engine"
 	"cully/store"
@@ -10,10 +13,27 @@ import (
 
 // Backend is the panel's I/O, called only from tea.Cmds.
 type Backend interface {
+	// Sessions lists the recorded sessions, most recently active first.
 	Sessions() ([]store.SessionInfo, error)
+	// State reads a session's state as the reducer left it.
 	State(session string) (*engine.State, error)
+	// Project names the project a session works in, from its directory.
+	Project(dir string) Project
+	// UsageHint is the command that gets cully the cost and context
+	// figures an agent's host can report ("" when it cannot).
+	UsageHint(agent string) string
+	// Ack records that the user acknowledged checkpoints.
 	Ack(session string, ids []string) error
+	// Recent reads the records in the last window bytes of the journal.
 	Recent(window int64) ([]*engine.Event, error)
+}
+
+// Project is where a session works: the git root's base name (or the
+// directory's, outside git) and the branch checked out there.
+type Project struct {
+	Name   string
+	Dir    string // the git root, or the directory itself
+	Branch string // "" outside git; "detached 1a2b3c4" on a detached HEAD
 }
 
 // HomeBackend reads and writes a state directory through the store, with
@@ -23,6 +43,8 @@ type HomeBackend struct {
 	// Record stamps an event with the clock and appends it through the
 	// reducer (the caller wires the clock and configuration in).
 	Record func(ev *engine.Event) error
+	// Hint is UsageHint (the caller knows which adapters report usage).
+	Hint func(agent string) string
 }
 
 // Sessions lists sessions, most recently active first.
@@ -42,14 +64,125 @@ func (b HomeBackend) Ack(session string, ids []string) error {
 	return b.Record(&engine.Event{Agent: "cully", Session: session, Kind: engine.KindAck, Hook: "ack", Ack: ids})
 }
 
-// Recent reads the last window bytes of the live journal.
+// Recent reads the last window bytes of the live journal: every record but
+// the host's usage reports (the panel keeps what it needs of them).
 func (b HomeBackend) Recent(window int64) ([]*engine.Event, error) {
 	var evs []*engine.Event
 	_, _, err := b.Home.ScanTail(window, func(ev *engine.Event) error {
-		if ev.Kind == engine.KindPostTool || ev.Kind == engine.KindPrompt {
+		if ev.Kind != engine.KindHostUsage {
 			evs = append(evs, ev)
 		}
 		return nil
 	})
 	return evs, err
+}
+
+// UsageHint asks the configured hint function.
+func (b HomeBackend) UsageHint(agent string) string {
+	if b.Hint == nil {
+		return ""
+	}
+	return b.Hint(agent)
+}
+
+// Project finds the git root at or above dir and reads its HEAD.
+func (b HomeBackend) Project(dir string) Project { return FindProject(dir) }
+
+// maxGitUp bounds the walk from a directory up to its git root.
+const maxGitUp = 64
+
+// FindProject names the project of dir: the nearest enclosing git work
+// tree (a .git directory, or a .git file pointing at a worktree's git
+// directory) and its checked-out branch; outside git, dir's own base name.
+func FindProject(dir string) Project {
+	if dir == "" {
+		return Project{}
+	}
+	dir = filepath.Clean(dir)
+	p := Project{Name: filepath.Base(dir), Dir: dir}
+	d := dir
+	for i := 0; i < maxGitUp; i++ {
+		git := filepath.Join(d, ".git")
+		if fi, err := os.Stat(git); err == nil {
+			p.Name, p.Dir = filepath.Base(d), d
+			if !fi.IsDir() {
+				git = gitDirOf(git, d)
+			}
+			if git != "" {
+				p.Branch = branchOf(filepath.Join(git, "HEAD"))
+			}
+			break
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			break
+		}
+		d = up
+	}
+	if p.Name == "." || p.Name == string(filepath.Separator) {
+		p.Name = dir
+	}
+	return p
+}
+
+// gitDirOf reads a .git file ("gitdir: PATH", as in worktrees and
+// submodules) and returns the directory it names.
+func gitDirOf(file, root string) string {
+	b, err := readSmall(file)
+	if err != nil {
+		return ""
+	}
+	line := strings.TrimSpace(string(b))
+	g, ok := strings.CutPrefix(line, "gitdir:")
+	if !ok {
+		return ""
+	}
+	g = strings.TrimSpace(g)
+	if !filepath.IsAbs(g) {
+		g = filepath.Join(root, g)
+	}
+	return g
+}
+
+// branchOf reads a HEAD file: "ref: refs/heads/NAME" is NAME, a bare
+// commit id is a detached HEAD.
+func branchOf(head string) string {
+	b, err := readSmall(head)
+	if err != nil {
+		return ""
+	}
+	s := strings.TrimSpace(string(b))
+	if ref, ok := strings.CutPrefix(s, "ref:"); ok {
+		ref = strings.TrimSpace(ref)
+		if name, ok := strings.CutPrefix(ref, "refs/heads/"); ok {
+			return name
+		}
+		return ref
+	}
+	if len(s) >= 7 {
+		return "detached " + s[:7]
+	}
+	return ""
+}
+
+// readSmall reads at most 4 KiB: a HEAD or .git file is one line, and a
+// FIFO or a huge file planted there must not stall the panel.
+func readSmall(path string) ([]byte, error) {
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() { // before opening: opening a FIFO blocks
+		return nil, errors.New("not a regular file")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, 4096)
+	n, err := f.Read(buf)
+	if n == 0 && err != nil {
+		return nil, err
+	}
+	if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+		n = i
+	}
+	return buf[:n], nil
 }

@@ -4,29 +4,38 @@ import "charm.land/bubbles/v2/key"
 
 // KeyMap holds the panel's key bindings, with their help.
 type KeyMap struct {
-	Ack, AckAll, Up, Down, NextSession, Details, Help, Quit key.Binding
+	Up, Down, Details, Close, ScrollUp, ScrollDown key.Binding
+	Ack, AckAll, Undo                              key.Binding
+	NextSession, Session                           key.Binding
+	Alerts, Help, Quit                             key.Binding
 }
 
 // DefaultKeyMap returns the panel's keys.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Ack:         key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "ack")),
-		AckAll:      key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "ack all")),
-		Up:          key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "up")),
-		Down:        key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "down")),
-		NextSession: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next session")),
-		Details:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
-		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Up:          key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "select the item above")),
+		Down:        key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "select the item below")),
+		Details:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "read the selected item in full")),
+		Close:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close the details or this help")),
+		ScrollUp:    key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "scroll the details up")),
+		ScrollDown:  key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "scroll the details down")),
+		Ack:         key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "acknowledge the selected checkpoint")),
+		AckAll:      key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "acknowledge every open checkpoint")),
+		Undo:        key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo the acknowledgment")),
+		NextSession: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "follow the next session")),
+		Session:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1–9", "follow session N")),
+		Alerts:      key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "alerts when a checkpoint opens: off, bell, desktop")),
+		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys and legend")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
 }
 
-// ShortHelp is the one-line help bar.
-func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Ack, k.Down, k.NextSession, k.Help, k.Quit}
-}
-
-// FullHelp is the expanded help.
+// FullHelp is the key list of the ? overlay, in groups.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Ack, k.AckAll, k.Details}, {k.Up, k.Down, k.NextSession}, {k.Help, k.Quit}}
+	return [][]key.Binding{
+		{k.Down, k.Up, k.Details, k.Close, k.ScrollDown},
+		{k.Ack, k.AckAll, k.Undo},
+		{k.NextSession, k.Session},
+		{k.Alerts, k.Help, k.Quit},
+	}
 }

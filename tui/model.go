@@ -1,9 +1,10 @@
 package tui
 
 import (
+	"sort"
+	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
 	"cully/engine"
@@ -12,49 +13,136 @@ import (
 
 // Tunables of the panel.
 const (
-	recentPerSession = 100              // tool calls kept per session for the activity list
-	backfillWindow   = 2 << 20          // journal bytes read at start for recent activity: bounded on any journal
-	defaultTick      = 10 * time.Second // relative times ("5m ago") refresh; no faster, so an idle panel costs nothing
+	recentPerSession = 100             // activity rows kept per session
+	nudgesPerSession = 200             // nudges kept per session, to show what the agent was told
+	backfillWindow   = 2 << 20         // journal bytes read at start: bounded on any journal
+	defaultTick      = 5 * time.Second // the clock relative times are computed from; coarse, so an idle panel costs nothing
+	defaultUndo      = 5 * time.Second // how long an acknowledgment waits, undoable, before it is written
+	flashFor         = 4 * time.Second // how long the line after an action stays
+	liveWindow       = 12 * time.Hour  // sessions active this recently are listed
+	maxListed        = 9               // sessions listed (and reachable with 1–9)
+	maxClosedShown   = 3               // closed checkpoints listed under the open ones
+	wideFrom         = 120             // from this width the details stand beside the lists
+	alertTitle       = "cully"         // the desktop notification's title
+	notifyOSC777     = "osc777"        // Options.Notify: the urxvt/VTE desktop notification
+	notifyOSC9       = "osc9"          // Options.Notify: the iTerm2/kitty/WezTerm/Ghostty one (the default)
+	shownNotTold     = "exploring and unverified-edits are shown here, not told, unless your config sets explore_tell / unverified_tell"
+	guardsOffNote    = "nudges were off for that call (CULLY_GUARD=off)"
+	nudgeOlderNote   = "the nudge is older than the part of the journal the panel read"
+	notToldClosed    = "no: it closed before it reached the agent"
+	toldNextCallNote = "not yet: it is told before the agent's next tool call if it still holds then"
 )
 
 // Options configure a panel.
 type Options struct {
 	Backend Backend
 	Journal <-chan tailer.Batch // from a tailer started by the caller; nil for none
-	Now     func() time.Time    // the clock (injected for tests)
+	Now     func() time.Time    // the clock (injected for tests); read once, then advanced by ticks
 	Session string              // follow this session (pinned); "" follows the most recently active
 	Dark    bool                // background guess until the terminal answers
 	NoColor bool                // NO_COLOR
 	Tick    time.Duration       // 0: defaultTick; <0: never (tests)
+	Undo    time.Duration       // 0: defaultUndo
+	Tmux    bool                // inside tmux: desktop notifications go through its passthrough
+	Notify  string              // "osc9" (default) or "osc777": the desktop notification the terminal understands
+}
+
+// alertMode is what happens when a checkpoint opens.
+type alertMode int
+
+const (
+	alertOff alertMode = iota
+	alertBell
+	alertDesktop // the bell and a desktop notification
+)
+
+func (a alertMode) String() string {
+	return [...]string{"alerts off", "bell on", "desktop alerts"}[a]
+}
+
+// session is what the panel knows of one session.
+type session struct {
+	id      string
+	state   *engine.State
+	project Project
+	hint    string
+	first   time.Time // first record seen, for a stable order before the state loads
+	active  time.Time // last agent record seen: acks and usage reports are not activity
+	listed  time.Time // the store's last-seen time, when no agent record is in the journal read
+	recent  []*engine.Event
+	nudges  []nudge
+	known   map[string]bool // checkpoint ids seen open, so only new ones alert
+	loaded  bool
+	loading bool
+	dirty   bool
+}
+
+// nudge is a text handed to the agent, and when.
+type nudge struct {
+	at   time.Time
+	text string
+}
+
+// last is the session's last agent activity.
+func (s *session) last() time.Time {
+	if !s.active.IsZero() {
+		return s.active
+	}
+	return s.listed
+}
+
+// started orders the session list: by start, so numbers stay put.
+func (s *session) started() time.Time {
+	if s.state != nil && !s.state.Started.IsZero() {
+		return s.state.Started
+	}
+	if !s.first.IsZero() {
+		return s.first
+	}
+	return s.listed
+}
+
+// pendingAck is an acknowledgment waiting out its undo window.
+type pendingAck struct {
+	session string
+	ids     []string
+	seq     int
 }
 
 // Model is the panel's one root model.
 type Model struct {
 	backend Backend
 	journal <-chan tailer.Batch
-	now     func() time.Time
 	tick    time.Duration
+	undo    time.Duration
 	noColor bool
+	tmux    bool
+	notify  string
+	instant bool // tests: timers fire at once
 
 	styles Styles
 	keys   KeyMap
-	help   help.Model
 	width  int
 	height int
+	now    time.Time // the panel's clock: every relative time is computed from it
 
-	sessions []string             // most recently active first
-	seen     map[string]time.Time // last activity per session
-	follow   string
-	pinned   bool
-	states   map[string]*engine.State
-	recent   map[string][]*engine.Event
-	loading  map[string]bool
-	dirty    map[string]bool
+	sess   map[string]*session
+	follow string
+	pinned bool
 
-	cursor  int
+	sel     string // the selected item's key
+	selIdx  int
+	chose   bool // the user moved the selection: keep it on their item
 	details bool
-	corrupt int
-	status  string // last error or confirmation, shown above the help bar
+	help    bool
+	scroll  int
+
+	alerts   alertMode
+	pending  *pendingAck
+	seq      int
+	flash    string
+	flashSeq int
+	corrupt  int
 }
 
 // New returns a panel model.
@@ -67,15 +155,20 @@ func New(o Options) Model {
 	if tick == 0 {
 		tick = defaultTick
 	}
-	m := Model{
-		backend: o.Backend, journal: o.Journal, now: now, tick: tick, noColor: o.NoColor,
-		styles: DefaultStyles(o.Dark, o.NoColor), keys: DefaultKeyMap(), help: help.New(),
-		seen: map[string]time.Time{}, states: map[string]*engine.State{}, recent: map[string][]*engine.Event{},
-		loading: map[string]bool{}, dirty: map[string]bool{}, follow: o.Session, pinned: o.Session != "",
-		width: 48, height: 24,
+	undo := o.Undo
+	if undo <= 0 {
+		undo = defaultUndo
 	}
-	m.help.Styles = m.styles.Help
-	return m
+	notify := o.Notify
+	if notify != notifyOSC777 {
+		notify = notifyOSC9
+	}
+	return Model{
+		backend: o.Backend, journal: o.Journal, tick: tick, undo: undo, noColor: o.NoColor, tmux: o.Tmux, notify: notify,
+		styles: DefaultStyles(o.Dark, o.NoColor), keys: DefaultKeyMap(), now: now(),
+		sess: map[string]*session{}, follow: o.Session, pinned: o.Session != "",
+		width: 56, height: 24,
+	}
 }
 
 // Init starts the loads, the journal wait and the clock.
@@ -96,20 +189,23 @@ func (m Model) loadSessions() tea.Cmd {
 	b := m.backend
 	return func() tea.Msg {
 		ss, err := b.Sessions()
-		msg := sessionsMsg{seen: map[string]time.Time{}, err: err}
-		for _, s := range ss {
-			msg.ids = append(msg.ids, s.ID)
-			msg.seen[s.ID] = s.LastSeen
-		}
-		return msg
+		return sessionsMsg{list: ss, err: err}
 	}
 }
 
-func (m Model) loadState(session string) tea.Cmd {
+// loadState reads a session's state, and the project and usage hint that
+// go with it: one command per reload, so the header's branch stays as
+// current as the session's activity.
+func (m Model) loadState(id string) tea.Cmd {
 	b := m.backend
 	return func() tea.Msg {
-		st, err := b.State(session)
-		return stateMsg{session: session, state: st, err: err}
+		st, err := b.State(id)
+		msg := stateMsg{session: id, state: st, err: err}
+		if err == nil && st != nil {
+			msg.project = b.Project(st.Cwd)
+			msg.hint = b.UsageHint(st.Agent)
+		}
+		return msg
 	}
 }
 
@@ -132,7 +228,7 @@ func (m Model) waitJournal() tea.Cmd {
 	}
 }
 
-func (m Model) ack(session string, ids []string) tea.Cmd {
+func (m Model) writeAck(session string, ids []string) tea.Cmd {
 	b := m.backend
 	return func() tea.Msg {
 		return ackMsg{session: session, ids: ids, err: b.Ack(session, ids)}
@@ -143,13 +239,189 @@ func (m Model) nextTick() tea.Cmd {
 	return tea.Tick(m.tick, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
-// followed returns the followed session's state, or nil.
-func (m Model) followed() *engine.State { return m.states[m.follow] }
+// after is a timer: fn's message arrives d from now.
+func (m Model) after(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+	if m.instant {
+		at := m.now.Add(d)
+		return func() tea.Msg { return fn(at) }
+	}
+	return tea.Tick(d, fn)
+}
 
-// openCheckpoints lists the followed session's open checkpoints.
-func (m Model) openCheckpoints() []engine.Checkpoint {
-	if st := m.followed(); st != nil {
-		return st.OpenCheckpoints()
+// get returns the session's record, creating it.
+func (m Model) get(id string) *session {
+	s := m.sess[id]
+	if s == nil {
+		s = &session{id: id, known: map[string]bool{}}
+		m.sess[id] = s
+	}
+	return s
+}
+
+// followed returns the followed session's state, or nil.
+func (m Model) followed() *engine.State {
+	if s := m.sess[m.follow]; s != nil {
+		return s.state
 	}
 	return nil
+}
+
+// listed are the sessions shown, in start order: those active within
+// liveWindow (the followed one always), at most maxListed of the most
+// recently active.
+func (m Model) listed() []*session {
+	var out []*session
+	for _, s := range m.sess {
+		if s.id == m.follow || !s.last().IsZero() && m.now.Sub(s.last()) < liveWindow {
+			out = append(out, s)
+		}
+	}
+	if len(out) > maxListed {
+		sort.Slice(out, func(i, j int) bool {
+			if out[i].id == m.follow || out[j].id == m.follow {
+				return out[i].id == m.follow
+			}
+			return out[i].last().After(out[j].last())
+		})
+		out = out[:maxListed]
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].started(), out[j].started()
+		if !a.Equal(b) {
+			return a.Before(b)
+		}
+		return out[i].id < out[j].id
+	})
+	return out
+}
+
+// liveCount is how many sessions are live, listed or not.
+func (m Model) liveCount() int {
+	n := 0
+	for _, s := range m.sess {
+		if s.id == m.follow || !s.last().IsZero() && m.now.Sub(s.last()) < liveWindow {
+			n++
+		}
+	}
+	return n
+}
+
+// newest is the most recently active session.
+func (m Model) newest() string {
+	best := ""
+	var t time.Time
+	for id, s := range m.sess {
+		if l := s.last(); best == "" || l.After(t) || l.Equal(t) && id < best {
+			best, t = id, l
+		}
+	}
+	return best
+}
+
+// item is one selectable row: a checkpoint or a guard warning.
+type item struct {
+	key string
+	cp  *engine.Checkpoint
+	g   *engine.Warning
+}
+
+// items lists the followed session's selectable rows in screen order:
+// open checkpoints, the latest closed ones, then guard warnings newest
+// first.
+func (m Model) items() []item {
+	st := m.followed()
+	if st == nil {
+		return nil
+	}
+	var out []item
+	for i := range st.Checkpoints {
+		if c := &st.Checkpoints[i]; c.Status == engine.StatusOpen {
+			out = append(out, item{key: "c:" + c.ID, cp: c})
+		}
+	}
+	for _, c := range m.closed(st) {
+		out = append(out, item{key: "c:" + c.ID, cp: c})
+	}
+	for i := len(st.Warnings) - 1; i >= 0; i-- {
+		g := &st.Warnings[i]
+		out = append(out, item{key: guardKey(g), g: g})
+	}
+	return out
+}
+
+func guardKey(g *engine.Warning) string {
+	return "g:" + g.Time.Format(time.RFC3339Nano) + "\x00" + string(g.Reason) + "\x00" + g.Target + "\x00" + g.Evidence
+}
+
+// closed are the latest closed checkpoints, newest first, at most
+// maxClosedShown.
+func (m Model) closed(st *engine.State) []*engine.Checkpoint {
+	var out []*engine.Checkpoint
+	for i := len(st.Checkpoints) - 1; i >= 0 && len(out) < maxClosedShown; i-- {
+		if c := &st.Checkpoints[i]; c.Status != engine.StatusOpen {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// selected returns the selected item, if any.
+func (m Model) selected() (item, bool) {
+	its := m.items()
+	for _, it := range its {
+		if it.key == m.sel {
+			return it, true
+		}
+	}
+	return item{}, false
+}
+
+// isPending reports whether a checkpoint's acknowledgment is waiting out
+// its undo window.
+func (m Model) isPending(session, id string) bool {
+	if m.pending == nil || m.pending.session != session {
+		return false
+	}
+	for _, p := range m.pending.ids {
+		if p == id {
+			return true
+		}
+	}
+	return false
+}
+
+// openCount is the followed session's open checkpoints, less those being
+// acknowledged.
+func (m Model) openCount(s *session) int {
+	if s == nil || s.state == nil {
+		return 0
+	}
+	n := 0
+	for _, c := range s.state.Checkpoints {
+		if c.Status == engine.StatusOpen && !m.isPending(s.id, c.ID) {
+			n++
+		}
+	}
+	return n
+}
+
+// toldBy finds the nudge that told the agent about an item: the first one
+// handed over at or after it was raised that names it.
+func (s *session) toldBy(it item) (nudge, bool) {
+	if s == nil {
+		return nudge{}, false
+	}
+	for _, n := range s.nudges {
+		switch {
+		case it.cp != nil:
+			if !n.at.Before(it.cp.Raised) && strings.Contains(n.text, "checkpoint "+it.cp.ID+" (") {
+				return n, true
+			}
+		case it.g != nil:
+			if !n.at.Before(it.g.Time) && strings.Contains(n.text, it.g.Evidence) {
+				return n, true
+			}
+		}
+	}
+	return nudge{}, false
 }

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,169 +9,67 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"cully/engine"
-	"cully/store"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
-var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-
-func TestMain(m *testing.M) {
-	time.Local = time.UTC // golden files hold clock times
-	os.Exit(m.Run())
-}
-
-// fakeBackend is an in-memory state dir: states come from the real reducer.
-type fakeBackend struct {
-	states map[string]*engine.State
-	acks   [][]string
-	events []*engine.Event
-}
-
-func (f *fakeBackend) Sessions() ([]store.SessionInfo, error) {
-	var out []store.SessionInfo
-	for id, st := range f.states {
-		out = append(out, store.SessionInfo{ID: id, LastSeen: st.LastSeen})
-	}
-	return out, nil
-}
-func (f *fakeBackend) State(s string) (*engine.State, error) {
-	st := *f.states[s]
-	return &st, nil
-}
-func (f *fakeBackend) Ack(s string, ids []string) error {
-	f.acks = append(f.acks, ids)
-	cfg := engine.DefaultConfig()
-	engine.Apply(f.states[s], &engine.Event{V: 1, Time: t0, Session: s, Kind: engine.KindAck, Ack: ids}, &cfg)
-	return nil
-}
-func (f *fakeBackend) Recent(int64) ([]*engine.Event, error) { return f.events, nil }
-
-// scenario builds a session through the reducer: exploring, a failure loop,
-// a guard warning, a successful check, and the events the journal holds.
-func scenario() *fakeBackend {
-	cfg := engine.DefaultConfig()
-	st := engine.NewState("0e9b095a-15ce-4954-9bab-4ee72ac1d24e")
-	f := &fakeBackend{states: map[string]*engine.State{st.Session: st}}
-	now := t0.Add(-5 * time.Minute)
-	apply := func(ev engine.Event) {
-		now = now.Add(5 * time.Second)
-		ev.V, ev.Session, ev.Time, ev.Agent = 1, st.Session, now, "claude"
-		engine.Apply(st, &ev, &cfg)
-		if ev.Kind == engine.KindPostTool || ev.Kind == engine.KindPrompt {
-			e := ev
-			f.events = append(f.events, &e)
-		}
-	}
-	call := func(ev engine.Event) {
-		pre := ev
-		pre.Kind, pre.Outcome, pre.Exit = engine.KindPreTool, "", nil
-		apply(pre)
-		ev.Kind = engine.KindPostTool
-		apply(ev)
-	}
-	apply(engine.Event{Kind: engine.KindPrompt})
-	one := 1
-	for i := 0; i < 3; i++ {
-		call(engine.Event{Tool: "Bash", Class: engine.ClassCheck, Cmd: "go test ./parser/", CmdFP: "fp", Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "s"})
-	}
-	size := int64(300 << 10)
-	mt := t0.Add(-time.Hour)
-	for i := 0; i < 20; i++ {
-		call(engine.Event{Tool: "Read", Class: engine.ClassRead, Target: fmt.Sprintf("parser/file%02d.go", i), Outcome: engine.OutcomeOK, Size: &size, Mtime: &mt})
-	}
-	call(engine.Event{Tool: "Bash", Class: engine.ClassRun, Cmd: "git status --short", Outcome: engine.OutcomeOK})
-	return f
-}
-
-func model(t *testing.T, f *fakeBackend, w, h int) Model {
-	m := New(Options{Backend: f, Now: func() time.Time { return t0 }, Dark: true, Tick: -1})
-	var tm tea.Model = m
-	tm, _ = tm.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	tm = run(t, tm, m.loadSessions())
-	tm = run(t, tm, m.backfill())
-	return tm.(Model)
-}
-
-// run executes a command and feeds its message (and the follow-ups of
-// batches) back into the model, as the program would.
-func run(t *testing.T, tm tea.Model, cmd tea.Cmd) tea.Model {
-	t.Helper()
-	if cmd == nil {
-		return tm
-	}
-	msg := cmd()
-	if _, quit := msg.(tea.QuitMsg); quit {
-		return tm
-	}
-	if b, ok := msg.(tea.BatchMsg); ok {
-		for _, c := range b {
-			tm = run(t, tm, c)
-		}
-		return tm
-	}
-	tm, next := tm.Update(msg)
-	return run(t, tm, next)
-}
-
-func press(t *testing.T, tm tea.Model, k string) tea.Model {
-	t.Helper()
-	var msg tea.KeyPressMsg
-	switch k {
-	case "tab":
-		msg = tea.KeyPressMsg{Code: tea.KeyTab}
-	case "enter":
-		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
-	default:
-		msg = tea.KeyPressMsg{Code: rune(k[0]), Text: k}
-	}
-	tm, cmd := tm.Update(msg)
-	return run(t, tm, cmd)
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	p := filepath.Join("testdata", name+".golden")
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		os.WriteFile(p, []byte(got), 0o644)
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run go test ./tui -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from %s:\n%s", name, p, got)
-	}
-}
-
+// Layout goldens (escapes stripped) at the widths people run the panel at
+// and at a short height; every line within the width, the whole within the
+// height.
 func TestViewGolden(t *testing.T) {
-	for _, w := range []int{32, 48, 100} {
-		for _, h := range []int{30, 12} {
+	for _, w := range []int{32, 56, 100, 200} {
+		for _, h := range []int{40, 14} {
 			t.Run(fmt.Sprintf("%dx%d", w, h), func(t *testing.T) {
 				m := model(t, scenario(), w, h)
 				out := m.Render()
-				golden(t, fmt.Sprintf("panel-%dx%d", w, h), out)
-				lines := strings.Split(out, "\n")
-				if len(lines) > h {
-					t.Errorf("%d lines for a height of %d", len(lines), h)
-				}
-				for i, l := range lines {
-					if lw := displayWidth(l); lw > w {
-						t.Errorf("line %d is %d cells wide, pane is %d: %q", i, lw, w, l)
-					}
-				}
+				checkSize(t, out, w, h)
+				golden(t, fmt.Sprintf("panel-%dx%d", w, h), ansi.Strip(out))
 			})
 		}
 	}
 }
 
+func checkSize(t *testing.T, out string, w, h int) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	if len(lines) != h {
+		t.Errorf("%d lines for a height of %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if lw := width(l); lw > w {
+			t.Errorf("line %d is %d cells wide, pane is %d: %q", i, lw, w, ansi.Strip(l))
+		}
+	}
+}
+
+// One golden keeps the colours: the accent on open checkpoints, dim
+// metadata, the section headers.
+func TestViewColorGolden(t *testing.T) {
+	m := model(t, scenario(), 56, 30)
+	golden(t, "panel-56x30-color", m.Render())
+}
+
+// Details, the help overlay and the selection at 56 columns.
+func TestViewDetailGoldens(t *testing.T) {
+	var tm tea.Model = model(t, scenario(), 56, 40)
+	golden(t, "detail-checkpoint-56", screen(press(t, tm, "enter")))
+	tm = press(t, tm, "j", "j", "j", "j", "j", "enter")
+	golden(t, "detail-guard-56", screen(tm))
+	golden(t, "help-56x60", screen(press(t, resize(tm, 56, 60), "?")))
+}
+
+func resize(tm tea.Model, w, h int) tea.Model {
+	tm, _ = tm.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return tm
+}
+
 func TestViewNoColorAndEmpty(t *testing.T) {
 	m := New(Options{Backend: &fakeBackend{states: map[string]*engine.State{}}, Now: func() time.Time { return t0 }, NoColor: true, Tick: -1})
+	m.instant = true
 	tm, _ := m.Update(tea.WindowSizeMsg{Width: 48, Height: 10})
 	tm = run(t, tm, m.loadSessions())
+	tm = run(t, tm, m.backfill())
 	out := tm.(Model).Render()
 	if strings.Contains(out, "\x1b[3") || strings.Contains(out, "\x1b[9") {
 		t.Errorf("NO_COLOR output has colours: %q", out)
@@ -180,79 +77,422 @@ func TestViewNoColorAndEmpty(t *testing.T) {
 	golden(t, "panel-empty-nocolor", out)
 }
 
-func TestKeys(t *testing.T) {
-	f := scenario()
-	var tm tea.Model = model(t, f, 48, 30)
+// j/k move across checkpoints and guards; enter shows the selected item
+// whole; esc closes.
+func TestSelectionAcrossCheckpointsAndGuards(t *testing.T) {
+	var tm tea.Model = model(t, scenario(), 56, 40)
 	m := tm.(Model)
-	if got := len(m.openCheckpoints()); got != 2 {
-		t.Fatalf("want 2 open checkpoints, got %d", got)
+	its := m.items()
+	var kinds string
+	for _, it := range its {
+		switch {
+		case it.cp != nil && it.cp.Status == engine.StatusOpen:
+			kinds += "o"
+		case it.cp != nil:
+			kinds += "c"
+		default:
+			kinds += "g"
+		}
 	}
-	tm = press(t, tm, "j")
-	if tm.(Model).cursor != 1 {
-		t.Error("j moves down")
+	if kinds != "ooc"+strings.Repeat("g", len(m.followed().Warnings)) {
+		t.Fatalf("items: %s", kinds)
 	}
-	tm = press(t, tm, "j")
-	if tm.(Model).cursor != 1 {
-		t.Error("j stops at the last checkpoint")
+	if m.sel != "c:c2" {
+		t.Fatalf("first selection %q, want the first open checkpoint", m.sel)
+	}
+	tm = press(t, tm, "j", "j", "j")
+	it, _ := tm.(Model).selected()
+	if it.g == nil {
+		t.Fatalf("three down is the first guard, got %+v", it)
+	}
+	// Newest guard first: the unchanged re-read, whose evidence is long.
+	if it.g.Reason != "unchanged-reread" {
+		t.Fatalf("first guard %s", it.g.Reason)
+	}
+	tm = press(t, tm, "enter")
+	out := screen(tm)
+	if !tm.(Model).details || !strings.Contains(out, "Guard warning") {
+		t.Fatalf("enter opens the guard's details:\n%s", out)
+	}
+	want := freshen(it.g.Evidence, it.g.Time, t0)
+	if !strings.Contains(squash(out), squash(want)) {
+		t.Errorf("details miss the whole evidence %q:\n%s", want, out)
+	}
+	if !strings.Contains(squash(strings.ReplaceAll(out, "│", "")), squash("cully: "+it.g.Evidence)) {
+		t.Errorf("details miss the nudge the agent was told:\n%s", out)
 	}
 	tm = press(t, tm, "k")
-	if tm.(Model).cursor != 0 {
-		t.Error("k moves up")
+	if it, _ := tm.(Model).selected(); it.cp == nil || it.cp.ID != "c1" || !strings.Contains(screen(tm), "Checkpoint c1") {
+		t.Errorf("k in the details moves to the item above (c1, resolved):\n%s", screen(tm))
 	}
-	tm = press(t, tm, "enter")
-	if !tm.(Model).details || !strings.Contains(tm.(Model).Render(), "Checkpoint c1") {
-		t.Error("enter shows details")
+	if !strings.Contains(screen(tm), "resolved") {
+		t.Error("a resolved checkpoint says so")
 	}
-	tm = press(t, tm, "enter")
+	tm = press(t, tm, "esc")
 	if tm.(Model).details {
-		t.Error("enter again closes details")
+		t.Error("esc closes the details")
 	}
-	tm = press(t, tm, "?")
-	if !tm.(Model).help.ShowAll {
-		t.Error("? shows the full help")
+	for i := 0; i < 30; i++ {
+		tm = press(t, tm, "j")
 	}
-	tm = press(t, tm, "a")
-	if len(f.acks) != 1 || f.acks[0][0] != "c1" || len(tm.(Model).openCheckpoints()) != 1 {
-		t.Fatalf("a acknowledges the selected checkpoint: acks %v open %d", f.acks, len(tm.(Model).openCheckpoints()))
+	if got := tm.(Model).selIdx; got != len(its)-1 {
+		t.Errorf("j stops at the last item: %d", got)
 	}
-	tm = press(t, tm, "A")
-	if len(f.acks) != 2 || f.acks[1][0] != "*" || len(tm.(Model).openCheckpoints()) != 0 {
-		t.Fatalf("A acknowledges all: %v", f.acks)
+	// The last guard is past the list's window: the list follows it.
+	if !strings.Contains(screen(tm), "▸ ! third-attempt") {
+		t.Errorf("the selected guard is in view:\n%s", screen(tm))
 	}
-	tm = press(t, tm, "a")
-	if !strings.Contains(tm.(Model).status, "no open checkpoint") {
-		t.Error("a with nothing open says so")
+	for i := 0; i < 30; i++ {
+		tm = press(t, tm, "k")
 	}
-	// tab cycles sessions and pins the choice.
-	other := engine.NewState("second-session")
-	other.LastSeen = t0.Add(-time.Hour)
-	f.states[other.Session] = other
-	tm = run(t, tm, tm.(Model).loadSessions())
+	if tm.(Model).selIdx != 0 {
+		t.Error("k stops at the first item")
+	}
+}
+
+// A checkpoint's details: evidence, status, when it was raised, whether
+// and when the agent was told, and the exact nudge.
+func TestCheckpointDetails(t *testing.T) {
+	f := scenario()
+	var tm tea.Model = model(t, f, 56, 60)
+	out := screen(press(t, tm, "enter"))
+	c2 := f.states[mainID].Checkpoints[1]
+	for _, want := range []string{"Checkpoint c2", "failure-loop", "open: waiting for you", c2.Raised.Format("15:04:05"),
+		"yes, ", "what the agent was told:", "cully checkpoint c2 (failure-loop)", "cully ack c2"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("details miss %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(squash(out), squash(c2.Evidence)) {
+		t.Errorf("details miss the evidence %q", c2.Evidence)
+	}
+	// c3 (exploring) is shown, not told.
+	out = screen(press(t, tm, "j", "enter"))
+	if !strings.Contains(out, "Checkpoint c3") || !strings.Contains(out, "not yet") || !strings.Contains(squash(out), squash(shownNotTold)) {
+		t.Errorf("an untold checkpoint says why:\n%s", out)
+	}
+	if strings.Contains(out, "what the agent was told") {
+		t.Error("no nudge for an untold checkpoint")
+	}
+}
+
+// At 56 columns, the default --split width, no checkpoint sentence is cut:
+// open checkpoints wrap.
+func TestOpenCheckpointsWrapAtSplitWidth(t *testing.T) {
+	f := scenario()
+	out := screen(model(t, f, 56, 40))
+	for _, c := range f.states[mainID].OpenCheckpoints() {
+		if !strings.Contains(squash(out), squash(c.Evidence)) {
+			t.Errorf("%s's evidence is cut:\n%s", c.ID, out)
+		}
+	}
+}
+
+// The session list names projects; tab and 1–9 switch; the header names
+// the followed project and branch.
+func TestSessionsAndSwitching(t *testing.T) {
+	var tm tea.Model = model(t, scenario(), 56, 40)
+	out := screen(tm)
+	for _, want := range []string{"cully  parser · fix-empty-input", "Sessions 3", "1  infra", "2  webapp", "3▸ parser", "ended", "on track", "2 open"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q:\n%s", want, out)
+		}
+	}
 	tm = press(t, tm, "tab")
-	if m := tm.(Model); m.follow != "second-session" || !m.pinned {
-		t.Fatalf("tab: following %q pinned %v", m.follow, m.pinned)
+	if m := tm.(Model); m.follow != infraID || !m.pinned {
+		t.Fatalf("tab from the last wraps to the first: %q", m.follow)
 	}
-	tm = press(t, tm, "tab")
-	if tm.(Model).follow == "second-session" {
-		t.Error("tab wraps around")
+	tm = press(t, tm, "2")
+	if tm.(Model).follow != webID || !strings.Contains(screen(tm), "cully  webapp · main") {
+		t.Fatalf("2 follows webapp:\n%s", screen(tm))
 	}
-	_, cmd := tm.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	if _, ok := cmd().(tea.QuitMsg); !ok {
-		t.Error("q quits")
+	tm = press(t, tm, "9")
+	if tm.(Model).follow != webID || !strings.Contains(tm.(Model).flash, "no session 9") {
+		t.Error("9 with three listed says so")
+	}
+	// A pinned panel stays put when another session is active.
+	ev := &engine.Event{V: 1, Time: t0, Session: mainID, Kind: engine.KindPostTool, Tool: "Read", Class: engine.ClassRead, Outcome: engine.OutcomeOK}
+	tm, cmd := tm.Update(journalMsg{batch: batchOf(ev)})
+	tm = run(t, tm, cmd)
+	if tm.(Model).follow != webID {
+		t.Error("a pinned panel moved")
 	}
 }
 
 // A journal batch for another session moves an unpinned panel to it.
 func TestFollowsMostRecentlyActive(t *testing.T) {
 	f := scenario()
-	var tm tea.Model = model(t, f, 48, 20)
+	var tm tea.Model = model(t, f, 56, 20)
 	st := engine.NewState("new-session")
-	st.LastSeen = t0
 	f.states["new-session"] = st
 	ev := &engine.Event{V: 1, Time: t0, Session: "new-session", Kind: engine.KindPostTool, Tool: "Read", Class: engine.ClassRead, Outcome: engine.OutcomeOK}
 	tm, cmd := tm.Update(journalMsg{batch: batchOf(ev)})
 	tm = run(t, tm, cmd)
 	if tm.(Model).follow != "new-session" {
 		t.Fatalf("following %q", tm.(Model).follow)
+	}
+}
+
+// a waits out the undo window before writing; u within it writes nothing;
+// quitting inside the window writes the ack rather than losing it.
+func TestAckUndo(t *testing.T) {
+	f := scenario()
+	var tm tea.Model = model(t, f, 56, 40)
+	tm, due := tm.Update(keyMsg("a"))
+	m := tm.(Model)
+	if m.pending == nil || len(f.acks) != 0 {
+		t.Fatalf("a waits: pending %v acks %v", m.pending, f.acks)
+	}
+	if !strings.Contains(screen(tm), "c2 acknowledged · u undoes") || !strings.Contains(screen(tm), "acknowledging, u undoes") {
+		t.Errorf("the ack shows what it did and how to undo it:\n%s", screen(tm))
+	}
+	if !strings.Contains(screen(tm), "⚑ 1 open checkpoint") {
+		t.Errorf("the header counts the ack at once:\n%s", screen(tm))
+	}
+	tm = press(t, tm, "u")
+	tm = run(t, tm, due) // the window ends after the undo: nothing to write
+	if len(f.acks) != 0 || tm.(Model).pending != nil {
+		t.Fatalf("undone ack written: %v", f.acks)
+	}
+	if !strings.Contains(screen(tm), "undone: c2 stays open") || !strings.Contains(screen(tm), "⚑ 2 open checkpoints") {
+		t.Errorf("undo says so:\n%s", screen(tm))
+	}
+
+	tm = press(t, tm, "a") // instant timers: the window ends at once
+	if len(f.acks) != 1 || f.acks[0][0] != "c2" {
+		t.Fatalf("the ack is written when the window ends: %v", f.acks)
+	}
+	if !strings.Contains(screen(tm), "c2 acknowledged: the agent is no longer told") {
+		t.Errorf("the written ack says so:\n%s", screen(tm))
+	}
+	tm = press(t, tm, "u")
+	if !strings.Contains(tm.(Model).flash, "nothing to undo") {
+		t.Error("u after the window says it is too late")
+	}
+	// c3 is now first, then c2 and c1 closed; a guard cannot be acknowledged.
+	tm = press(t, tm, "j", "j", "j")
+	tm = press(t, tm, "a")
+	if !strings.Contains(tm.(Model).flash, "guard warning needs no acknowledgment") {
+		t.Errorf("a on a guard: %q", tm.(Model).flash)
+	}
+	// A, then q inside the window: written before quitting.
+	tm, _ = tm.Update(keyMsg("A"))
+	tm, cmd := tm.Update(keyMsg("q"))
+	run(t, tm, cmd)
+	if len(f.acks) != 2 || strings.Join(f.acks[1], ",") != "c3" {
+		t.Fatalf("quit inside the window writes the ack: %v", f.acks)
+	}
+}
+
+// Acks are not the agent's activity: the header's last activity stays.
+func TestAckDoesNotMoveLastActivity(t *testing.T) {
+	f := scenario()
+	later := func() time.Time { return t0.Add(10 * time.Minute) }
+	var tm tea.Model = start(t, newModel(f, 56, 40, Options{Now: later}))
+	before := strings.Split(screen(tm), "\n")[1]
+	tm = press(t, tm, "A")
+	ack := &engine.Event{V: 1, Time: t0.Add(10 * time.Minute), Session: mainID, Kind: engine.KindAck, Agent: "cully", Ack: []string{"*"}}
+	tm, cmd := tm.Update(journalMsg{batch: batchOf(ack)})
+	tm = run(t, tm, cmd)
+	after := strings.Split(screen(tm), "\n")[1]
+	if !strings.Contains(before, "last 10m ago") || !strings.Contains(after, "last 10m ago") {
+		t.Errorf("last activity moved with the ack: %q → %q", before, after)
+	}
+	if f.states[mainID].LastSeen != t0.Add(10*time.Minute) && len(f.acks) != 1 {
+		t.Errorf("acks: %v", f.acks)
+	}
+}
+
+// Ages follow the panel's clock: a tick recomputes them, guard evidence
+// included.
+func TestAgesFollowTheClock(t *testing.T) {
+	var tm tea.Model = model(t, scenario(), 100, 40)
+	tm = press(t, tm, "j", "j", "j", "enter")
+	if !strings.Contains(screen(tm), "was read whole 1m ago") {
+		t.Fatalf("evidence at raise time:\n%s", screen(tm))
+	}
+	tm, _ = tm.Update(tickMsg(t0.Add(5 * time.Minute)))
+	out := screen(tm)
+	if !strings.Contains(out, "was read whole 6m ago") || !strings.Contains(out, "5m ago (11:59:52)") {
+		t.Errorf("evidence and ages recomputed:\n%s", out)
+	}
+	if strings.Contains(out, "just now") {
+		t.Errorf("a stale \"just now\":\n%s", out)
+	}
+}
+
+// Counts match what is listed: more guards than rows say how many more.
+func TestCountsMatchLists(t *testing.T) {
+	f := scenario()
+	out := screen(model(t, f, 56, 40))
+	n := len(f.states[mainID].Warnings)
+	if !strings.Contains(out, fmt.Sprintf("Guards %d", n)) || !strings.Contains(out, fmt.Sprintf("+%d more", n-guardRows)) {
+		t.Errorf("guards %d, rows %d:\n%s", n, guardRows, out)
+	}
+	if strings.Contains(out, "not configured") || strings.Contains(out, "unknown") || strings.Contains(out, "Advisor") || strings.Contains(out, "Ledger") {
+		t.Errorf("placeholders:\n%s", out)
+	}
+	if !strings.Contains(squash(out), squash("cully install --statusline")) {
+		t.Errorf("no hint for the cost figures:\n%s", out)
+	}
+}
+
+// Recent activity: times, commands for shell calls, targets for file
+// tools, outcomes.
+func TestRecentActivity(t *testing.T) {
+	out := screen(model(t, scenario(), 100, 60))
+	for _, want := range []string{
+		"11:59:58 now $ Bash      git status --short",
+		"R Bash      cat go.sum",
+		"R Read      parser/parser.go",
+		"✓ Bash      go test ./parser/  12 passed",
+		"✗ Bash      go build ./cmd/parse  exit 1",
+		"» prompt · task 1 begins",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q:\n%s", want, out)
+		}
+	}
+	help := screen(press(t, model(t, scenario(), 56, 80), "?"))
+	for _, l := range legend {
+		if !strings.Contains(squash(help), squash(l[0]+l[1])) {
+			t.Errorf("legend misses %q:\n%s", l[1], help)
+		}
+	}
+}
+
+// b cycles the alerts, shown in the key bar; a checkpoint opening rings
+// (desktop: OSC 9 through tmux's passthrough); one open at start does not.
+func TestAlerts(t *testing.T) {
+	f := scenario()
+	var tm tea.Model = start(t, newModel(f, 80, 30, Options{Tmux: true}))
+	if !strings.Contains(screen(tm), "b alerts off") {
+		t.Fatalf("alert state in the key bar:\n%s", screen(tm))
+	}
+	tm = press(t, tm, "b")
+	if !strings.Contains(screen(tm), "b bell on") {
+		t.Error("b turns the bell on")
+	}
+	tm = press(t, tm, "b")
+	if !strings.Contains(screen(tm), "b desktop alerts") {
+		t.Error("b again: desktop")
+	}
+	// A new checkpoint in the followed session.
+	cfg := engine.DefaultConfig()
+	st := f.states[mainID]
+	engine.Apply(st, &engine.Event{V: 1, Time: t0, Session: mainID, Kind: engine.KindPrompt}, &cfg)
+	one := 1
+	for i := 0; i < 3; i++ {
+		for _, k := range []engine.Kind{engine.KindPreTool, engine.KindPostTool} {
+			ev := &engine.Event{V: 1, Time: t0, Session: mainID, Kind: k, Tool: "Bash", Class: engine.ClassCheck, Cmd: "make", CmdFP: "m", FailSig: "x", Exit: &one, Outcome: engine.OutcomeFailed}
+			if k == engine.KindPreTool {
+				ev.Outcome, ev.Exit = "", nil
+			}
+			engine.Apply(st, ev, &cfg)
+		}
+	}
+	tm, cmd := tm.Update(tm.(Model).loadState(mainID)())
+	raw := findRaw(cmd)
+	if !strings.HasPrefix(raw, "\a\x1bPtmux;\x1b\x1b]9;cully: checkpoint c4 (failure-loop) opened in parser") {
+		t.Errorf("alert %q", raw)
+	}
+	if !strings.Contains(screen(tm), "⚑ checkpoint c4") {
+		t.Errorf("the transient line names it:\n%s", screen(tm))
+	}
+	// The same state again: nothing new, no alert.
+	_, cmd = tm.Update(tm.(Model).loadState(mainID)())
+	if findRaw(cmd) != "" {
+		t.Error("alerted twice for one checkpoint")
+	}
+}
+
+func findRaw(cmd tea.Cmd) string {
+	if cmd == nil {
+		return ""
+	}
+	switch msg := cmd().(type) {
+	case tea.RawMsg:
+		return fmt.Sprint(msg.Msg)
+	case tea.BatchMsg:
+		for _, c := range msg {
+			if r := findRaw(c); r != "" {
+				return r
+			}
+		}
+	}
+	return ""
+}
+
+// Recorded text never reaches the terminal as escapes.
+func TestRecordedTextIsClean(t *testing.T) {
+	f := scenario()
+	f.events = append(f.events, &engine.Event{V: 1, Time: t0, Session: mainID, Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassRun,
+		Cmd: "printf '\x1b]52;c;ZXZpbA==\x07\x1b[2J' \u202e", Outcome: engine.OutcomeOK})
+	out := model(t, f, 100, 40).Render()
+	if strings.Contains(out, "\x1b]52") || strings.Contains(out, "\x1b[2J") || strings.Contains(out, "\u202e") {
+		t.Errorf("raw escapes in the panel: %q", out)
+	}
+	if !strings.Contains(out, `printf '\x1b]52;c;ZXZpbA==\x07\x1b[2J' \u202e`) {
+		t.Errorf("the command is shown escaped:\n%s", ansi.Strip(out))
+	}
+}
+
+func TestFreshen(t *testing.T) {
+	raised := t0
+	for in, want := range map[string]string{
+		"a.go (9 KiB) was read whole 1m31s ago and is unchanged": "a.go (9 KiB) was read whole 2m ago and is unchanged",
+		"read just now, unchanged":                               "read 30s ago, unchanged",
+		"no times here":                                          "no times here",
+		"ago ago":                                                "ago ago",
+	} {
+		if got := freshen(in, raised, t0.Add(30*time.Second)); got != want {
+			t.Errorf("freshen(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FindProject: the git root's name and branch, through worktree .git
+// files and detached heads; a plain directory's own name.
+func TestFindProject(t *testing.T) {
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "myrepo")
+	sub := filepath.Join(repo, "pkg", "deep")
+	must(t, os.MkdirAll(sub, 0o755))
+	must(t, os.MkdirAll(filepath.Join(repo, ".git"), 0o755))
+	must(t, os.WriteFile(filepath.Join(repo, ".git", "HEAD"), []byte("ref: refs/heads/feature/x\n"), 0o644))
+	if p := FindProject(sub); p.Name != "myrepo" || p.Branch != "feature/x" || p.Dir != repo {
+		t.Errorf("repo: %+v", p)
+	}
+	wt := filepath.Join(dir, "wt-panel")
+	must(t, os.MkdirAll(wt, 0o755))
+	gd := filepath.Join(repo, ".git", "worktrees", "wt-panel")
+	must(t, os.MkdirAll(gd, 0o755))
+	must(t, os.WriteFile(filepath.Join(gd, "HEAD"), []byte("5f72c07aaaabbbbccccddddeeeeffff00001111\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+gd+"\n"), 0o644))
+	if p := FindProject(wt); p.Name != "wt-panel" || p.Branch != "detached 5f72c07" {
+		t.Errorf("worktree: %+v", p)
+	}
+	plain := filepath.Join(dir, "notes")
+	must(t, os.MkdirAll(plain, 0o755))
+	if p := FindProject(plain); p.Name != "notes" || p.Branch != "" {
+		t.Errorf("plain: %+v", p)
+	}
+	if p := FindProject(""); p.Name != "" {
+		t.Errorf("empty: %+v", p)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestQuit(t *testing.T) {
+	tm := model(t, scenario(), 56, 20)
+	_, cmd := tm.Update(keyMsg("q"))
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Error("q quits")
 	}
 }

@@ -2,10 +2,12 @@ package tui
 
 import (
 	"fmt"
-	"sort"
+	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"cully/engine"
 )
@@ -15,199 +17,448 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.help.SetWidth(msg.Width)
 		return m, nil
 	case tea.BackgroundColorMsg:
 		m.styles = DefaultStyles(msg.IsDark(), m.noColor)
-		m.help.Styles = m.styles.Help
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	case sessionsMsg:
-		if msg.err != nil {
-			m.status = "cannot list sessions: " + msg.err.Error()
-			return m, nil
-		}
-		for id, t := range msg.seen {
-			if t.After(m.seen[id]) {
-				m.seen[id] = t
-			}
-		}
-		m.sortSessions(msg.ids...)
-		if m.follow == "" && len(m.sessions) > 0 {
-			m.follow = m.sessions[0]
-			return m, m.load(m.follow)
-		}
-		return m, nil
+		return m.sessions(msg)
 	case stateMsg:
-		m.loading[msg.session] = false
-		if msg.err != nil {
-			m.status = fmt.Sprintf("cannot read session %s: %v", short(msg.session), msg.err)
-		} else {
-			m.states[msg.session] = msg.state
-			if !msg.state.LastSeen.IsZero() && msg.state.LastSeen.After(m.seen[msg.session]) {
-				m.seen[msg.session] = msg.state.LastSeen
-			}
-		}
-		m.clampCursor()
-		if m.dirty[msg.session] {
-			m.dirty[msg.session] = false
-			return m, m.load(msg.session)
-		}
-		return m, nil
+		return m.stateLoaded(msg)
 	case backfillMsg:
 		for _, ev := range msg.events {
 			m.note(ev)
 		}
-		return m, nil
+		if m.follow == "" {
+			m.follow = m.newest()
+		}
+		return m, m.loadListed()
 	case journalMsg:
 		return m.journalBatch(msg)
 	case ackMsg:
 		if msg.err != nil {
-			m.status = "ack failed: " + msg.err.Error()
-		} else {
-			m.status = fmt.Sprintf("acknowledged %v", msg.ids)
-			if len(msg.ids) == 1 && msg.ids[0] == "*" {
-				m.status = "acknowledged all open checkpoints"
-			}
+			return m.flashed("ack failed: " + msg.err.Error()), m.load(msg.session)
 		}
-		return m, m.load(msg.session)
+		m = m.flashed(ackedText(msg.ids) + " acknowledged: the agent is no longer told")
+		return m, tea.Batch(m.load(msg.session), m.flashTimer())
 	case tickMsg:
+		m.advance(time.Time(msg))
 		return m, m.nextTick()
+	case ackDueMsg:
+		m.advance(msg.at)
+		if p := m.pending; p != nil && p.seq == msg.seq {
+			m.pending = nil
+			return m, m.writeAck(p.session, p.ids)
+		}
+		return m, nil
+	case flashDoneMsg:
+		m.advance(msg.at)
+		if msg.seq == m.flashSeq {
+			m.flash = ""
+		}
+		return m, nil
 	}
 	return m, nil
 }
 
+// advance moves the panel's clock forward (never back).
+func (m *Model) advance(t time.Time) {
+	if t.After(m.now) {
+		m.now = t
+	}
+}
+
+func (m Model) sessions(msg sessionsMsg) (tea.Model, tea.Cmd) {
+	if msg.err != nil {
+		return m.flashed("cannot list sessions: " + msg.err.Error()), nil
+	}
+	for _, si := range msg.list {
+		s := m.get(si.ID)
+		if si.LastSeen.After(s.listed) {
+			s.listed = si.LastSeen
+		}
+	}
+	if m.follow == "" {
+		m.follow = m.newest()
+	}
+	return m, m.loadListed()
+}
+
+// loadListed loads the state of every listed session not loaded yet.
+func (m *Model) loadListed() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, s := range m.listed() {
+		if !s.loaded && !s.loading {
+			cmds = append(cmds, m.load(s.id))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
 // load reads a session's state, coalescing requests while one is in flight.
-func (m *Model) load(session string) tea.Cmd {
-	if m.loading[session] {
-		m.dirty[session] = true
+func (m *Model) load(id string) tea.Cmd {
+	if id == "" {
 		return nil
 	}
-	m.loading[session] = true
-	return m.loadState(session)
+	s := m.get(id)
+	if s.loading {
+		s.dirty = true
+		return nil
+	}
+	s.loading = true
+	return m.loadState(id)
+}
+
+func (m Model) stateLoaded(msg stateMsg) (tea.Model, tea.Cmd) {
+	s := m.get(msg.session)
+	s.loading = false
+	var cmds []tea.Cmd
+	if msg.err != nil {
+		m = m.flashed(fmt.Sprintf("cannot read session %s: %v", shortID(msg.session), msg.err))
+	} else {
+		s.state, s.project, s.hint = msg.state, msg.project, msg.hint
+		if s.first.IsZero() || !msg.state.Started.IsZero() && msg.state.Started.Before(s.first) {
+			s.first = msg.state.Started
+		}
+		if c := m.opened(s); c != nil {
+			cmds = append(cmds, c)
+		}
+		s.loaded = true
+	}
+	m.syncSelection()
+	if s.dirty {
+		s.dirty = false
+		cmds = append(cmds, m.load(msg.session))
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// opened notes the checkpoints a fresh state shows open for the first time,
+// says so in the transient line and, when alerts are on, rings: never for
+// those already open when the session was first loaded.
+func (m *Model) opened(s *session) tea.Cmd {
+	var fresh []engine.Checkpoint
+	for _, c := range s.state.OpenCheckpoints() {
+		if !s.known[c.ID] {
+			s.known[c.ID] = true
+			if s.loaded {
+				fresh = append(fresh, c)
+			}
+		}
+	}
+	if len(fresh) == 0 {
+		return nil
+	}
+	c := fresh[len(fresh)-1]
+	where := s.project.Name
+	if where == "" {
+		where = "session " + shortID(s.id)
+	}
+	body := fmt.Sprintf("checkpoint %s (%s) opened in %s", c.ID, c.Reason, where)
+	*m = m.flashed("⚑ " + body)
+	if m.alerts == alertOff {
+		return m.flashTimer()
+	}
+	return tea.Batch(tea.Raw(m.alertSeq(body)), m.flashTimer())
+}
+
+// alertSeq is what an alert writes to the terminal: the bell, and in
+// desktop mode a notification (OSC 9, or OSC 777 where the terminal uses
+// that), wrapped in tmux's passthrough inside tmux.
+func (m Model) alertSeq(body string) string {
+	if m.alerts != alertDesktop {
+		return "\a"
+	}
+	body = oscSafe(body)
+	seq := ansi.Notify(alertTitle + ": " + body)
+	if m.notify == notifyOSC777 {
+		seq = ansi.URxvtExt("notify", alertTitle, body)
+	}
+	if m.tmux {
+		seq = ansi.TmuxPassthrough(seq)
+	}
+	return "\a" + seq
+}
+
+// oscSafe keeps a notification's text inside its escape sequence: no
+// control characters, no ';' (OSC 777's field separator).
+func oscSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || r == ';' {
+			return ' '
+		}
+		return r
+	}, clean(s))
 }
 
 func (m Model) journalBatch(msg journalMsg) (tea.Model, tea.Cmd) {
 	if msg.closed {
-		m.status = "journal watch ended: restart the panel to follow new activity"
-		return m, nil
+		return m.flashed("journal watch ended: restart the panel to follow new activity"), nil
 	}
 	b := msg.batch
 	m.corrupt += b.Corrupt
 	if b.Err != nil {
-		m.status = "journal: " + b.Err.Error()
+		m = m.flashed("journal: " + b.Err.Error())
 	}
 	touched := map[string]bool{}
 	var newest *engine.Event
 	for _, ev := range b.Events {
 		m.note(ev)
+		if ev.Session == "" {
+			continue
+		}
 		touched[ev.Session] = true
-		if ev.Kind != engine.KindAck && ev.Kind != engine.KindHostUsage {
+		if agentActivity(ev) {
 			newest = ev
 		}
 	}
 	// Follow the most recently active session unless the user picked one.
 	if !m.pinned && newest != nil && newest.Session != m.follow {
-		m.follow, m.cursor, m.details = newest.Session, 0, false
+		m.follow, m.sel, m.selIdx, m.details, m.scroll, m.chose = newest.Session, "", 0, false, 0, false
 	}
 	cmds := []tea.Cmd{m.waitJournal()}
-	if touched[m.follow] || m.states[m.follow] == nil && m.follow != "" {
+	listed := map[string]bool{}
+	for _, s := range m.listed() {
+		listed[s.id] = true
+	}
+	for id := range touched {
+		if listed[id] {
+			cmds = append(cmds, m.load(id))
+		}
+	}
+	if m.follow != "" && !m.get(m.follow).loaded {
 		cmds = append(cmds, m.load(m.follow))
 	}
 	return m, tea.Batch(cmds...)
 }
 
-// note records an event's session activity and, for tool results and
-// prompts, the recent-activity list.
+// agentActivity: a record the agent's host made. The user's acks and the
+// host's usage reports (the status line refreshes on its own) are not.
+func agentActivity(ev *engine.Event) bool {
+	return ev.Kind != engine.KindAck && ev.Kind != engine.KindHostUsage
+}
+
+// note books a record: the session's last activity, its activity rows and
+// the nudges it was handed.
 func (m *Model) note(ev *engine.Event) {
 	if ev.Session == "" {
 		return
 	}
-	if ev.Time.After(m.seen[ev.Session]) {
-		m.seen[ev.Session] = ev.Time
+	s := m.get(ev.Session)
+	if s.first.IsZero() || ev.Time.Before(s.first) {
+		s.first = ev.Time
 	}
-	m.sortSessions(ev.Session)
-	if ev.Kind == engine.KindPostTool || ev.Kind == engine.KindPrompt {
-		r := append(m.recent[ev.Session], ev)
+	if agentActivity(ev) && ev.Time.After(s.active) {
+		s.active = ev.Time
+	}
+	if shownInRecent(ev) {
+		r := append(s.recent, ev)
 		if len(r) > recentPerSession {
 			r = r[len(r)-recentPerSession:]
 		}
-		m.recent[ev.Session] = r
+		s.recent = r
 	}
-}
-
-func (m *Model) sortSessions(ids ...string) {
-	for _, id := range ids {
-		found := false
-		for _, s := range m.sessions {
-			if s == id {
-				found = true
-				break
+	for _, sg := range ev.Signals {
+		if sg.Kind == engine.SignalNudge {
+			n := append(s.nudges, nudge{at: ev.Time, text: sg.Text})
+			if len(n) > nudgesPerSession {
+				n = n[len(n)-nudgesPerSession:]
 			}
-		}
-		if !found {
-			m.sessions = append(m.sessions, id)
+			s.nudges = n
 		}
 	}
-	sort.SliceStable(m.sessions, func(i, j int) bool { return m.seen[m.sessions[i]].After(m.seen[m.sessions[j]]) })
 }
 
-func (m *Model) clampCursor() {
-	n := len(m.openCheckpoints())
-	if m.cursor >= n {
-		m.cursor = n - 1
+// shownInRecent: the records the activity list tells its story with.
+func shownInRecent(ev *engine.Event) bool {
+	switch ev.Kind {
+	case engine.KindPostTool, engine.KindPrompt, engine.KindStop, engine.KindCompact, engine.KindSessionStart, engine.KindSessionEnd:
+		return true
+	case engine.KindBatch:
+		return len(ev.Rejected) > 0
 	}
-	if m.cursor < 0 {
-		m.cursor = 0
+	return false
+}
+
+// syncSelection keeps the selection on the same item when the lists
+// change, or on the row where it was when that item is gone.
+func (m *Model) syncSelection() {
+	its := m.items()
+	if !m.chose && len(its) > 0 { // until the user moves it, the selection is the first item: an open checkpoint if any
+		m.sel, m.selIdx = its[0].key, 0
+		return
 	}
+	for i, it := range its {
+		if it.key == m.sel {
+			m.selIdx = i
+			return
+		}
+	}
+	if len(its) == 0 {
+		m.sel, m.selIdx, m.details = "", 0, false
+		return
+	}
+	m.selIdx = min(max(m.selIdx, 0), len(its)-1)
+	m.sel = its[m.selIdx].key
+}
+
+func (m Model) flashed(text string) Model {
+	m.flash = text
+	m.flashSeq++
+	return m
+}
+
+func (m Model) flashTimer() tea.Cmd {
+	seq := m.flashSeq
+	return m.after(flashFor, func(t time.Time) tea.Msg { return flashDoneMsg{seq: seq, at: t} })
 }
 
 func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	open := m.openCheckpoints()
+	k := m.keys
 	switch {
-	case key.Matches(msg, m.keys.Quit):
+	case key.Matches(msg, k.Quit):
+		if p := m.pending; p != nil { // an acknowledgment still in its undo window is kept, not lost
+			m.pending = nil
+			return m, tea.Sequence(m.writeAck(p.session, p.ids), tea.Quit)
+		}
 		return m, tea.Quit
-	case key.Matches(msg, m.keys.Help):
-		m.help.ShowAll = !m.help.ShowAll
-	case key.Matches(msg, m.keys.Down):
-		if m.cursor < len(open)-1 {
-			m.cursor++
+	case key.Matches(msg, k.Help):
+		m.help, m.scroll = !m.help, 0
+	case key.Matches(msg, k.Close):
+		switch {
+		case m.help:
+			m.help = false
+		case m.details:
+			m.details = false
 		}
-	case key.Matches(msg, m.keys.Up):
-		if m.cursor > 0 {
-			m.cursor--
+		m.scroll = 0
+	case key.Matches(msg, k.Down):
+		m.move(1)
+	case key.Matches(msg, k.Up):
+		m.move(-1)
+	case key.Matches(msg, k.ScrollDown):
+		m.scroll += max(m.height/2, 1)
+	case key.Matches(msg, k.ScrollUp):
+		m.scroll = max(m.scroll-max(m.height/2, 1), 0)
+	case key.Matches(msg, k.Details):
+		if _, ok := m.selected(); ok {
+			m.details, m.help, m.scroll = !m.details, false, 0
+		} else {
+			m = m.flashed("nothing to read: no checkpoint or guard warning in this session")
 		}
-	case key.Matches(msg, m.keys.Details):
-		m.details = !m.details && len(open) > 0
-	case key.Matches(msg, m.keys.Ack):
-		if len(open) == 0 {
-			m.status = "no open checkpoint to acknowledge"
-			return m, nil
+	case key.Matches(msg, k.Ack):
+		return m.ack(false)
+	case key.Matches(msg, k.AckAll):
+		return m.ack(true)
+	case key.Matches(msg, k.Undo):
+		if m.pending == nil {
+			return m.flashed("nothing to undo: an acknowledgment is final once its undo window has passed"), m.flashTimer()
 		}
-		m.status = "acknowledging " + open[m.cursor].ID + "…"
-		return m, m.ack(m.follow, []string{open[m.cursor].ID})
-	case key.Matches(msg, m.keys.AckAll):
-		if len(open) == 0 {
-			m.status = "no open checkpoint to acknowledge"
-			return m, nil
-		}
-		m.status = "acknowledging all…"
-		return m, m.ack(m.follow, []string{"*"})
-	case key.Matches(msg, m.keys.NextSession):
-		if len(m.sessions) < 2 {
-			m.status = "no other session"
-			return m, nil
+		ids := m.pending.ids
+		m.pending = nil
+		m = m.flashed("undone: " + ackedText(ids) + " stays open")
+		return m, m.flashTimer()
+	case key.Matches(msg, k.Alerts):
+		m.alerts = (m.alerts + 1) % 3
+		text := map[alertMode]string{
+			alertOff:     "alerts off",
+			alertBell:    "bell on: it rings when a checkpoint opens",
+			alertDesktop: "desktop alerts on: a notification and the bell when a checkpoint opens",
+		}[m.alerts]
+		m = m.flashed(text)
+		return m, m.flashTimer()
+	case key.Matches(msg, k.NextSession):
+		ls := m.listed()
+		if len(ls) < 2 {
+			return m.flashed("no other live session"), m.flashTimer()
 		}
 		i := 0
-		for k, s := range m.sessions {
-			if s == m.follow {
-				i = k + 1
+		for n, s := range ls {
+			if s.id == m.follow {
+				i = n + 1
 			}
 		}
-		m.follow, m.pinned, m.cursor, m.details = m.sessions[i%len(m.sessions)], true, 0, false
-		m.status = "following " + short(m.follow) + " (tab for the next)"
-		return m, m.load(m.follow)
+		return m.followSession(ls[i%len(ls)].id)
+	case key.Matches(msg, k.Session):
+		ls := m.listed()
+		n := int(msg.String()[0] - '1')
+		if n >= len(ls) {
+			return m.flashed(fmt.Sprintf("no session %d: %d listed", n+1, len(ls))), m.flashTimer()
+		}
+		return m.followSession(ls[n].id)
 	}
 	return m, nil
+}
+
+func (m *Model) move(d int) {
+	its := m.items()
+	if len(its) == 0 {
+		return
+	}
+	i := min(max(m.selIdx+d, 0), len(its)-1)
+	if i != m.selIdx || m.sel == "" {
+		m.scroll = 0
+	}
+	m.selIdx, m.sel, m.chose = i, its[i].key, true
+}
+
+func (m Model) followSession(id string) (tea.Model, tea.Cmd) {
+	m.follow, m.pinned, m.sel, m.selIdx, m.details, m.scroll, m.chose = id, true, "", 0, false, 0, false
+	m.syncSelection()
+	name := m.get(id).project.Name
+	if name == "" {
+		name = shortID(id)
+	}
+	m = m.flashed("following " + name + " (tab: the next session)")
+	return m, tea.Batch(m.load(id), m.flashTimer())
+}
+
+// ack starts an acknowledgment: it is written when the undo window ends
+// (the store has no un-ack, so undo is not writing it). An earlier one
+// still waiting is written at once.
+func (m Model) ack(all bool) (tea.Model, tea.Cmd) {
+	st := m.followed()
+	var ids []string
+	if st != nil {
+		if all {
+			for _, c := range st.OpenCheckpoints() {
+				if !m.isPending(m.follow, c.ID) {
+					ids = append(ids, c.ID)
+				}
+			}
+		} else if it, ok := m.selected(); ok && it.cp != nil && it.cp.Status == engine.StatusOpen && !m.isPending(m.follow, it.cp.ID) {
+			ids = []string{it.cp.ID}
+		}
+	}
+	if len(ids) == 0 {
+		text := "no open checkpoint to acknowledge"
+		if it, ok := m.selected(); ok && !all && m.openCount(m.sess[m.follow]) > 0 {
+			switch {
+			case it.g != nil:
+				text = "a guard warning needs no acknowledgment: select an open checkpoint (j/k)"
+			case it.cp != nil && it.cp.Status != engine.StatusOpen:
+				text = it.cp.ID + " is already " + string(it.cp.Status) + ": select an open checkpoint (j/k)"
+			}
+		}
+		return m.flashed(text), m.flashTimer()
+	}
+	var cmds []tea.Cmd
+	if p := m.pending; p != nil {
+		cmds = append(cmds, m.writeAck(p.session, p.ids))
+	}
+	m.seq++
+	seq := m.seq
+	m.pending = &pendingAck{session: m.follow, ids: ids, seq: seq}
+	m = m.flashed(fmt.Sprintf("%s acknowledged · u undoes (%ds)", ackedText(ids), int(m.undo.Round(time.Second)/time.Second)))
+	cmds = append(cmds, m.after(m.undo, func(t time.Time) tea.Msg { return ackDueMsg{seq: seq, at: t} }))
+	return m, tea.Batch(cmds...)
+}
+
+func ackedText(ids []string) string {
+	if len(ids) == 1 && ids[0] == "*" {
+		return "every open checkpoint"
+	}
+	return strings.Join(ids, ", ")
 }

@@ -3,10 +3,8 @@ package tui
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"cully/engine"
 )
@@ -16,255 +14,636 @@ func (m Model) View() tea.View {
 	v := tea.NewView(m.Render())
 	v.AltScreen = true
 	v.WindowTitle = "cully"
+	if n := m.openCount(m.sess[m.follow]); n > 0 {
+		v.WindowTitle = fmt.Sprintf("cully ⚑ %d open", n)
+	}
 	return v
 }
 
 // Render is the panel as text, cut to the window: every line to the width
-// by display cells, the whole to the height by dropping the least important
-// sections first.
+// by display cells, the whole to the height by giving the least important
+// sections less room first. The key bar stays at the bottom.
 func (m Model) Render() string {
 	w, h := max(m.width, 20), max(m.height, 6)
-	s := m.styles
-	st := m.followed()
+	head := m.header(w)
+	foot := m.footer(w)
+	room := max(h-len(head)-len(foot), 0)
 
-	var head, body []string
-	if st == nil {
-		head = append(head, s.Title.Render("cully")+s.Dim.Render(" · waiting for the first hook call"))
-		if m.follow != "" {
-			head = append(head, s.Dim.Render("session "+short(m.follow)+": loading…"))
-		} else {
-			head = append(head, s.Dim.Render("no session recorded yet: run `cully install`, then start your agent"))
-		}
-	} else {
-		head = m.header(st)
-		body = m.body(st, w, h)
+	var body []string
+	switch {
+	case m.followed() == nil:
+		body = m.waiting(w)
+	case w >= wideFrom:
+		body = m.wide(w, room)
+	case m.help:
+		body = m.scrolled(append([]string{""}, m.helpLines(w)...), room)
+	case m.details:
+		body = m.scrolled(append([]string{""}, m.detailLines(w)...), room)
+	default:
+		body = m.mainBody(w, room)
 	}
-	foot := []string{}
-	if m.status != "" {
-		foot = append(foot, s.Dim.Render(m.status))
-	}
-	foot = append(foot, strings.Split(m.help.View(m.keys), "\n")...)
-
-	// Fit: the header and the help bar stay; the body gives way.
-	room := h - len(head) - len(foot)
-	if room < 0 {
-		room = 0
+	if m.help && m.followed() == nil {
+		body = m.scrolled(m.helpLines(w), room)
 	}
 	if len(body) > room {
 		body = body[:room]
+	}
+	for len(body) < room {
+		body = append(body, "")
 	}
 	lines := append(append(head, body...), foot...)
 	if len(lines) > h {
 		lines = lines[:h]
 	}
 	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, "…")
+		lines[i] = cut(l, w)
 	}
 	return strings.Join(lines, "\n")
 }
 
-func (m Model) header(st *engine.State) []string {
+// waiting is the body before any session has loaded.
+func (m Model) waiting(w int) []string {
 	s := m.styles
+	if m.follow != "" {
+		return []string{"", s.Dim.Render(cut("loading session "+shortID(m.follow)+"…", w))}
+	}
+	return append([]string{""}, styleLines(s.Dim, wrap("No session recorded yet. Run `cully install`, then start your agent: its sessions appear here as it works.", w))...)
+}
+
+// header is two lines: where (project, branch) and how it goes (state,
+// last activity, agent, task, calls).
+func (m Model) header(w int) []string {
+	s := m.styles
+	ss := m.sess[m.follow]
+	if ss == nil || ss.state == nil {
+		return []string{s.Brand.Render(" cully ") + s.Dim.Render(cut(" waiting for the first hook call", w-7))}
+	}
+	st := ss.state
+	brand := s.Brand.Render(" cully ") + " "
+	avail := w - 8
+	name, branch := clean(ss.project.Name), clean(ss.project.Branch)
+	if name == "" {
+		name = "session " + shortID(ss.id)
+	}
+	line := brand
+	if branch != "" {
+		bw := min(width(branch), max(avail-width(name)-3, 10))
+		nw := max(avail-3-bw, 4)
+		line += s.Project.Render(cut(name, nw)) + s.Dim.Render(" · ") + s.Branch.Render(cut(branch, bw))
+	} else {
+		line += s.Project.Render(cut(name, avail))
+	}
+	if id := "  " + shortID(ss.id); w >= 80 && width(line)+width(id) <= w && ss.project.Name != "" {
+		line += s.Dim.Render(id)
+	}
+
+	n := m.openCount(ss)
+	var state string
+	switch {
+	case n > 0 && w < 48:
+		state = s.Accent.Render(fmt.Sprintf("⚑ %d open", n))
+	case n > 0:
+		state = s.Accent.Render(fmt.Sprintf("⚑ %d open checkpoint%s", n, plural(n, "", "s")))
+	case st.Ended:
+		state = s.Dim.Render("○ session ended")
+	case st.Events == 0:
+		state = s.Dim.Render("○ no activity yet")
+	default:
+		state = s.Good.Render("● on track")
+	}
 	agent := st.Agent
 	if agent == "" {
 		agent = "unknown agent"
 	}
-	title := s.Title.Render("cully") + s.Dim.Render(fmt.Sprintf(" · %s · %s · task %d", agent, short(st.Session), st.Task))
-	if len(m.sessions) > 1 {
-		title += s.Dim.Render(fmt.Sprintf(" · %d sessions", len(m.sessions)))
+	last := "last " + ago(m.now, ss.last())
+	if w < 48 {
+		last = ago(m.now, ss.last())
 	}
-	var state string
-	switch {
-	case len(st.OpenCheckpoints()) > 0:
-		state = s.Warn.Render(fmt.Sprintf("⚑ %d open checkpoint%s", len(st.OpenCheckpoints()), plural(len(st.OpenCheckpoints()))))
-	case st.Ended:
-		state = s.Dim.Render("○ session ended")
-	case st.Events == 0:
-		state = s.Dim.Render("○ unknown")
-	default:
-		state = s.Good.Render("● on track")
+	parts := []string{last, clean(agent), fmt.Sprintf("task %d", st.Task),
+		fmt.Sprintf("%d call%s", st.Counts.ToolCalls, plural(st.Counts.ToolCalls, "", "s"))}
+	meta := state
+	for _, p := range parts {
+		if width(meta)+3+width(p) > w {
+			break
+		}
+		meta += s.Dim.Render(" · " + p)
 	}
-	last := st.LastSeen
-	if t := m.seen[st.Session]; t.After(last) {
-		last = t
-	}
-	state += s.Dim.Render(" · last " + last.Local().Format("15:04:05") + " (" + ago(m.now(), last) + ")")
-	return []string{title, state}
+	return []string{line, meta}
 }
 
-// body renders the sections below the header, most important first, each
-// cut to what the height allows.
-func (m Model) body(st *engine.State, w, h int) []string {
+// sectionHead is a section's title, its counts, and a rule to the edge.
+func (m Model) sectionHead(w int, title, counts string) string {
 	s := m.styles
-	rule := s.Rule.Render(strings.Repeat("─", w))
-	var out []string
-	open := st.OpenCheckpoints()
+	l := s.Section.Render(title)
+	if counts != "" {
+		l += " " + counts
+	}
+	if rest := w - width(l) - 1; rest > 0 {
+		l += " " + s.Rule.Render(strings.Repeat("─", rest))
+	}
+	return l
+}
 
-	if m.details && len(open) > 0 {
-		c := open[min(m.cursor, len(open)-1)]
-		out = append(out, rule, s.Label.Render("Checkpoint "+c.ID)+s.Dim.Render(" · enter to close"))
-		out = append(out, wrap(s.Warn.Render(string(c.Reason))+" — "+c.Evidence, w)...)
-		out = append(out, wrap(s.Dim.Render("suggested: ")+engine.Action(c.Reason), w)...)
-		told := "not yet: it goes with the agent's next tool call"
-		if c.Nudged {
-			told = "yes"
-		}
-		out = append(out,
-			s.Dim.Render("raised ")+c.Raised.Local().Format("15:04:05")+s.Dim.Render(fmt.Sprintf(" · task %d · check epoch %d", c.Task, c.Epoch)),
-			s.Dim.Render("agent told: ")+told,
-			s.Dim.Render("a: acknowledge · cully ack "+c.ID))
-		return out
-	}
+// Degradation levels of the main body: at each level a section gives up
+// some room, least important first, until the body fits.
+const (
+	lvlSpaced        = iota // a blank line between sections
+	lvlFull                 // every section whole
+	lvlNoBudget             // the budget lines go
+	lvlNoClosed             // closed checkpoints are only counted
+	lvlFewGuards            // two guard rows
+	lvlShortOpen            // unselected open checkpoints on one line
+	lvlNoGuards             // guards only counted (a selected one stays)
+	lvlOneSession           // the session list on one line
+	lvlShortSelected        // the selected row on one line too
+	lvlLast          = lvlShortSelected
+	minRecent        = 4 // the activity list's title and three rows, kept while anything else can give
+	spacedRecent     = 8 // the spaced layout only when the activity list keeps this much
+	guardRows        = 4
+)
 
-	// Checkpoints.
-	closed := len(st.Checkpoints) - len(open)
-	label := s.Label.Render("Checkpoints")
-	if len(open) == 0 {
-		label += s.Good.Render(" none open")
-	} else {
-		label += s.Warn.Render(fmt.Sprintf(" %d open", len(open)))
-	}
-	if closed > 0 {
-		label += s.Dim.Render(fmt.Sprintf(" · %d closed", closed))
-	}
-	out = append(out, rule, label)
-	for i, c := range open {
-		line := fmt.Sprintf("%s %s — %s", c.ID, c.Reason, c.Evidence)
-		if !c.Nudged {
-			line += " (pending)"
-		}
-		if i == m.cursor {
-			out = append(out, s.Selected.Render("▸ "+line))
-		} else {
-			out = append(out, "  "+line)
+// mainBody lays out the sections for the room there is.
+func (m Model) mainBody(w, room int) []string {
+	var fixed []string
+	lvl := lvlSpaced
+	for ; lvl <= lvlLast; lvl++ {
+		fixed = m.sections(w, lvl)
+		if need := map[bool]int{true: spacedRecent + 2, false: minRecent}[lvl == lvlSpaced]; len(fixed)+need <= room {
+			break
 		}
 	}
-
-	// Guard warnings: the latest few.
-	if n := len(st.Warnings); n > 0 {
-		out = append(out, s.Label.Render("Guards")+s.Dim.Render(fmt.Sprintf(" %d", n)))
-		for _, g := range st.Warnings[max(0, n-3):] {
-			out = append(out, "  "+s.Warn.Render(string(g.Reason))+" "+s.Dim.Render(g.Evidence))
-		}
-	}
-
-	// Budget.
-	out = append(out, s.Label.Render("Budget")+" "+fmt.Sprintf("wall %s · %d calls · %d failed", dur(st.LastSeen.Sub(st.Started)), st.Counts.ToolCalls, st.Counts.Failures))
-	tokens, cost, ctx := "unknown", "unknown", "unknown"
-	if u := st.Usage; u != nil {
-		if u.InputTokens != nil && u.OutputTokens != nil {
-			tokens = fmt.Sprint(*u.InputTokens + *u.OutputTokens)
-		}
-		if u.CostUSD != nil {
-			cost = fmt.Sprintf("$%.2f", *u.CostUSD)
-		}
-		if u.ContextTokens != nil {
-			ctx = fmt.Sprint(*u.ContextTokens)
-			if u.ContextWindow != nil && *u.ContextWindow > 0 {
-				ctx = fmt.Sprintf("%d%%", 100**u.ContextTokens / *u.ContextWindow)
+	if lvl > lvlLast {
+		for lvl = lvlFull; lvl <= lvlLast; lvl++ {
+			if fixed = m.sections(w, lvl); len(fixed) <= room {
+				break
 			}
 		}
 	}
-	out = append(out, "       "+s.Dim.Render(fmt.Sprintf("tokens %s · cost %s · context %s", tokens, cost, ctx)))
-	out = append(out, s.Label.Render("Advisor")+s.Dim.Render(" not configured")+s.Dim.Render(" · ")+s.Label.Render("Ledger")+s.Dim.Render(" not configured"))
+	if lvl == lvlSpaced && len(fixed) > 0 {
+		fixed = append(append([]string{""}, fixed...), "")
+	}
+	return append(fixed, m.recentLines(w, room-len(fixed))...)
+}
 
-	// Recent activity fills what is left (Render cuts the body from the
-	// bottom), newest first.
-	recent := m.recent[st.Session]
-	if len(recent) > 0 {
-		out = append(out, s.Label.Render("Recent"))
-		for i := len(recent) - 1; i >= 0 && i >= len(recent)-h; i-- {
-			out = append(out, m.activity(recent[i]))
+// sections are the body above the activity list, at a level of detail.
+func (m Model) sections(w, lvl int) []string {
+	var out []string
+	add := func(sec []string) {
+		if len(sec) == 0 {
+			return
 		}
+		if lvl == lvlSpaced && len(out) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, sec...)
+	}
+	add(m.sessionLines(w, lvl))
+	add(m.checkpointLines(w, lvl))
+	add(m.guardLines(w, lvl))
+	if lvl < lvlNoBudget {
+		add(m.budgetLines(w))
 	}
 	return out
 }
 
-// activity is one line per tool call: class glyph, tool, target, outcome.
-func (m Model) activity(ev *engine.Event) string {
+// sessionLines lists the live sessions when there is more than one.
+func (m Model) sessionLines(w, lvl int) []string {
+	ls := m.listed()
+	if len(ls) < 2 {
+		return nil
+	}
 	s := m.styles
-	if ev.Kind == engine.KindPrompt {
-		return s.Title.Render("» ") + s.Dim.Render(fmt.Sprintf("prompt · task %d", ev.Task))
+	total := m.liveCount()
+	counts := s.Dim.Render(fmt.Sprintf("%d", len(ls)))
+	if total > len(ls) {
+		counts = s.Dim.Render(fmt.Sprintf("%d of %d", len(ls), total))
 	}
-	glyph := map[engine.Class]string{engine.ClassRead: "R", engine.ClassEdit: "E", engine.ClassCheck: "✓",
-		engine.ClassRun: "$", engine.ClassPoll: "…", engine.ClassOther: "·"}[ev.Class]
-	if glyph == "" {
-		glyph = "·"
+	if lvl >= lvlOneSession {
+		for i, ss := range ls {
+			if ss.id == m.follow {
+				counts = s.Dim.Render(fmt.Sprintf("%d/%d · tab", i+1, len(ls)))
+			}
+		}
+		return []string{m.sectionHead(w, "Sessions", counts)}
 	}
-	what := ev.Target
-	if what == "" {
-		what = ev.Cmd
+	names := map[string]int{}
+	for _, ss := range ls {
+		names[ss.project.Name]++
 	}
-	outcome := ""
-	switch ev.Outcome {
-	case engine.OutcomeFailed:
-		if ev.Class == engine.ClassCheck {
-			glyph = "✗"
-		}
-		outcome = s.Bad.Render(" failed")
-		if ev.Exit != nil {
-			outcome = s.Bad.Render(fmt.Sprintf(" exit %d", *ev.Exit))
-		}
-	case engine.OutcomeUnknown:
-		if ev.Class == engine.ClassCheck {
-			glyph = "?"
-		}
-		outcome = s.Dim.Render(" unknown")
-		if ev.Note != "" {
-			outcome = s.Dim.Render(" " + ev.Note)
-		}
+	rows := make([]sessionRow, len(ls))
+	nameW := 0
+	for i, ss := range ls {
+		rows[i] = sessionRow{n: i + 1, s: ss, followed: ss.id == m.follow, dup: names[ss.project.Name] > 1, open: m.openCount(ss), m: &m}
+		nameW = max(nameW, width(rows[i].name(w)))
 	}
-	g := s.Dim.Render(glyph)
+	out := []string{m.sectionHead(w, "Sessions", counts)}
+	for _, r := range rows {
+		r.nameW = nameW
+		out = append(out, r.Render(w))
+	}
+	return out
+}
+
+// sessionRow is one line of the session list.
+type sessionRow struct {
+	n        int
+	s        *session
+	followed bool
+	dup      bool // another listed session has the same project name
+	open     int
+	nameW    int // the name column's width: the widest name listed
+	m        *Model
+}
+
+func (r sessionRow) Render(w int) string {
+	s, now := r.m.styles, r.m.now
+	lead := fmt.Sprintf("%d", r.n)
+	if r.followed {
+		lead += "▸ "
+	} else {
+		lead += "  "
+	}
+	var state, word string
+	st := r.s.state
 	switch {
-	case glyph == "✓":
-		g = s.Good.Render(glyph)
-	case glyph == "✗":
-		g = s.Bad.Render(glyph)
+	case st == nil:
+		state, word = s.Dim.Render("…"), "loading"
+	case r.open > 0:
+		state, word = s.Accent.Render("⚑"), fmt.Sprintf("%d open", r.open)
+	case st.Ended:
+		state, word = s.Dim.Render("○"), "ended"
+	case st.Events == 0:
+		state, word = s.Dim.Render("○"), "idle"
+	default:
+		state, word = s.Good.Render("●"), "on track"
 	}
-	return fmt.Sprintf("%s %-5s %s%s", g, ansi.Truncate(ev.Tool, 5, ""), what, outcome)
+	if w >= 44 {
+		ws := s.Dim
+		if r.open > 0 {
+			ws = s.Accent
+		}
+		state += " " + ws.Render(pad(word, 9))
+	}
+	calls := ""
+	if st != nil {
+		calls = fmt.Sprint(st.Counts.ToolCalls)
+		if w >= 56 {
+			calls += plural(st.Counts.ToolCalls, " call ", " calls")
+		}
+	}
+	right := state + " " + s.Dim.Render(padLeft(agoShort(now, r.s.last()), 3))
+	if w >= 56 {
+		right += s.Dim.Render(padLeft(calls, 10))
+	} else {
+		right += s.Dim.Render(padLeft(calls, 4))
+	}
+	if w >= 64 && st != nil {
+		right = s.Dim.Render(pad(clean(st.Agent), 7)) + " " + right
+	}
+	room := w - width(lead) - width(right) - 2
+	if r.nameW > 0 {
+		room = min(room, r.nameW)
+	}
+	name := r.label()
+	ns := s.Text
+	if r.followed {
+		ns = s.Strong
+	}
+	left := ns.Render(cut(name, room))
+	if b := clean(r.s.project.Branch); b != "" && w >= 90 && width(name)+3+min(width(b), 6) <= room {
+		left += s.Branch.Render(cut(" · "+b, room-width(name)))
+	}
+	gap := max(room-width(left), 0) + 2
+	return s.Dim.Render(lead) + left + strings.Repeat(" ", gap) + right
 }
 
-func wrap(s string, w int) []string {
-	return strings.Split(ansi.Wrap(s, w, " "), "\n")
+// label is the session's project name, with its id when another listed
+// session has the same project.
+func (r sessionRow) label() string {
+	name := clean(r.s.project.Name)
+	if name == "" {
+		return shortID(r.s.id)
+	}
+	if r.dup {
+		name += " " + cutNoTail(shortID(r.s.id), 4)
+	}
+	return name
 }
 
-func short(id string) string {
-	if len(id) > 13 {
-		return id[:8] + "…"
+// name is what the row's name column holds at width w.
+func (r sessionRow) name(w int) string {
+	n := r.label()
+	if b := clean(r.s.project.Branch); b != "" && w >= 90 {
+		n += " · " + b
 	}
-	return id
+	return n
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
+// checkpointLines lists the open checkpoints, then the latest closed ones.
+func (m Model) checkpointLines(w, lvl int) []string {
+	s := m.styles
+	st := m.followed()
+	ss := m.sess[m.follow]
+	open := m.openCount(ss)
+	closedAll := 0
+	for _, c := range st.Checkpoints {
+		if c.Status != engine.StatusOpen {
+			closedAll++
+		}
 	}
-	return "s"
+	if len(st.Checkpoints) == 0 {
+		return []string{m.sectionHead(w, "Checkpoints", s.Good.Render("none"))}
+	}
+	counts := s.Good.Render("none open")
+	if open > 0 {
+		counts = s.Accent.Render(fmt.Sprintf("%d open", open))
+	}
+	if closedAll > 0 {
+		counts += s.Dim.Render(fmt.Sprintf(" · %d closed", closedAll))
+	}
+	out := []string{m.sectionHead(w, "Checkpoints", counts)}
+	for _, it := range m.items() {
+		if it.cp == nil {
+			continue
+		}
+		sel := it.key == m.sel
+		if it.cp.Status != engine.StatusOpen && lvl >= lvlNoClosed && !sel {
+			continue
+		}
+		expand := sel && lvl < lvlShortSelected || it.cp.Status == engine.StatusOpen && lvl < lvlShortOpen
+		out = append(out, m.itemRow(it, sel, expand).Render(w)...)
+	}
+	shown := min(closedAll, maxClosedShown)
+	if lvl >= lvlNoClosed {
+		shown = 0
+	}
+	if more := closedAll - shown; more > 0 && lvl < lvlNoClosed {
+		out = append(out, s.Dim.Render(cut(fmt.Sprintf("  +%d earlier closed: cully status", more), w)))
+	}
+	return out
 }
 
-func ago(now, t time.Time) string {
-	if t.IsZero() {
-		return "never"
+// guardLines lists guard warnings, newest first, in a window that keeps
+// the selection in view.
+func (m Model) guardLines(w, lvl int) []string {
+	s := m.styles
+	st := m.followed()
+	n := len(st.Warnings)
+	if n == 0 {
+		return nil
 	}
-	d := now.Sub(t)
+	var gs []item
+	selAt := -1
+	for _, it := range m.items() {
+		if it.g != nil {
+			if it.key == m.sel {
+				selAt = len(gs)
+			}
+			gs = append(gs, it)
+		}
+	}
+	rows := guardRows
 	switch {
-	case d < 0:
-		return "clock skew"
-	case d < 10*time.Second:
-		return "just now"
-	case d < time.Minute:
-		return fmt.Sprintf("%ds ago", int(d.Seconds())/10*10)
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	case lvl >= lvlNoGuards:
+		rows = 0
+	case lvl >= lvlFewGuards:
+		rows = 2
 	}
-	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+	if selAt >= 0 {
+		rows = max(rows, 1)
+	}
+	rows = min(rows, n)
+	start := 0
+	if selAt >= rows {
+		start = selAt - rows + 1
+	}
+	head := m.sectionHead(w, "Guards", s.Dim.Render(fmt.Sprint(n)))
+	if rows == 0 {
+		return []string{head}
+	}
+	out := []string{head}
+	if start > 0 {
+		out = append(out, s.Dim.Render(cut(fmt.Sprintf("  ↑ %d newer", start), w)))
+	}
+	for _, it := range gs[start : start+rows] {
+		sel := it.key == m.sel
+		out = append(out, m.itemRow(it, sel, sel && lvl < lvlShortSelected).Render(w)...)
+	}
+	if more := n - start - rows; more > 0 {
+		out = append(out, s.Dim.Render(cut(fmt.Sprintf("  +%d more (j to reach)", more), w)))
+	}
+	return out
 }
 
-func dur(d time.Duration) string {
-	if d < 0 {
-		return "unknown"
+func (m Model) itemRow(it item, sel, expand bool) itemRow {
+	ss := m.sess[m.follow]
+	return itemRow{it: it, sel: sel, expand: expand, pending: it.cp != nil && m.isPending(m.follow, it.cp.ID), m: &m, s: ss}
+}
+
+// itemRow is a checkpoint or guard in a list: a title line and, expanded,
+// its whole evidence wrapped below it.
+type itemRow struct {
+	it      item
+	sel     bool
+	expand  bool
+	pending bool
+	m       *Model
+	s       *session
+}
+
+func (r itemRow) Render(w int) []string {
+	st, now := r.m.styles, r.m.now
+	type part struct {
+		text  string
+		style func(...string) string
 	}
-	return d.Round(time.Second).String()
+	var parts []part
+	var evidence string
+	evStyle := st.Text
+	if c := r.it.cp; c != nil {
+		evidence = clean(c.Evidence)
+		switch {
+		case r.pending:
+			parts = []part{{"✓ ", st.Good.Render}, {c.ID + " " + string(c.Reason), st.Strong.Render}, {" · acknowledging, u undoes", st.Dim.Render}}
+		case c.Status == engine.StatusOpen:
+			told := "not told"
+			if c.Nudged {
+				told = "told"
+			}
+			parts = []part{{"⚑ ", st.Accent.Render}, {c.ID + " " + string(c.Reason), st.Strong.Render}, {" · " + agoShort(now, c.Raised) + " · " + told, st.Dim.Render}}
+		default:
+			ss := st.Dim
+			if c.Status == engine.StatusResolved {
+				ss = st.Good
+			}
+			at := ""
+			if c.Closed != nil {
+				at = " " + agoShort(now, *c.Closed)
+			}
+			parts = []part{{"○ ", st.Dim.Render}, {c.ID + " " + string(c.Reason), st.Dim.Render}, {" · ", st.Dim.Render}, {string(c.Status), ss.Render}, {at, st.Dim.Render}}
+			evStyle = st.Dim
+		}
+	} else if g := r.it.g; g != nil {
+		evidence = clean(freshen(g.Evidence, g.Time, now))
+		meta := " · " + agoShort(now, g.Time)
+		if !g.Nudged {
+			meta += " · not told"
+		}
+		parts = []part{{"! ", st.Text.Render}, {string(g.Reason), st.Text.Render}, {meta, st.Dim.Render}}
+		if !r.expand {
+			subject := clean(g.Target)
+			if subject == "" {
+				subject = evidence
+			}
+			parts = append(parts, part{" · " + subject, st.Dim.Render})
+		}
+	}
+	lead := "  "
+	if r.sel {
+		lead = "▸ "
+	}
+	var title string
+	if r.sel {
+		plain := lead
+		for _, p := range parts {
+			plain += p.text
+		}
+		title = st.Selected.Render(pad(plain, w))
+	} else {
+		title = lead
+		used := width(lead)
+		for _, p := range parts {
+			t := cut(p.text, w-used)
+			title += p.style(t)
+			used += width(t)
+			if used >= w {
+				break
+			}
+		}
+	}
+	out := []string{title}
+	if r.expand && evidence != "" {
+		out = append(out, styleLines(evStyle, wrapIndent(evidence, w, 4))...)
+	}
+	return out
+}
+
+// budgetLines: what the run has cost, and how to get the figures cully
+// lacks when the host can give them.
+func (m Model) budgetLines(w int) []string {
+	s := m.styles
+	ss := m.sess[m.follow]
+	st := ss.state
+	var start = st.Started
+	figs := fmt.Sprintf("wall %s · %d calls · %d failed", dur(ss.last().Sub(start)), st.Counts.ToolCalls, st.Counts.Failures)
+	if start.IsZero() {
+		figs = fmt.Sprintf("%d calls · %d failed", st.Counts.ToolCalls, st.Counts.Failures)
+	}
+	out := append([]string{m.sectionHead(w, "Budget", "")}, styleLines(s.Text, wrapIndent(figs, w, 2))...)
+	var usage []string
+	if u := st.Usage; u != nil {
+		if u.CostUSD != nil {
+			usage = append(usage, fmt.Sprintf("$%.2f", *u.CostUSD))
+		}
+		if u.ContextTokens != nil {
+			c := fmt.Sprintf("context %s tokens", kilo(*u.ContextTokens))
+			if u.ContextWindow != nil && *u.ContextWindow > 0 {
+				c = fmt.Sprintf("context %d%% of %s", 100**u.ContextTokens / *u.ContextWindow, kilo(*u.ContextWindow))
+			}
+			usage = append(usage, c)
+		}
+		if u.InputTokens != nil && u.OutputTokens != nil {
+			usage = append(usage, kilo(*u.InputTokens+*u.OutputTokens)+" tokens")
+		}
+	}
+	switch {
+	case len(usage) > 0:
+		out = append(out, "  "+s.Text.Render(cut(strings.Join(usage, " · "), w-2)))
+	case ss.hint != "":
+		out = append(out, styleLines(s.Dim, wrapIndent("cost and context: run `"+ss.hint+"`", w, 2))...)
+	}
+	return out
+}
+
+func kilo(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 10_000:
+		return fmt.Sprintf("%dk", n/1000)
+	}
+	return fmt.Sprint(n)
+}
+
+// recentLines is the activity list, newest first, in the room left.
+func (m Model) recentLines(w, room int) []string {
+	if room < 2 {
+		return nil
+	}
+	ss := m.sess[m.follow]
+	recent := ss.recent
+	if len(recent) == 0 {
+		return []string{m.sectionHead(w, "Recent", ""), m.styles.Dim.Render(cut("  no tool calls in the journal read yet", w))}
+	}
+	out := []string{m.sectionHead(w, "Recent", "")}
+	for i := len(recent) - 1; i >= 0 && len(out) < room; i-- {
+		out = append(out, activityRow{ev: recent[i], m: &m}.Render(w))
+	}
+	return out
+}
+
+// styleLines styles each line on its own (a style across a newline would
+// bleed into the padding).
+func styleLines(st interface{ Render(...string) string }, lines []string) []string {
+	for i, l := range lines {
+		lines[i] = st.Render(l)
+	}
+	return lines
+}
+
+// scrolled shows lines from the scroll offset, with a marker when more
+// follow below.
+func (m Model) scrolled(lines []string, room int) []string {
+	if room <= 0 {
+		return nil
+	}
+	off := min(m.scroll, max(len(lines)-room, 0))
+	lines = lines[off:]
+	if len(lines) > room {
+		more := len(lines) - room + 1
+		lines = append(lines[:room-1:room-1], m.styles.Dim.Render(fmt.Sprintf("  ↓ %d more line%s · pgdn", more, plural(more, "", "s"))))
+	}
+	return lines
+}
+
+// wide sets the lists beside the details of the selected item (or of the
+// session, when nothing is selected).
+func (m Model) wide(w, room int) []string {
+	lw := (w - 3) * 11 / 20
+	rw := w - 3 - lw
+	left := m.mainBody(lw, room)
+	var right []string
+	switch {
+	case m.help:
+		right = m.helpLines(rw)
+	default:
+		right = m.detailLines(rw)
+	}
+	if len(left) > 0 && left[0] == "" { // the spaced layout: the details start level with the first section
+		right = append([]string{""}, right...)
+	}
+	right = m.scrolled(right, room)
+	sep := m.styles.Rule.Render(" │ ")
+	out := make([]string, room)
+	for i := range out {
+		l, r := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		out[i] = pad(l, lw) + sep + cut(r, rw)
+	}
+	return out
 }

@@ -7,12 +7,15 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
 	"cully/engine"
+	"cully/hookbridge"
+	"cully/hookbridge/agents"
 	"cully/store"
 	"cully/tailer"
 	"cully/tui"
@@ -55,10 +58,13 @@ func (a *app) splitPane(session string, width int) error {
 	if err != nil {
 		return err
 	}
-	cmd := []string{"split-window", "-h", "-l", strconv.Itoa(width)}
+	// -d: the new pane does not take the focus. The user's next keys belong
+	// to the agent's pane; a panel that took them would read a stray `a` as
+	// an acknowledgment.
+	cmd := []string{"split-window", "-h", "-d", "-l", strconv.Itoa(width)}
 	// The new pane gets the tmux server's environment, not ours: carry over
 	// what decides which state cully shows and how.
-	for _, k := range []string{"CULLY_HOME", "CULLY_CONFIG", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "HOME", "NO_COLOR"} {
+	for _, k := range []string{"CULLY_HOME", "CULLY_CONFIG", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "HOME", "NO_COLOR", "VTE_VERSION"} {
 		if v := a.getenv(k); v != "" {
 			cmd = append(cmd, "-e", k+"="+v)
 		}
@@ -70,7 +76,7 @@ func (a *app) splitPane(session string, width int) error {
 	if out, err := exec.Command("tmux", cmd...).CombinedOutput(); err != nil {
 		return fmt.Errorf("tmux split-window: %v: %s", err, out)
 	}
-	fmt.Fprintln(a.stdout, "cully panel opened in a pane to the right")
+	fmt.Fprintln(a.stdout, "cully panel opened in a pane to the right (the focus stays here; switch to it with your tmux prefix and an arrow)")
 	return nil
 }
 
@@ -96,12 +102,40 @@ func (a *app) runPanel(h store.Home, session string, feed func(ctx context.Conte
 	backend := tui.HomeBackend{Home: h, Record: func(ev *engine.Event) error {
 		_, err := a.record(h, ev)
 		return err
-	}}
+	}, Hint: usageHint}
 	m := tui.New(tui.Options{Backend: backend, Journal: ch, Session: session, Dark: true,
-		NoColor: a.getenv("NO_COLOR") != "", Now: time.Now})
+		NoColor: a.getenv("NO_COLOR") != "", Now: time.Now,
+		Tmux: a.getenv("TMUX") != "", Notify: notifyProtocol(a.getenv)})
 	p := tea.NewProgram(m, tea.WithInput(a.stdin), tea.WithOutput(a.stdout), tea.WithFPS(panelFPS))
 	_, err = p.Run()
 	return err
+}
+
+// usageHint says how to get an agent's cost and context figures into
+// cully: its adapter serves a status line, which the host feeds them to.
+func usageHint(agent string) string {
+	if agent == "" {
+		return ""
+	}
+	ad, err := agents.Lookup(agent)
+	if err != nil {
+		return ""
+	}
+	if _, ok := ad.(hookbridge.StatusLiner); !ok {
+		return ""
+	}
+	return "cully install --statusline"
+}
+
+// notifyProtocol picks the desktop notification the terminal understands:
+// OSC 777 for VTE terminals (GNOME Terminal, Tilix…), urxvt and foot, OSC 9
+// (iTerm2, kitty, WezTerm, Ghostty, Windows Terminal) for the rest.
+func notifyProtocol(getenv func(string) string) string {
+	term := getenv("TERM")
+	if getenv("VTE_VERSION") != "" || strings.HasPrefix(term, "rxvt") || strings.HasPrefix(term, "foot") {
+		return "osc777"
+	}
+	return "osc9"
 }
 
 // isTerminal reports whether w is a terminal (the panel needs one).

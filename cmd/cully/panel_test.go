@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -93,7 +94,9 @@ func TestPanelInTmux(t *testing.T) {
 	t.Logf("checkpoint on screen %v after the hook call that raised it", took)
 
 	pane.send("a")
-	pane.waitFor("acknowledged [c1]", 5*time.Second)
+	pane.waitFor("c1 acknowledged · u undoes", 2*time.Second)
+	// Written when the undo window ends.
+	pane.waitFor("c1 acknowledged: the agent is no longer told", 10*time.Second)
 	pane.waitFor("none open", 5*time.Second)
 	var acked bool
 	for _, ev := range journal(t, env["CULLY_HOME"]) {
@@ -111,16 +114,24 @@ func TestPanelInTmux(t *testing.T) {
 	pane.send("q")
 }
 
-// Inside tmux, panel --split opens the panel in a new pane to the right.
+// Inside tmux, panel --split opens the panel in a new pane to the right,
+// and the focus stays in the pane the user typed it in: their next keys
+// belong to the agent, not to the panel.
 func TestPanelSplitInTmux(t *testing.T) {
 	env := testEnv(t)
 	pane := newTmux(t, 120, 30, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"]}, "panel", "--split", "--width", "50")
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		panes := strings.Fields(pane.run("list-panes", "-t", "panel", "-F", "#{pane_index}:#{pane_width}"))
-		if len(panes) == 2 && strings.HasSuffix(panes[1], ":50") {
+		panes := strings.Fields(pane.run("list-panes", "-t", "panel", "-F", "#{pane_index}:#{pane_width}:#{pane_active}"))
+		if len(panes) == 2 && strings.HasPrefix(panes[1], "1:50:") {
 			out := pane.run("capture-pane", "-p", "-t", "panel.1")
 			if strings.Contains(out, "waiting for the first hook call") {
+				if panes[0] != "0:69:1" || panes[1] != "1:50:0" {
+					t.Fatalf("the panel took the focus: %v (want pane 0 active)", panes)
+				}
+				if active := strings.TrimSpace(pane.run("display-message", "-p", "-t", "panel", "#{pane_index}")); active != "0" {
+					t.Fatalf("active pane %s, want 0", active)
+				}
 				return
 			}
 		}
@@ -130,3 +141,58 @@ func TestPanelSplitInTmux(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// At the default --split width a guard warning can be read whole: the
+// selected one wraps in the list, and enter shows it with the nudge.
+func TestPanelGuardReadableAt56(t *testing.T) {
+	env := testEnv(t)
+	env["CULLY_CONFIG"] = filepath.Join(env["PWD"], "none.toml")
+	pane := newTmux(t, 56, 40, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"], "CULLY_CONFIG": env["CULLY_CONFIG"]}, "panel")
+	pane.waitFor("waiting for the first hook call", 5*time.Second)
+	send := func(p string) {
+		if r := cully(t, env, []byte(p), "hook"); r.code != 0 {
+			t.Fatal(r)
+		}
+	}
+	const cmd = "go test -run TestParseEmptyInputReturnsEmptyDocument ./internal/parser/..."
+	base := `{"session_id":"tmux-g1","cwd":"/home/dev/project","tool_name":"Bash","tool_input":{"command":"` + cmd + `"},`
+	send(`{"session_id":"tmux-g1","cwd":"/home/dev/project","hook_event_name":"UserPromptSubmit","prompt":"go"}`)
+	for i := 0; i < 3; i++ {
+		id := fmt.Sprintf(`"tool_use_id":"g%d"`, i)
+		send(base + `"hook_event_name":"PreToolUse",` + id + `}`)
+		if i < 2 {
+			send(base + `"hook_event_name":"PostToolUseFailure","error":"Exit code 1\n--- FAIL: TestParseEmptyInputReturnsEmptyDocument","is_interrupt":false,` + id + `}`)
+		}
+	}
+	var st struct {
+		Warnings []struct{ Reason, Evidence string } `json:"guard_warnings"`
+	}
+	r := cully(t, env, nil, "status", "--json", "--session", "tmux-g1")
+	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil || len(st.Warnings) != 1 {
+		t.Fatalf("want one guard warning: %v %s", err, r.stdout)
+	}
+	evidence := st.Warnings[0].Evidence
+	if len(evidence) <= 56 {
+		t.Fatalf("evidence %q fits a line: the test proves nothing", evidence)
+	}
+	pane.waitFor("third-attempt", 2*time.Second)
+	deadline := time.Now().Add(3 * time.Second)
+	for !strings.Contains(squashSpace(pane.screen()), squashSpace(evidence)) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the selected guard's evidence %q is not whole on screen:\n%s", evidence, pane.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	pane.send("Enter")
+	pane.waitFor("Guard warning", 2*time.Second)
+	out := strings.ReplaceAll(pane.screen(), "│", "")
+	for _, want := range []string{evidence, "cully: " + evidence} {
+		if !strings.Contains(squashSpace(out), squashSpace(want)) {
+			t.Errorf("details miss %q:\n%s", want, out)
+		}
+	}
+	pane.send("Escape")
+	pane.send("q")
+}
+
+func squashSpace(s string) string { return strings.Join(strings.Fields(s), "") }

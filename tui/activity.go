@@ -1,0 +1,149 @@
+package tui
+
+import (
+	"fmt"
+
+	"cully/engine"
+)
+
+// Glyphs of the activity list (the ? overlay's legend explains them).
+const (
+	glyphRead    = "R"
+	glyphEdit    = "E"
+	glyphPassed  = "✓"
+	glyphFailed  = "✗"
+	glyphUnknown = "?"
+	glyphRun     = "$"
+	glyphPoll    = "…"
+	glyphAsk     = "↩"
+	glyphOther   = "·"
+	glyphPrompt  = "»"
+	glyphStop    = "■"
+	glyphCompact = "↺"
+	glyphSession = "○"
+)
+
+// legend pairs each glyph with what it means, for the ? overlay.
+var legend = [][2]string{
+	{glyphRead, "read or search (Read, Grep, cat, git log…)"},
+	{glyphEdit, "edit (Edit, Write, sed -i, > file…)"},
+	{glyphPassed, "check passed (tests, build, lint)"},
+	{glyphFailed, "check failed, or a call the host refused"},
+	{glyphUnknown, "check whose outcome is unknown"},
+	{glyphRun, "other shell command"},
+	{glyphPoll, "poll or wait (sleep, tail -f, BashOutput)"},
+	{glyphAsk, "the user answered the agent"},
+	{glyphOther, "other tool (subagents, task lists)"},
+	{glyphPrompt, "your prompt: a new task"},
+	{glyphStop, "the agent finished its turn"},
+	{glyphCompact, "the agent's context was compacted"},
+	{glyphSession, "session started or ended"},
+}
+
+// activityRow is one line of the activity list: how long ago, what kind
+// of call, the tool, the command (shell) or the target (file tools), and
+// the outcome when it was not plainly a success.
+type activityRow struct {
+	ev *engine.Event
+	m  *Model
+}
+
+func (r activityRow) Render(w int) string {
+	s, ev, now := r.m.styles, r.ev, r.m.now
+	lead := s.Dim.Render(padLeft(agoShort(now, ev.Time), 3)) + " "
+	if w >= 100 {
+		lead = s.Dim.Render(clock(now, ev.Time)+" "+padLeft(agoShort(now, ev.Time), 3)) + " "
+	}
+	tw := 5
+	if w >= 100 {
+		tw = 9
+	}
+	glyph, gs := glyphOther, s.Dim
+	tool, what := clean(ev.Tool), ""
+	outcome, os := "", s.Dim
+	switch ev.Kind {
+	case engine.KindPrompt:
+		return lead + s.Section.Render(glyphPrompt) + " " + s.Text.Render(cut(fmt.Sprintf("prompt · task %d begins", ev.Task), w-width(lead)-2))
+	case engine.KindStop:
+		return lead + s.Dim.Render(glyphStop+" "+cut("turn ended", w-width(lead)-2))
+	case engine.KindCompact:
+		return lead + s.Dim.Render(glyphCompact+" "+cut("context compacted", w-width(lead)-2))
+	case engine.KindSessionStart:
+		t := "session started"
+		if ev.Source != "" && ev.Source != "startup" {
+			t += " (" + clean(ev.Source) + ")"
+		}
+		return lead + s.Dim.Render(glyphSession+" "+cut(t, w-width(lead)-2))
+	case engine.KindSessionEnd:
+		return lead + s.Dim.Render(glyphSession+" "+cut("session ended", w-width(lead)-2))
+	case engine.KindBatch:
+		rj := ev.Rejected[0]
+		glyph, gs = glyphFailed, s.Bad
+		tool, what = clean(rj.Tool), clean(rj.Target)
+		outcome, os = "refused by the host", s.Bad
+		if len(ev.Rejected) > 1 {
+			outcome += fmt.Sprintf(" (+%d)", len(ev.Rejected)-1)
+		}
+	default:
+		switch ev.Class {
+		case engine.ClassRead:
+			glyph = glyphRead
+		case engine.ClassEdit:
+			glyph = glyphEdit
+		case engine.ClassCheck:
+			glyph, gs = glyphPassed, s.Good
+		case engine.ClassRun:
+			glyph = glyphRun
+		case engine.ClassPoll:
+			glyph = glyphPoll
+		case engine.ClassAsk:
+			glyph = glyphAsk
+		}
+		what = clean(ev.Cmd)
+		if what == "" {
+			what = clean(ev.Target)
+		}
+		switch ev.Outcome {
+		case engine.OutcomeFailed:
+			if ev.Class == engine.ClassCheck {
+				glyph, gs = glyphFailed, s.Bad
+			}
+			outcome, os = "failed", s.Bad
+			if ev.Exit != nil {
+				outcome = fmt.Sprintf("exit %d", *ev.Exit)
+			}
+		case engine.OutcomeUnknown:
+			if ev.Class == engine.ClassCheck {
+				glyph, gs = glyphUnknown, s.Dim
+			}
+			outcome = "outcome unknown"
+			if ev.Note != "" {
+				outcome = clean(ev.Note)
+			}
+		}
+		if t := ev.Tests; t != nil && t.Counted && ev.Class == engine.ClassCheck {
+			switch {
+			case t.Failed+t.Errors > 0:
+				outcome = fmt.Sprintf("%s · %d failed", outcome, t.Failed+t.Errors)
+				if ev.Outcome != engine.OutcomeFailed {
+					outcome = fmt.Sprintf("%d failed", t.Failed+t.Errors)
+				}
+			case outcome == "":
+				outcome = fmt.Sprintf("%d passed", t.Passed)
+				os = s.Good
+			}
+		}
+	}
+	line := lead + gs.Render(glyph) + " " + s.Text.Render(pad(tool, tw)) + " "
+	room := w - width(line)
+	if outcome != "" {
+		ow := min(width(outcome), max(room/2, 8))
+		outcome = cut(outcome, ow)
+		wr := room - ow - 2
+		if wr < 4 { // too narrow for both: the outcome wins
+			return line + os.Render(cut(outcome, room))
+		}
+		return line + s.Text.Render(cut(what, wr)) + "  " + os.Render(outcome)
+	}
+	return line + s.Text.Render(cut(what, room))
+}
