@@ -121,10 +121,13 @@ func panelCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "panel",
 		Short: "The side pane: follow a session, acknowledge checkpoints",
-		Long: `The side-pane panel. It follows the most recently active session (tab: the next one),
-lists open checkpoints (a: ack, A: all, j/k: select, enter: details), guard warnings,
-the budget and recent activity. ? shows the keys, q quits. --split opens it in a new
-tmux pane to the right of the current one.`,
+		Long: `The side-pane panel. It follows the most recently active session (tab or 1-9: another
+one) and lists the sessions, checkpoints (open ones first) and guard warnings, the
+budget and recent activity. j/k select a checkpoint or a guard, enter reads it in full
+(evidence, when it was raised, what the agent was told), a acknowledges (u undoes for
+a few seconds), A acknowledges all, b cycles alerts (off, bell, desktop), ? shows the
+keys and the legend, q quits. --split opens it in a new tmux pane to the right and
+leaves the focus where it was.`,
 		Example: `  cully panel
   cully panel --split --width 60
   cully panel --session 5f3c9a1e`,
