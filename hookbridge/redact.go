@@ -670,8 +670,8 @@ func excludedName(low []byte, ws, we int, w string) bool {
 	}
 	for _, x := range afterWords {
 		if len(rest) >= len(x) && string(rest[:len(x)]) == x {
-			if x == "id" && w == "secret" {
-				continue // a Vault AppRole secret_id is a secret
+			if x == "id" && (w == "secret" || strings.HasPrefix(w, "private")) {
+				continue // a Vault AppRole secret_id is a secret; a private_key_id names the key of a service-account blob
 			}
 			return true
 		}
