@@ -518,6 +518,9 @@ func (r *redactor) kvColon(i int) {
 				break
 			}
 		}
+		if v >= len(s) {
+			return
+		}
 	}
 	var a, b int
 	switch c := s[v]; {

@@ -753,9 +753,33 @@ func (r *redactor) toolFlag(t tool, toolAt, i, b int) (int, bool) {
 	return i, false
 }
 
-// value redacts the secret in the value word [a,b) as mode says.
+// quoteState returns the quote character open at position p of the word
+// starting at w (0 when none is), and where that quoted segment closes.
+func quoteState(s string, w, p int) (byte, int) {
+	var q byte
+	start := 0
+	for i := w; i < p; i++ {
+		switch c := s[i]; {
+		case q == 0 && (c == '\'' || c == '"'):
+			q, start = c, i
+		case q != 0 && c == q:
+			q = 0
+		case c == '\\' && q != '\'':
+			i++
+		}
+	}
+	if q == 0 {
+		return 0, -1
+	}
+	return q, closeQuote(s, start)
+}
+
+// value redacts the secret in the value word [a,b) as mode says. A secret
+// never straddles a quote that is open where it starts: replacing it must
+// leave the rest of the command lexed as before.
 func (r *redactor) value(a, b int, mode uint8) {
 	s := r.s
+	w := a
 	a, b = stripQuotes(s, a, b)
 	var sep byte
 	switch mode {
@@ -775,6 +799,9 @@ func (r *redactor) value(a, b int, mode uint8) {
 			return
 		}
 		a += k + 1
+		if q, e := quoteState(s, w, a); q != 0 && e < b {
+			b = e
+		}
 		a, b = stripQuotes(s, a, b)
 	}
 	if v := s[a:b]; v == "" || v == redacted || isVarRef(v) {
