@@ -1,6 +1,7 @@
 package hookbridge
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -14,261 +15,853 @@ const redacted = "[REDACTED]"
 
 // Redaction is written as small scanners rather than regular expressions on
 // purpose: the regexp package's start-up tables cost every hook call, and
-// each rule below is a plain left-to-right scan.
+// each rule is a left-to-right scan that collects the spans to replace.
+// Three families of rules find them:
+//
+//   - by shape, anywhere (redact_tokens.go): known-prefix tokens, JSON web
+//     tokens, PEM private-key blocks, URL passwords and webhook paths;
+//   - by name (this file): the value of NAME=value, "name": "value",
+//     name: value and of query parameters whose name says secret;
+//   - by shell context (redact_shell.go): flags that take a password
+//     (mysql -pX, curl -u user:X, sshpass -p X, --token X), a long random
+//     word after a secret-ish one, echo/printf/heredoc bodies written to
+//     .env-like and key files, and what is piped into --password-stdin.
+//
+// Only the secret is replaced, so a preview keeps its structure
+// (mysql -u root -p[REDACTED] db). Redact applies the rules until nothing
+// changes, which makes it idempotent: a secret that only stands alone once
+// its neighbour is redacted is found on the next pass.
 
-// secretWords mark a variable, flag or header name as holding a secret.
-var secretWords = []string{"token", "secret", "passw", "pwd", "apikey", "api_key", "api-key", "access_key",
-	"access-key", "private_key", "private-key", "credential", "auth", "cookie", "session_key"}
+// maxPasses bounds the passes of Redact; two suffice for anything but
+// adversarial input.
+const maxPasses = 8
 
-// tokenPrefixes are shapes of credentials that are secrets wherever they
-// appear, with the shortest tail that makes them one.
-var tokenPrefixes = []struct {
-	prefix string
-	min    int
-}{
-	{"sk-ant-", 16}, {"sk-proj-", 16}, {"sk-", 20}, {"ghp_", 20}, {"gho_", 20}, {"ghs_", 20}, {"ghu_", 20}, {"ghr_", 20},
-	{"github_pat_", 20}, {"glpat-", 16}, {"xoxb-", 10}, {"xoxp-", 10}, {"xoxa-", 10}, {"xoxs-", 10}, {"AKIA", 16},
-	{"AIza", 30}, {"npm_", 30}, {"hf_", 30},
+// Redact removes secrets from a command line, keeping the rest of it.
+func Redact(cmd string) string {
+	for range maxPasses {
+		out, changed := redactOnce(cmd, false)
+		if !changed {
+			return cmd
+		}
+		cmd = out
+	}
+	return cmd
 }
 
-// Redact removes secrets from a command line: credentials in NAME=value
-// assignments and --flag values whose name says secret, Authorization and
-// API-key headers, passwords in URLs, well-known token shapes and JSON web
-// tokens.
-func Redact(s string) string {
-	if !mayHoldSecret(s) {
-		return s
+// RedactPath removes tokens from a file path (a target): known-prefix
+// tokens, JSON web tokens and name=value components whose name says
+// secret, each within one path component. A path with none comes back as
+// it is, without allocating.
+func RedactPath(p string) string {
+	for range maxPasses {
+		out, changed := redactOnce(p, true)
+		if !changed {
+			return p
+		}
+		p = out
 	}
-	s = redactHeaders(s)
-	s = redactURLPasswords(s)
-	s = redactWords(s)
-	s = redactTokens(s)
-	return s
+	return p
 }
 
-// mayHoldSecret is a cheap pre-check: most commands (go test, ls, cat)
-// contain none of these and skip every scan.
-func mayHoldSecret(s string) bool {
-	low := strings.ToLower(s)
-	for _, h := range []string{"key", "token", "secret", "pass", "pwd", "auth", "bearer", "cookie", "credential",
-		"://", "sk-", "ghp_", "gho_", "ghs_", "ghu_", "ghr_", "github_pat_", "glpat-", "xox", "akia", "aiza", "eyj", "npm_", "hf_"} {
-		if strings.Contains(low, h) {
-			return true
-		}
+func redactOnce(s string, path bool) (string, bool) {
+	r := redactor{s: s, path: path}
+	r.scanText()
+	if !path {
+		r.sqlLiterals()
+		r.scanShell()
 	}
-	return false
+	return r.apply()
 }
 
-func isSecretName(name string) bool {
-	low := strings.ToLower(name)
-	for _, w := range secretWords {
-		if strings.Contains(low, w) {
-			return true
-		}
-	}
-	return false
+type span struct{ a, b int }
+
+// redactor collects the spans of one pass over s. Its buffers are arrays
+// with an overflow slice, so that a pass that finds nothing allocates
+// nothing.
+type redactor struct {
+	s     string
+	path  bool
+	nspan int
+	spans [16]span
+	more  []span
+
+	sh shellState
 }
 
-// valueEnd returns the end of a shell value starting at i: a quoted span
-// through its closing quote, else up to whitespace or a shell operator.
-func valueEnd(s string, i int) int {
-	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
-		q := s[i]
-		for j := i + 1; j < len(s); j++ {
-			if s[j] == '\\' && q == '"' {
-				j++
-				continue
-			}
-			if s[j] == q {
-				return j + 1
-			}
-		}
-		return len(s)
+func (r *redactor) add(a, b int) {
+	if a < 0 || b > len(r.s) || a >= b {
+		return
 	}
-	j := i
-	for j < len(s) && !strings.ContainsRune(" \t\n;&|'\")", rune(s[j])) {
-		j++
+	if r.nspan < len(r.spans) {
+		r.spans[r.nspan] = span{a, b}
+	} else {
+		r.more = append(r.more, span{a, b})
 	}
-	return j
+	r.nspan++
 }
 
-// redactWords handles NAME=value, --secret-flag=value and --secret-flag value.
-func redactWords(s string) string {
-	var b strings.Builder
-	i := 0
-	for i < len(s) {
-		// Find the next word.
-		if strings.ContainsRune(" \t\n;&|(", rune(s[i])) {
-			b.WriteByte(s[i])
-			i++
-			continue
-		}
-		start := i
-		end := valueEnd(s, i)
-		if end == i {
-			end = i + 1
-		}
-		word := s[start:end]
-		eq := strings.IndexByte(word, '=')
-		switch {
-		case eq > 0 && word[0] != '"' && word[0] != '\'' && isSecretName(word[:eq]):
-			// The value may itself be quoted and run past this word.
-			vEnd := valueEnd(s, start+eq+1)
-			if vEnd <= start+eq+1 {
-				vEnd = end
-			}
-			b.WriteString(s[start : start+eq+1])
-			b.WriteString(redacted)
-			i = vEnd
-			continue
-		case strings.HasPrefix(word, "-") && isSecretName(word):
-			b.WriteString(word)
-			i = end
-			// The flag's value is the next word.
-			j := i
-			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
-				j++
-			}
-			if j < len(s) && j > i && s[j] != '-' && !strings.ContainsRune(";&|\n", rune(s[j])) {
-				b.WriteString(s[i:j])
-				b.WriteString(redacted)
-				i = valueEnd(s, j)
-			}
-			continue
-		}
-		b.WriteString(word)
-		i = end
+// apply writes s with every span replaced by the marker. Spans are merged
+// when they overlap or touch, and widened to swallow a marker they cut
+// into, so the output never holds a broken marker; a span that is exactly
+// a marker changes nothing.
+func (r *redactor) apply() (string, bool) {
+	if r.nspan == 0 {
+		return r.s, false
 	}
-	return b.String()
-}
-
-// redactHeaders handles "Authorization: Bearer x", "X-Api-Key: x" and the
-// like, in any case.
-func redactHeaders(s string) string {
-	low := strings.ToLower(s)
-	for _, name := range []string{"proxy-authorization", "authorization", "x-api-key", "api-key", "x-auth-token", "x-access-token", "set-cookie", "cookie"} {
-		from := 0
-		for {
-			k := strings.Index(low[from:], name)
-			if k < 0 {
+	s := r.s
+	sp := make([]span, 0, r.nspan)
+	sp = append(sp, r.spans[:min(r.nspan, len(r.spans))]...)
+	sp = append(sp, r.more...)
+	for i := range sp {
+		a, b := sp[i].a, sp[i].b
+		for k := max(0, a-len(redacted)+1); k < a; k++ {
+			if strings.HasPrefix(s[k:], redacted) {
+				a = k
 				break
 			}
-			k += from
-			j := k + len(name)
-			for j < len(s) && s[j] == ' ' {
-				j++
+		}
+		for k := max(0, b-len(redacted)+1); k < b; k++ {
+			if k+len(redacted) > b && strings.HasPrefix(s[k:], redacted) {
+				b = k + len(redacted)
+				break
 			}
-			if j >= len(s) || s[j] != ':' {
-				from = k + len(name)
+		}
+		sp[i] = span{a, b}
+	}
+	slices.SortFunc(sp, func(x, y span) int { return x.a - y.a })
+	merged := sp[:1]
+	for _, x := range sp[1:] {
+		last := &merged[len(merged)-1]
+		if x.a <= last.b {
+			last.b = max(last.b, x.b)
+			continue
+		}
+		merged = append(merged, x)
+	}
+	changed := false
+	for _, x := range merged {
+		if s[x.a:x.b] != redacted {
+			changed = true
+			break
+		}
+	}
+	if !changed {
+		return s, false
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(merged)*len(redacted))
+	prev := 0
+	for _, x := range merged {
+		b.WriteString(s[prev:x.a])
+		b.WriteString(redacted)
+		prev = x.b
+	}
+	b.WriteString(s[prev:])
+	return b.String(), true
+}
+
+// scanText runs the rules that need no shell context over the whole text.
+func (r *redactor) scanText() {
+	s := r.s
+	for i := 0; i < len(s); i++ {
+		tb := textBytes[s[i]]
+		if tb == 0 {
+			continue
+		}
+		if tb&tbPrefix != 0 && tokenBoundary(s, i) {
+			if e := matchToken(s, i); e > 0 {
+				r.add(i, e)
+				i = e - 1
 				continue
 			}
-			j++
-			for j < len(s) && s[j] == ' ' {
-				j++
+		}
+		if tb&tbE != 0 && tokenBoundary(s, i) {
+			if e := matchJWT(s, i); e > 0 {
+				r.add(i, e)
+				i = e - 1
+				continue
 			}
-			// Keep an auth scheme word, redact the credential after it.
-			for _, scheme := range []string{"bearer ", "basic ", "token "} {
-				if strings.HasPrefix(low[j:], scheme) {
-					j += len(scheme)
-					break
+		}
+		if r.path {
+			if tb&tbEq != 0 {
+				if e := r.kvEquals(i); e > i {
+					i = e - 1
 				}
 			}
-			e := j
-			for e < len(s) && s[e] != '"' && s[e] != '\'' && s[e] != '\n' {
-				e++
+			continue
+		}
+		switch {
+		case tb&tbEq != 0:
+			if e := r.kvEquals(i); e > i {
+				i = e - 1
 			}
-			if e > j {
-				s = s[:j] + redacted + s[e:]
-				low = strings.ToLower(s)
+		case tb&tbColon != 0:
+			if i+2 < len(s) && s[i+1] == '/' && s[i+2] == '/' {
+				r.url(i)
+				i += 2
+			} else {
+				r.kvColon(i)
 			}
-			from = j + len(redacted)
+		case tb&tbDash != 0:
+			if e := matchPEM(s, i); e > 0 {
+				r.add(i, e)
+				i = e - 1
+			}
 		}
-	}
-	return s
-}
-
-// redactURLPasswords handles scheme://user:password@host.
-func redactURLPasswords(s string) string {
-	from := 0
-	for {
-		k := strings.Index(s[from:], "://")
-		if k < 0 {
-			return s
-		}
-		start := from + k + 3
-		end := start
-		for end < len(s) && !strings.ContainsRune(" \t\n/'\"", rune(s[end])) {
-			end++
-		}
-		auth := s[start:end]
-		at := strings.LastIndexByte(auth, '@')
-		colon := strings.IndexByte(auth, ':')
-		if at > 0 && colon > 0 && colon < at {
-			s = s[:start+colon+1] + redacted + s[start+at:]
-			end = start + colon + 1 + len(redacted)
-		}
-		from = end
 	}
 }
 
-func tokenChar(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
-}
-
-// redactTokens replaces well-known credential shapes and JSON web tokens.
-func redactTokens(s string) string {
-	for _, tp := range tokenPrefixes {
-		from := 0
-		for {
-			k := strings.Index(s[from:], tp.prefix)
+// sqlLiterals redacts the password literal of CREATE USER … IDENTIFIED BY
+// '…', ALTER ROLE … PASSWORD '…' and the like.
+func (r *redactor) sqlLiterals() {
+	s := r.s
+	for _, kw := range []string{"IDENTIFIED BY", "identified by", "PASSWORD"} {
+		for from := 0; ; {
+			k := strings.Index(s[from:], kw)
 			if k < 0 {
 				break
 			}
 			k += from
-			if k > 0 && tokenChar(s[k-1]) {
-				from = k + len(tp.prefix)
+			from = k + len(kw)
+			if k > 0 && isAlnum(s[k-1]) {
 				continue
 			}
-			e := k + len(tp.prefix)
-			for e < len(s) && tokenChar(s[e]) {
-				e++
+			v := from
+			for v < len(s) && s[v] == ' ' {
+				v++
 			}
-			if e-k-len(tp.prefix) >= tp.min {
-				s = s[:k] + redacted + s[e:]
-				from = k + len(redacted)
-			} else {
-				from = e
+			if v == from || v >= len(s) || (s[v] != '\'' && s[v] != '"') {
+				continue
+			}
+			e := strings.IndexByte(s[v+1:], s[v])
+			if e <= 0 {
+				continue
+			}
+			if val := s[v+1 : v+1+e]; !isVarRef(val) {
+				r.add(v+1, v+1+e)
 			}
 		}
 	}
-	// JSON web tokens: eyJ<b64>.<b64>.<b64>
-	from := 0
-	for {
-		k := strings.Index(s[from:], "eyJ")
-		if k < 0 {
-			return s
+}
+
+// nameChar may be part of a variable, flag, property or parameter name.
+func nameChar(c byte) bool {
+	return isAlnum(c) || c == '_' || c == '-' || c == '.'
+}
+
+// valueStop ends an unquoted value.
+func valueStop(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '"', '\'', ';', '&', '|', '<', '>', '`', ')':
+		return true
+	}
+	return false
+}
+
+const (
+	ctxPlain = iota
+	ctxList  // a,b=c,d: the value ends at a comma
+	ctxQuery // ?a=b&c=d: the value ends at '&' or '#'
+	ctxConn  // an Azure SharedAccessSignature: the value ends at ';' only
+)
+
+// valueAt finds the value starting at v: the text inside its quotes, a
+// whole $(…) or `…`, or an unquoted run. It returns the secret's span and
+// where the value ends.
+func (r *redactor) valueAt(v, ctx int) (a, b, end int) {
+	s := r.s
+	if v >= len(s) {
+		return v, v, v
+	}
+	switch c := s[v]; {
+	case c == '"' || c == '\'':
+		e := closeQuote(s, v)
+		if e < len(s) {
+			return v + 1, e, e + 1
 		}
-		k += from
-		e, dots := k, 0
-		for e < len(s) && (tokenChar(s[e]) || s[e] == '.') {
-			if s[e] == '.' {
-				dots++
-			}
+		// An unclosed quote: up to the end of the line.
+		e = v + 1
+		for e < len(s) && s[e] != '\n' {
 			e++
 		}
-		if dots == 2 && e-k >= 30 {
-			s = s[:k] + redacted + s[e:]
-			from = k + len(redacted)
-		} else {
-			from = e
+		return v + 1, e, e
+	case c == '$' && v+1 < len(s) && s[v+1] == '\'':
+		e := closeQuote(s, v+1)
+		return v + 2, min(e, len(s)), min(e+1, len(s))
+	case c == '$' && v+1 < len(s) && s[v+1] == '(':
+		e := closeParen(s, v+1)
+		return v, e, e
+	case c == '`':
+		e := strings.IndexByte(s[v+1:], '`')
+		if e < 0 {
+			return v, len(s), len(s)
+		}
+		return v, v + e + 2, v + e + 2
+	case c == '\\' && v+1 < len(s) && s[v+1] == '"':
+		// An escaped JSON string inside a double-quoted shell word.
+		e := strings.Index(s[v+2:], `\"`)
+		if e < 0 {
+			return v + 2, v + 2, v + 2
+		}
+		return v + 2, v + 2 + e, v + 2 + e + 2
+	}
+	e := v
+	for e < len(s) {
+		c := s[e]
+		if ctx == ctxConn && c == '&' {
+			e++
+			continue
+		}
+		if valueStop(c) || (ctx == ctxList && c == ',') || (ctx == ctxQuery && c == '#') || (r.path && c == '/') {
+			break
+		}
+		if c == '\\' {
+			if e+1 < len(s) && strings.IndexByte("nrt\"'", s[e+1]) >= 0 {
+				break
+			}
+			e += 2
+			continue
+		}
+		e++
+	}
+	e = min(e, len(s))
+	return v, e, e
+}
+
+// closeQuote returns the index of the quote closing the one at q, or
+// len(s).
+func closeQuote(s string, q int) int {
+	c := s[q]
+	for j := q + 1; j < len(s); j++ {
+		if s[j] == '\\' && c == '"' {
+			j++
+			continue
+		}
+		if s[j] == c {
+			return j
 		}
 	}
+	return len(s)
+}
+
+// closeParen returns the index after the parenthesis closing the one at p.
+func closeParen(s string, p int) int {
+	depth := 0
+	for j := p; j < len(s); j++ {
+		switch s[j] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		case '\'', '"':
+			j = closeQuote(s, j)
+		case '\\':
+			j++
+		}
+	}
+	return len(s)
+}
+
+// kvEquals handles the '=' at i: NAME=value, --flag=value, a=b,password=c,
+// ?token=…&, and name = "value" in code and config. It returns where the
+// value it redacted ends, or i.
+func (r *redactor) kvEquals(i int) int {
+	s := r.s
+	if i+1 < len(s) && (s[i+1] == '=' || s[i+1] == '~' || s[i+1] == '>') {
+		return i // ==, =~, =>
+	}
+	j := i
+	if j > 0 && (s[j-1] == ':' || s[j-1] == '?' || s[j-1] == '+') {
+		j-- // :=, ?=, +=
+	}
+	if j > 0 && (s[j-1] == '=' || s[j-1] == '!' || s[j-1] == '<' || s[j-1] == '>') {
+		return i
+	}
+	k := j
+	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') {
+		k--
+	}
+	spacedName := k < j
+	ne := k
+	for k > 0 && nameChar(s[k-1]) {
+		k--
+	}
+	if k == ne {
+		return i
+	}
+	name := s[k:ne]
+	ctx := ctxPlain
+	if k > 0 {
+		switch s[k-1] {
+		case ',':
+			ctx = ctxList
+		case '?', '&':
+			ctx = ctxQuery
+		}
+	}
+	if strings.EqualFold(name, "SharedAccessSignature") {
+		ctx = ctxConn
+	}
+	v := i + 1
+	if !r.path {
+		w := v
+		for w < len(s) && (s[w] == ' ' || s[w] == '\t') {
+			w++
+		}
+		if spacedName || w > v {
+			// name = value: only a quoted string literal here; config
+			// files' unquoted values are read by the file rules.
+			if w >= len(s) || (s[w] != '"' && s[w] != '\'') {
+				return i
+			}
+			v = w
+		}
+	}
+	kind := nameKind(name, ctx == ctxQuery)
+	if kind == kindNone {
+		return i
+	}
+	a, b, end := r.valueAt(v, ctx)
+	val := s[a:b]
+	if strings.HasPrefix(trimDashes(name), "secret") && hasSpecPrefix(val) {
+		return i // docker build --secret=id=x,src=path
+	}
+	if !secretValue(val, kind) {
+		return i
+	}
+	r.add(a, b)
+	return end
+}
+
+// hasSpecPrefix tells a BuildKit secret spec (id=…,src=…) from a secret.
+func hasSpecPrefix(v string) bool {
+	for _, p := range []string{"id=", "type=", "src=", "source=", "env=", "target="} {
+		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// headerNames are names whose "name:value" needs no space after the colon.
+var headerNames = []string{"authorization", "proxy-authorization", "x-api-key", "api-key", "x-auth-token",
+	"x-access-token", "private-token", "cookie", "set-cookie", "x-vault-token"}
+
+// authSchemes are kept in front of a credential in a header.
+var authSchemes = []string{"bearer ", "basic ", "token ", "digest ", "bot ", "negotiate ", "sso-key "}
+
+// kvColon handles the ':' at i: "name": "value" (JSON, also \"escaped\"
+// inside a shell string, and Python's 'name': 'value'), name: value (YAML,
+// HTTP headers) with the credential after an auth scheme.
+func (r *redactor) kvColon(i int) {
+	s := r.s
+	if (i+1 < len(s) && s[i+1] == ':') || (i > 0 && s[i-1] == ':') {
+		return
+	}
+	k := i
+	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') {
+		k--
+	}
+	var quote byte
+	if k > 0 && (s[k-1] == '"' || s[k-1] == '\'') {
+		quote = s[k-1]
+		k--
+		if k > 0 && s[k-1] == '\\' {
+			k--
+		}
+	}
+	ne := k
+	for k > 0 && nameChar(s[k-1]) {
+		k--
+	}
+	if k == ne {
+		return
+	}
+	name := s[k:ne]
+	if quote != 0 && (k == 0 || s[k-1] != quote) {
+		return
+	}
+	if k >= 2 && s[k-2:k] == "//" {
+		return // scheme://user:password@ is the URL rule's
+	}
+	v := i + 1
+	for v < len(s) && (s[v] == ' ' || s[v] == '\t') {
+		v++
+	}
+	header := false
+	for _, h := range headerNames {
+		if strings.EqualFold(name, h) {
+			header = true
+			break
+		}
+	}
+	if quote == 0 && v == i+1 && !header {
+		return // user:pass, host:port, a:b
+	}
+	kind := nameKind(name, false)
+	if header {
+		kind = kindStrong
+	}
+	if kind == kindNone || v >= len(s) {
+		return
+	}
+	if header || strings.Contains(strings.ToLower(name), "authoriz") {
+		for _, sc := range authSchemes {
+			if len(s)-v > len(sc) && strings.EqualFold(s[v:v+len(sc)], sc) {
+				v += len(sc)
+				for v < len(s) && s[v] == ' ' {
+					v++
+				}
+				break
+			}
+		}
+		if v >= len(s) {
+			return
+		}
+	}
+	var a, b int
+	switch c := s[v]; {
+	case c == '"' || c == '\'' || (c == '\\' && v+1 < len(s) && s[v+1] == '"'):
+		a, b, _ = r.valueAt(v, ctxPlain)
+	case quote != 0:
+		// A JSON scalar: up to , } ] or space.
+		a, b = v, v
+		for b < len(s) && strings.IndexByte(",}] \t\n\r\"'\\", s[b]) < 0 {
+			b++
+		}
+	default:
+		// Up to the end of the line, the closing quote of the shell word
+		// holding it, or an escaped line break.
+		a, b = v, v
+		for b < len(s) && s[b] != '\n' && s[b] != '\r' && s[b] != '"' && s[b] != '\'' &&
+			!(s[b] == '\\' && b+1 < len(s) && strings.IndexByte("nr\"", s[b+1]) >= 0) {
+			b++
+		}
+		for b > a && (s[b-1] == ' ' || s[b-1] == '\t') {
+			b--
+		}
+		if !header && strings.ContainsAny(s[a:b], "(){}[]") {
+			return // code (token: s.sign(now),) or a nested structure
+		}
+	}
+	if !secretValue(s[a:b], kind) {
+		return
+	}
+	r.add(a, b)
+}
+
+// Name kinds: a strong name's value is a secret whatever it looks like; a
+// weak name's only when it looks random.
+const (
+	kindNone = iota
+	kindWeak
+	kindStrong
+)
+
+// strongWords mark a name as holding a secret wherever they occur in it
+// (lower case; longer words before the shorter ones they extend).
+var strongWords = []string{"password", "passwd", "passphrase", "passw", "secret", "token", "apikey", "api_key",
+	"api-key", "accesskey", "access_key", "access-key", "privatekey", "private_key", "private-key", "credential",
+	"authorization", "authtoken", "auth_token", "auth-token", "authkey", "auth_key", "bearer", "cookie",
+	"sessionkey", "session_key", "signingkey", "signing_key", "masterkey", "master_key", "accountkey",
+	"account_key", "encryptionkey", "encryption_key", "sharedaccesssignature"}
+
+// afterWords after a secret word make the name about the secret, not the
+// secret itself: --token-file, PASSWORD_PATH, secret_name, max_tokens…
+var afterWords = []string{"file", "path", "dir", "folder", "jar", "name", "type", "env", "helper", "cmd",
+	"command", "mode", "method", "provider", "format", "url", "uri", "endpoint", "host", "server", "addr",
+	"user", "ttl", "expir", "timeout", "len", "size", "bits", "count", "limit", "max", "min", "policy", "role",
+	"version", "alg", "source", "src", "stdin", "prompt", "ref", "manager", "store", "backend", "engine", "mount",
+	"kind", "class", "template", "pattern", "field", "regex", "hint", "strength", "lifetime", "duration",
+	"location", "label", "only", "flag", "option", "required", "enabled", "budget", "usage", "id", "less",
+	"reset", "rotat", "input", "output", "var", "arn", "mask"}
+
+// beforeAny words anywhere before a secret word make a flag a switch:
+// --no-password, --ask-become-pass, --with-token, --password-stdin…
+var beforeAny = []string{"no", "ask", "prompt", "skip", "with", "without", "use", "show", "print", "list",
+	"require", "enable", "disable", "allow", "reset", "forgot", "generate", "is", "has", "need", "validate",
+	"check", "hide", "mask"}
+
+// beforeLast words just before a secret word make it no secret: max_tokens,
+// csrf_token, page_token, public_key…
+var beforeLast = []string{"max", "min", "num", "n", "count", "csrf", "xsrf", "public", "pub", "page", "next",
+	"continuation", "cursor", "sync"}
+
+// keyBefore words before a "key" component make it a database or map key.
+var keyBefore = []string{"primary", "foreign", "sort", "partition", "hash", "range", "cache", "idempotency",
+	"dedup", "lookup", "group", "object", "s3", "routing", "row", "index", "unique", "shard", "natural",
+	"sequence", "bucket", "schema", "ssh", "gpg", "pgp", "host", "map", "dict", "composite", "cluster",
+	"public", "pub", "join", "order", "label", "annotation", "metadata", "config", "registry", "storage"}
+
+// passNot are words that end in "pass" and are no password.
+var passNot = []string{"bypass", "compass", "encompass", "surpass", "overpass", "underpass", "trespass"}
+
+// strongIndex lists strongWords by first letter, in their order.
+var strongIndex [256][]string
+
+func init() {
+	for _, w := range strongWords {
+		strongIndex[w[0]] = append(strongIndex[w[0]], w)
+	}
+}
+
+func trimDashes(s string) string {
+	for len(s) > 0 && (s[0] == '-' || s[0] == '_') {
+		s = s[1:]
+	}
+	return s
+}
+
+func isSep(c byte) bool { return c == '_' || c == '-' || c == '.' || c == '/' || c == ':' }
+
+func inList(w []byte, list []string) bool {
+	for _, x := range list {
+		if string(w) == x {
+			return true
+		}
+	}
+	return false
+}
+
+// nameKind classifies a variable, flag, parameter or property name.
+func nameKind(name string, query bool) int {
+	name = trimDashes(name)
+	if len(name) < 2 {
+		return kindNone
+	}
+	if len(name) > 64 {
+		name = name[len(name)-64:]
+	}
+	var buf [64]byte
+	low := buf[:len(name)]
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
+	}
+	for i := 0; i < len(low); i++ {
+		for _, w := range strongIndex[low[i]] {
+			if len(low)-i < len(w) || string(low[i:i+len(w)]) != w {
+				continue
+			}
+			if !excludedName(low, i, i+len(w), w) {
+				return kindStrong
+			}
+			break
+		}
+	}
+	return componentKind(name, low, query)
+}
+
+// excludedName tells whether the secret word low[ws:we] is only part of a
+// name about the secret.
+func excludedName(low []byte, ws, we int, w string) bool {
+	rest := low[we:]
+	if w == "token" && len(rest) > 0 && (rest[0] == 's' || rest[0] == 'i') {
+		return true // tokens, tokenizer, tokenise
+	}
+	if len(rest) > 0 && rest[0] == 's' {
+		rest = rest[1:]
+	}
+	for len(rest) > 0 && isSep(rest[0]) {
+		rest = rest[1:]
+	}
+	for _, x := range afterWords {
+		if len(rest) >= len(x) && string(rest[:len(x)]) == x {
+			if x == "id" && (w == "secret" || strings.HasPrefix(w, "private")) {
+				continue // a Vault AppRole secret_id is a secret; a private_key_id names the key of a service-account blob
+			}
+			return true
+		}
+	}
+	before := low[:ws]
+	for len(before) > 0 && isSep(before[len(before)-1]) {
+		before = before[:len(before)-1]
+	}
+	last := true
+	for len(before) > 0 {
+		e := len(before)
+		b := e
+		for b > 0 && !isSep(before[b-1]) {
+			b--
+		}
+		comp := before[b:e]
+		if last && inList(comp, beforeLast) {
+			return true
+		}
+		if inList(comp, beforeAny) {
+			return true
+		}
+		// A word glued to the secret word (nopassword, askpass) counts.
+		if last && b == 0 {
+			for _, x := range beforeAny {
+				if len(comp) > len(x) && string(comp[len(comp)-len(x):]) == x && len(x) >= 3 {
+					return true
+				}
+			}
+		}
+		last = false
+		before = before[:b]
+		for len(before) > 0 && isSep(before[len(before)-1]) {
+			before = before[:len(before)-1]
+		}
+	}
+	return false
+}
+
+// componentKind classifies a name by its components (split at separators
+// and camel-case humps): pwd and a trailing pass are strong; key (after
+// another component), auth, sig, pat, pw and jwt are weak.
+func componentKind(name string, low []byte, query bool) int {
+	kind := kindNone
+	idx := 0
+	var prev []byte
+	for i := 0; i < len(name); {
+		for i < len(name) && !isAlnum(name[i]) {
+			i++
+		}
+		st := i
+		for i < len(name) && isAlnum(name[i]) {
+			i++
+			if i < len(name) && name[i] >= 'A' && name[i] <= 'Z' && name[i-1] >= 'a' && name[i-1] <= 'z' {
+				break
+			}
+		}
+		if st == i {
+			break
+		}
+		comp := low[st:i]
+		k := kindNone
+		switch string(comp) {
+		case "pwd":
+			if string(low) != "pwd" && string(low) != "oldpwd" {
+				k = kindStrong
+			}
+		case "pass", "pin":
+			k = kindStrong
+		case "pw", "pat", "jwt", "sas", "sig", "signature", "auth", "sid":
+			k = kindWeak
+		case "key":
+			if (idx > 0 && !inList(prev, keyBefore)) || (query && string(low) == "key") {
+				k = kindWeak
+			}
+		default:
+			if len(comp) > 4 && string(comp[len(comp)-4:]) == "pass" && !inList(comp, passNot) {
+				k = kindStrong // storepass, keypass, becomepass
+			}
+		}
+		if k != kindNone && !excludedName(low, st, i, string(comp)) {
+			kind = max(kind, k)
+		}
+		prev = comp
+		idx++
+	}
+	return kind
+}
+
+// isVarRef tells a reference to a variable ($NAME, ${NAME}, ${{ x.y }})
+// or the output of a command ($(gh auth token), `cat ~/.token`) from a
+// value: a reference is no secret, and keeping it keeps the preview
+// telling. A command that only prints a literal ($(echo x)) is the
+// literal.
+func isVarRef(v string) bool {
+	if len(v) < 2 {
+		return false
+	}
+	var inner string
+	switch {
+	case v[0] == '`' && v[len(v)-1] == '`':
+		inner = v[1 : len(v)-1]
+	case strings.HasPrefix(v, "$(") && v[len(v)-1] == ')' && !strings.HasPrefix(v, "$(("):
+		inner = v[2 : len(v)-1]
+	}
+	if inner != "" {
+		inner = strings.TrimLeft(inner, " \t")
+		return !strings.HasPrefix(inner, "echo") && !strings.HasPrefix(inner, "printf") && !strings.HasPrefix(inner, "<<<")
+	}
+	if v[0] != '$' {
+		return false
+	}
+	if v[1] == '{' {
+		return strings.HasSuffix(v, "}") && !strings.Contains(v[2:len(v)-1], "$(")
+	}
+	for i := 1; i < len(v); i++ {
+		if !isAlnum(v[i]) && v[i] != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+var boolish = []string{"true", "false", "yes", "no", "on", "off", "null", "none", "nil", "-", "0", "1"}
+
+// secretValue tells whether val, the value of a name of the given kind, is
+// to be redacted.
+func secretValue(val string, kind int) bool {
+	if val == "" || val == redacted || isVarRef(val) {
+		return false
+	}
+	for _, b := range boolish {
+		if strings.EqualFold(val, b) {
+			return false
+		}
+	}
+	if pathLike(val) {
+		return false
+	}
+	if kind == kindWeak {
+		return looksSecret(val)
+	}
+	return true
+}
+
+// pathLike tells a path (~/.ssh/id_ed25519, ./key.pem, /run/secrets/db)
+// from a secret that happens to start with a slash.
+func pathLike(v string) bool {
+	if !(strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.HasPrefix(v, "~/")) {
+		return false
+	}
+	return classCount(v) < 3 || strings.Count(v, "/") == 1 && strings.IndexByte(v, '.') > 0
+}
+
+// looksSecret: long enough and mixing letters with digits or cases.
+func looksSecret(v string) bool {
+	return len(v) >= 6 && classCount(v) >= 2 && !pathLike(v)
+}
+
+// highEntropy: a long word of base64 or hex characters with digits in it,
+// the shape of a key or token with no known prefix.
+func highEntropy(v string) bool {
+	if len(v) < 16 {
+		return false
+	}
+	digit := false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !isAlnum(c) && strings.IndexByte("+/=_-.~%", c) < 0 {
+			return false
+		}
+		digit = digit || c >= '0' && c <= '9'
+	}
+	if !digit || classCount(v) < 2 {
+		return false
+	}
+	if strings.ContainsRune(v, '/') && strings.ToLower(v) == v {
+		return false // a path
+	}
+	return true
 }
 
 // Preview is the short, redacted, single-line form of a command kept in
-// the journal.
+// the journal. Redaction comes first: heredocs and multi-line strings are
+// only recognisable before the whitespace is collapsed.
 func Preview(cmd string) string {
-	return truncate(Redact(engine.NormalizeCommand(cmd)), previewRunes)
+	return truncate(engine.NormalizeCommand(Redact(cmd)), previewRunes)
 }
 
 func truncate(s string, n int) string {

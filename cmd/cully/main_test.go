@@ -300,6 +300,22 @@ func TestHookBinaryLinksNoTUI(t *testing.T) {
 	}
 }
 
+// The secret scanner that judges redaction in hookbridge's tests
+// (gitleaks, with viper, archive readers and a wasm runtime behind it) is a
+// test-only dependency: neither binary links it.
+func TestJudgeNotLinked(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "../cully-hook", ".").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "github.com/zricethezav/gitleaks") || strings.HasPrefix(dep, "github.com/spf13/viper") ||
+			strings.HasPrefix(dep, "github.com/wasilibs/") || strings.HasPrefix(dep, "github.com/tetratelabs/wazero") {
+			t.Errorf("a binary links %s", dep)
+		}
+	}
+}
+
 // cully-hook started by hand in a terminal says what it is for and exits,
 // instead of waiting for a payload that never comes.
 func TestHookBinaryOnATerminal(t *testing.T) {

@@ -293,3 +293,17 @@ func TestPipedCheckOutcomeFromOutput(t *testing.T) {
 		t.Fatalf("a long output is read from its edges: %+v tests %+v", long, long.Tests)
 	}
 }
+
+// A token inside a file path is redacted in the record, like one in a
+// command: targets and the working directory go through RedactPath.
+func TestTargetsRedacted(t *testing.T) {
+	tok := "ghp_" + strings.Repeat("A1b2C3d4", 5)
+	raw := []byte(`{"session_id":"s","hook_event_name":"PreToolUse","cwd":"/tmp/` + tok + `","tool_name":"Read","tool_input":{"file_path":"/tmp/` + tok + `/notes.txt"}}`)
+	ev, err := agent.Decode(raw, fixtureEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(ev.Target, tok) || strings.Contains(ev.Cwd, tok) || !strings.HasSuffix(ev.Target, "notes.txt") {
+		t.Fatalf("target %q cwd %q", ev.Target, ev.Cwd)
+	}
+}

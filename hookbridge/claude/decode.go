@@ -60,7 +60,7 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env, memo shellMemo) (*engi
 		Session:   p.Str("session_id"),
 		Hook:      hook,
 		Subagent:  p.Str("agent_id"),
-		Cwd:       p.Str("cwd"),
+		Cwd:       hookbridge.RedactPath(p.Str("cwd")),
 		Tool:      p.Str("tool_name"),
 		ToolUseID: p.Str("tool_use_id"),
 		Quiet:     env.Quiet,
@@ -228,7 +228,7 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, memo sh
 		ev.Bounded = ev.Tool == "Read"
 	}
 	if absTarget != "" {
-		ev.Target = hookbridge.RelPath(absTarget, projectDir)
+		ev.Target = hookbridge.RedactPath(hookbridge.RelPath(absTarget, projectDir)) // a token in a path is no less a secret
 		if !isShell && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
 			// The same tool failing on the same file is "the same command"
 			// for the retry rules (a missing file read again and again).

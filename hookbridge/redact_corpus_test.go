@@ -1,0 +1,155 @@
+package hookbridge
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"testing"
+
+	"cully/engine"
+)
+
+// corpusCase is one line of testdata/secrets.txt.
+type corpusCase struct {
+	line    int
+	kind    string // cmd, path, keep, keeppath
+	in      string
+	secrets []string
+	want    string // the exact expected output
+}
+
+// markers stand for the line breaks and tabs inside a case.
+var markers = strings.NewReplacer("⏎", "\n", "⇥", "\t")
+
+func loadCorpus(t testing.TB) []corpusCase {
+	t.Helper()
+	f, err := os.Open("testdata/secrets.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []corpusCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		text := sc.Text()
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		cols := strings.Split(text, "\t")
+		for i := range cols {
+			cols[i] = markers.Replace(cols[i])
+		}
+		c := corpusCase{line: n, kind: cols[0]}
+		if len(cols) < 2 {
+			t.Fatalf("secrets.txt:%d: no input", n)
+		}
+		c.in = cols[1]
+		c.want = c.in
+		explicit := false
+		for _, col := range cols[2:] {
+			if w, ok := strings.CutPrefix(col, "want:"); ok {
+				c.want, explicit = w, true
+				continue
+			}
+			c.secrets = append(c.secrets, col)
+		}
+		switch c.kind {
+		case "cmd", "path":
+			if len(c.secrets) == 0 {
+				t.Fatalf("secrets.txt:%d: a secret case names no secret", n)
+			}
+			if !explicit {
+				for _, s := range c.secrets {
+					if !strings.Contains(c.in, s) {
+						t.Fatalf("secrets.txt:%d: secret %q is not in the input", n, s)
+					}
+					c.want = strings.ReplaceAll(c.want, s, redacted)
+				}
+			}
+		case "keep", "keeppath":
+			if len(c.secrets) > 0 || explicit {
+				t.Fatalf("secrets.txt:%d: an innocent case names a secret", n)
+			}
+		default:
+			t.Fatalf("secrets.txt:%d: unknown kind %q", n, c.kind)
+		}
+		cases = append(cases, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+func (c corpusCase) redact() string {
+	if c.kind == "path" || c.kind == "keeppath" {
+		return RedactPath(c.in)
+	}
+	return Redact(c.in)
+}
+
+// Every secret in the corpus is gone from the output, in place: the output
+// is the input with each secret replaced by the marker (or the case's exact
+// expectation), so the structure around it survives. Every innocent
+// command and path comes back unchanged.
+func TestRedactCorpus(t *testing.T) {
+	cases := loadCorpus(t)
+	var secret, innocent int
+	for _, c := range cases {
+		got := c.redact()
+		switch c.kind {
+		case "cmd", "path":
+			secret++
+			for _, s := range c.secrets {
+				if strings.Contains(got, s) {
+					t.Errorf("secrets.txt:%d: secret %q survived in %q", c.line, s, got)
+				}
+			}
+			if got != c.want {
+				t.Errorf("secrets.txt:%d:\n in   %q\n got  %q\n want %q", c.line, c.in, got, c.want)
+			}
+			if c.kind == "cmd" {
+				// What the decoder stores: redacted, then normalized.
+				norm := engine.NormalizeCommand(got)
+				for _, s := range c.secrets {
+					for _, f := range strings.Fields(s) {
+						if len(f) >= 8 && strings.Contains(norm, f) {
+							t.Errorf("secrets.txt:%d: %q survived in the normalized command %q", c.line, f, norm)
+						}
+					}
+				}
+			}
+		default:
+			innocent++
+			if got != c.in {
+				t.Errorf("secrets.txt:%d: innocent %q changed to %q", c.line, c.in, got)
+			}
+		}
+		if again := c.redact2(got); again != got {
+			t.Errorf("secrets.txt:%d: not idempotent: %q then %q", c.line, got, again)
+		}
+	}
+	if secret < 60 || innocent < 20 {
+		t.Errorf("corpus has %d secret shapes and %d innocent lines; want at least 60 and 20", secret, innocent)
+	}
+	t.Logf("%d secret shapes, %d innocent lines", secret, innocent)
+}
+
+func (c corpusCase) redact2(s string) string {
+	if c.kind == "path" || c.kind == "keeppath" {
+		return RedactPath(s)
+	}
+	return Redact(s)
+}
+
+// An ordinary path comes back as the very same string, with no allocation.
+func TestRedactPathNoAlloc(t *testing.T) {
+	p := "internal/authentication/password_reset_token_handler_test.go"
+	if n := testing.AllocsPerRun(100, func() { _ = RedactPath(p) }); n != 0 {
+		t.Errorf("RedactPath allocated %v times on an ordinary path", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = Redact("go test ./... -run TestKeyOrder -count=1") }); n != 0 {
+		t.Errorf("Redact allocated %v times on an ordinary command", n)
+	}
+}

@@ -1,0 +1,128 @@
+package hookbridge
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/zricethezav/gitleaks/v8/detect"
+	"github.com/zricethezav/gitleaks/v8/report"
+
+	"cully/engine"
+)
+
+// gitleaks, a well-kept secret scanner with its default rules, judges the
+// redaction independently of it. This file is the only one that imports
+// it: a test-only dependency that neither binary links
+// (TestJudgeNotLinked in cmd/cully checks).
+func newJudge(t *testing.T) *detect.Detector {
+	t.Helper()
+	d, err := detect.NewDetectorDefaultConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.MaxDecodeDepth = 2 // also look inside base64, hex and percent-encoded text
+	return d
+}
+
+func describe(fs []report.Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		b.WriteString("\n\t" + f.RuleID + ": " + f.Secret)
+	}
+	return b.String()
+}
+
+// wrap puts a value where gitleaks' rules look for secrets. Its rules know
+// provider formats and keyword=value text, not shell context: mysql -pX,
+// sshpass -p X, curl -u user:X or a URL password are invisible to it as
+// they stand. Presented as a token assignment, every word is judged on its
+// own merits (entropy, alphabet, length).
+func wrap(v string) string { return `export CULLY_FAKE_TOKEN="` + v + `"` }
+
+// fields splits a redacted output into the words a secret could hide in.
+func fields(s string) []string {
+	return strings.FieldsFunc(s, func(c rune) bool { return strings.ContainsRune(" \t\n\"'`:@/?&=,;()<>{}[]\\", c) })
+}
+
+// isUUID: an identifier, not a secret, though random enough for gitleaks'
+// generic rule once presented as a token.
+func isUUID(f string) bool {
+	if len(f) != 36 {
+		return false
+	}
+	for i := 0; i < len(f); i++ {
+		switch c := f[i]; {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if c != '-' {
+				return false
+			}
+		case !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f'):
+			return false
+		}
+	}
+	return true
+}
+
+// gitleaks judges the corpus twice. On the raw corpus it finds secrets in
+// the lines as they stand (provider formats, keyword=value) and in nearly
+// every secret value once wrapped, which proves the judge works. On
+// everything Redact and RedactPath made of the corpus it finds nothing:
+// not in the output as returned, not as the journal stores it
+// (normalized), and not in any word of it wrapped as a token.
+func TestGitleaksJudge(t *testing.T) {
+	d := newJudge(t)
+	var lines, linesCaught, values, valuesCaught int
+	var missedLines, missedValues []int
+	for _, c := range loadCorpus(t) {
+		if c.kind != "cmd" && c.kind != "path" {
+			continue
+		}
+		lines++
+		if len(d.DetectString(c.in)) > 0 {
+			linesCaught++
+		} else {
+			missedLines = append(missedLines, c.line)
+		}
+		for _, s := range c.secrets {
+			values++
+			if len(d.DetectString(wrap(s))) > 0 || len(d.DetectString(s)) > 0 {
+				valuesCaught++
+			} else {
+				missedValues = append(missedValues, c.line)
+			}
+		}
+		out := c.redact()
+		for _, text := range []string{out, engine.NormalizeCommand(out)} {
+			if fs := d.DetectString(text); len(fs) > 0 {
+				t.Errorf("secrets.txt:%d: gitleaks finds a secret in the redacted %q:%s", c.line, text, describe(fs))
+			}
+		}
+		for _, f := range fields(out) {
+			if len(f) < 8 || isUUID(f) {
+				continue
+			}
+			if fs := d.DetectString(wrap(f)); len(fs) > 0 {
+				t.Errorf("secrets.txt:%d: gitleaks judges %q, left in the redacted %q, a secret:%s", c.line, f, out, describe(fs))
+			}
+		}
+	}
+	t.Logf("raw lines: gitleaks finds secrets in %d of %d as they stand (misses lines %v)", linesCaught, lines, missedLines)
+	t.Logf("raw values: gitleaks finds %d of %d secret values wrapped as a token (misses those of lines %v)", valuesCaught, values, missedValues)
+	if linesCaught < 60 || valuesCaught*10 < values*9 {
+		t.Errorf("gitleaks finds only %d of %d lines and %d of %d values: the judge is not working", linesCaught, lines, valuesCaught, values)
+	}
+}
+
+// The innocent lines are left unchanged on purpose; gitleaks agreeing that
+// they hold no secret shows the two do not disagree about them.
+func TestGitleaksInnocent(t *testing.T) {
+	d := newJudge(t)
+	for _, c := range loadCorpus(t) {
+		if c.kind != "keep" && c.kind != "keeppath" {
+			continue
+		}
+		if fs := d.DetectString(c.in); len(fs) > 0 {
+			t.Errorf("secrets.txt:%d: gitleaks sees a secret in the innocent %q:%s", c.line, c.in, describe(fs))
+		}
+	}
+}
