@@ -43,19 +43,24 @@ func TestRepeatedCall(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := newSim(t)
-			s.prompt()
-			got := 0
-			for i, ev := range c.seq {
-				if n := s.call(ev); strings.Contains(n, "ran 3 times in a row with the same result") && got == 0 {
-					got = i + 1
-				}
-			}
-			if got != c.want {
+			if got := firstNudgeWith(t, c.seq, "ran 3 times in a row with the same result"); got != c.want {
 				t.Errorf("warned at call %d, want %d", got, c.want)
 			}
 		})
 	}
+}
+
+// firstNudgeWith plays calls after a prompt and returns the 1-based call
+// whose nudge first holds marker (0: none did).
+func firstNudgeWith(t *testing.T, seq []Event, marker string) int {
+	s := newSim(t)
+	s.prompt()
+	for i, ev := range seq {
+		if n := s.call(ev); strings.Contains(n, marker) {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 func TestCycle(t *testing.T) {
@@ -80,15 +85,7 @@ func TestCycle(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := newSim(t)
-			s.prompt()
-			got := 0
-			for i, ev := range c.seq {
-				if n := s.call(ev); strings.Contains(n, "(cycle)") && got == 0 {
-					got = i + 1
-				}
-			}
-			if got != c.want {
+			if got := firstNudgeWith(t, c.seq, "(cycle)"); got != c.want {
 				t.Errorf("nudged at call %d, want %d", got, c.want)
 			}
 		})
