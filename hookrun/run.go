@@ -160,26 +160,34 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	return agent.Encode(ev.Hook, engine.Nudge(sigs)), ev, nil
 }
 
-// stdinWait bounds how long the hook waits for its payload to end: a host
+// stdinWait bounds how long the hook waits for more of its payload: a host
 // writes the payload and closes stdin within microseconds, so a stdin that
-// stays open this long is broken, and the hook records what it read and
-// lets the agent go, well inside the host's hook timeout (5 s as cully
-// installs it).
-const stdinWait = 2 * time.Second
+// stays silent this long is broken, and the hook records why and lets the
+// agent go, inside the host's hook timeout (5 s as cully installs it). The
+// wait restarts whenever bytes arrive, so a slow but live host (or a
+// machine too loaded to run the hook promptly) is not cut off.
+// CULLY_STDIN_TIMEOUT (a Go duration) changes it.
+const stdinWait = 4 * time.Second
 
 // readPayload reads at most max bytes, drains the rest, and returns the
 // total size seen. It stops as soon as it holds one whole JSON object (a
 // host that leaves stdin open costs nothing), and waits at most stdinWait
 // for the payload to end.
 func (a IO) readPayload(h store.Home, max int64) ([]byte, int64, error) {
-	stalled := fmt.Errorf("stdin did not end within %v: no payload read", stdinWait)
+	wait := stdinWait
+	if v := a.Getenv("CULLY_STDIN_TIMEOUT"); v != "" {
+		if d, err := time.ParseDuration(v); err == nil && d > 0 {
+			wait = d
+		}
+	}
+	stalled := fmt.Errorf("stdin stayed silent for %v: no whole payload read", wait)
 	if a.Exit != nil {
-		t := time.AfterFunc(stdinWait, func() {
+		t := time.AfterFunc(wait, func() {
 			a.hookFailed(h, stalled, nil)
 			a.Exit()
 		})
 		defer t.Stop()
-		return readAll(a.Stdin, max)
+		return readAll(a.Stdin, max, func() { t.Reset(wait) })
 	}
 	r := a.Stdin
 	type result struct {
@@ -189,18 +197,20 @@ func (a IO) readPayload(h store.Home, max int64) ([]byte, int64, error) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		raw, total, err := readAll(r, max)
+		raw, total, err := readAll(r, max, nil)
 		done <- result{raw, total, err}
 	}()
 	select {
 	case res := <-done:
 		return res.raw, res.total, res.err
-	case <-time.After(stdinWait):
+	case <-time.After(wait):
 		return nil, 0, stalled
 	}
 }
 
-func readAll(r io.Reader, max int64) ([]byte, int64, error) {
+// readAll reads the payload; progress, when set, is called whenever bytes
+// arrive.
+func readAll(r io.Reader, max int64, progress func()) ([]byte, int64, error) {
 	buf := make([]byte, 0, 16<<10)
 	lr := io.LimitReader(r, max+1)
 	for {
@@ -209,6 +219,9 @@ func readAll(r io.Reader, max int64) ([]byte, int64, error) {
 		}
 		n, err := lr.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
+		if n > 0 && progress != nil {
+			progress()
+		}
 		if err == io.EOF {
 			break
 		}

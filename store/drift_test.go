@@ -47,7 +47,7 @@ func TestStateBehindJournalIsCaughtUp(t *testing.T) {
 	cfg := engine.DefaultConfig()
 	for _, rotate := range []int64{0, 1500} {
 		t.Run(fmt.Sprint("rotate ", rotate), func(t *testing.T) {
-			h := Home{Dir: t.TempDir(), RotateBytes: rotate}
+			h := Home{Dir: t.TempDir(), RotateBytes: rotate, LockWait: testLockWait}
 			i := 0
 			rec := func(s string) {
 				i++
@@ -79,7 +79,7 @@ func TestStateBehindJournalIsCaughtUp(t *testing.T) {
 		})
 	}
 	t.Run("first call died", func(t *testing.T) {
-		h := Home{Dir: t.TempDir()}
+		h := Home{Dir: t.TempDir(), LockWait: testLockWait}
 		h.Ensure()
 		dieAfterAppend(t, h, testEvent("new", 1), &cfg)
 		if _, err := h.Record(testEvent("new", 2), &cfg); err != nil {
@@ -88,14 +88,14 @@ func TestStateBehindJournalIsCaughtUp(t *testing.T) {
 		assertNoDrift(t, h, &cfg)
 	})
 	t.Run("died before appending", func(t *testing.T) {
-		h := Home{Dir: t.TempDir()}
+		h := Home{Dir: t.TempDir(), LockWait: testLockWait}
 		h.Record(testEvent("s", 1), &cfg)
 		markSession(t, h, "s")
 		h.Record(testEvent("s", 2), &cfg)
 		assertNoDrift(t, h, &cfg)
 	})
 	t.Run("journal replaced", func(t *testing.T) {
-		h := Home{Dir: t.TempDir()}
+		h := Home{Dir: t.TempDir(), LockWait: testLockWait}
 		h.Record(testEvent("s", 1), &cfg)
 		os.Remove(h.Journal())
 		h.Record(testEvent("x", 2), &cfg)
@@ -112,7 +112,7 @@ func TestStateBehindJournalIsCaughtUp(t *testing.T) {
 // rebuilt and never removed before its replacement is in place.
 func TestCorruptStateRebuiltInPlace(t *testing.T) {
 	cfg := engine.DefaultConfig()
-	h := Home{Dir: t.TempDir()}
+	h := Home{Dir: t.TempDir(), LockWait: testLockWait}
 	for i := range 3 {
 		h.Record(testEvent("s", i), &cfg)
 	}
@@ -129,7 +129,7 @@ func TestCorruptStateRebuiltInPlace(t *testing.T) {
 // it was cut just before its newline: every reader, whenever it reads,
 // agrees which lines are records.
 func TestTornLineNeverBecomesARecord(t *testing.T) {
-	h := Home{Dir: t.TempDir()}
+	h := Home{Dir: t.TempDir(), LockWait: testLockWait}
 	h.Ensure()
 	whole := AppendEvent(nil, testEvent("s", 1)) // a whole record, missing only its newline
 	os.WriteFile(h.Journal(), whole, 0o600)
@@ -192,7 +192,7 @@ func TestKilledMidSwap(t *testing.T) {
 	cfg := engine.DefaultConfig()
 	for _, stage := range []string{"linked", "renamed"} {
 		t.Run(stage, func(t *testing.T) {
-			h := Home{Dir: t.TempDir()}
+			h := Home{Dir: t.TempDir(), LockWait: testLockWait}
 			for i := range 3 {
 				h.Record(testEvent("s", i), &cfg)
 			}
@@ -235,7 +235,7 @@ func TestCatchUpIsBounded(t *testing.T) {
 	defer func(n int64) { rebuildLimit = n }(rebuildLimit)
 	rebuildLimit = 4 << 10
 	cfg := engine.DefaultConfig()
-	h := Home{Dir: t.TempDir()}
+	h := Home{Dir: t.TempDir(), LockWait: testLockWait}
 	h.Record(testEvent("s", 0), &cfg)
 	dieAfterAppend(t, h, testEvent("s", 1), &cfg)
 	for i := range 40 {
@@ -277,3 +277,8 @@ func TestSwapWithLinksAndRenames(t *testing.T) {
 	t.Run("rebuild", TestRebuildDuringLiveRecords)
 	t.Run("corrupt", TestCorruptStateRebuiltInPlace)
 }
+
+// testLockWait is the lock wait of the store's tests: they test what many
+// writers do, not deadlines, and a loaded 2-core machine under the race
+// detector can queue a writer past the 2 s default.
+const testLockWait = 60 * 1e9 // ns

@@ -20,7 +20,7 @@ func rec(session string, i int) []byte {
 }
 
 func TestJournalTornAndCorruptLines(t *testing.T) {
-	h := Home{Dir: t.TempDir()}
+	h := Home{Dir: t.TempDir(), LockWait: testLockWait}
 	if err := h.Ensure(); err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestSafeName(t *testing.T) {
 }
 
 func TestRecordAndRecoverCorruptState(t *testing.T) {
-	h := Home{Dir: t.TempDir()}
+	h := Home{Dir: t.TempDir(), LockWait: testLockWait}
 	cfg := engine.DefaultConfig()
 	for i := 0; i < 3; i++ {
 		ev := &engine.Event{V: 1, Time: time.Unix(int64(100+i), 0), Session: "s", Kind: engine.KindPostTool, Tool: "Read", Class: engine.ClassRead, Outcome: engine.OutcomeOK}

@@ -46,7 +46,7 @@ func TestRecordTimeTakenUnderTheLock(t *testing.T) {
 // dropped (an mtime) or clamped (the event's time), and the record says so.
 func TestOutOfRangeTimesRoundTrip(t *testing.T) {
 	cfg := engine.DefaultConfig()
-	h := Home{Dir: t.TempDir()}
+	h := Home{Dir: t.TempDir(), LockWait: testLockWait}
 	cases := []struct {
 		name  string
 		mtime time.Time

@@ -91,7 +91,7 @@ func TestHookStdinNeverEnds(t *testing.T) {
 		t.Fatalf("exit: %v (stderr %q)", err, stderr)
 	}
 	b, _ := os.ReadFile(filepath.Join(env["CULLY_HOME"], "errors.log"))
-	if !strings.Contains(string(b), "stdin did not end") {
+	if !strings.Contains(string(b), "stdin stayed silent") {
 		t.Fatalf("errors.log: %q", b)
 	}
 	in.Close()

@@ -94,6 +94,7 @@ func TestHookConcurrentWriters(t *testing.T) {
 	// 2-core machine under the race detector, 16 writers can queue past the
 	// default 2 s, and a hook that gives up keeps its event in errors.log.
 	env["CULLY_LOCK_TIMEOUT"] = "60s"
+	env["CULLY_STDIN_TIMEOUT"] = "60s" // the same for a starved hook's wait on its stdin
 	var wg sync.WaitGroup
 	errs := make(chan string, workers)
 	for w := 0; w < workers; w++ {
