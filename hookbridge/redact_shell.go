@@ -49,6 +49,11 @@ type shellState struct {
 	nsub  int
 	subs  [4]region
 	smore []region
+
+	// Per command, so that each is worked out once.
+	setDone bool // secrets set K=V… was handled
+	subAt   int  // the tool word whose subcommand was looked for (+1)…
+	subHas  bool // …and whether the command holds it
 }
 
 func (st *shellState) push(w shWord) {
@@ -330,20 +335,21 @@ func unquoteDelim(w string) string {
 	}, w)
 }
 
-// stripQuotes narrows [a,b) to the inside of the quotes around it.
+// stripQuotes narrows [a,b) to the inside of the quotes around it, when
+// one quoted string spans it all ("x", not "a":"b").
 func stripQuotes(s string, a, b int) (int, int) {
-	if b-a >= 3 && s[a] == '$' && s[a+1] == '\'' && s[b-1] == '\'' {
+	if b-a >= 3 && s[a] == '$' && s[a+1] == '\'' && closeQuote(s[:b], a+1) == b-1 {
 		return a + 2, b - 1
 	}
-	if b-a >= 2 && (s[a] == '"' || s[a] == '\'') && s[b-1] == s[a] {
+	if b-a >= 2 && (s[a] == '"' || s[a] == '\'') && closeQuote(s[:b], a) == b-1 {
 		return a + 1, b - 1
 	}
 	return a, b
 }
 
 func unquoted(w string) string {
-	if len(w) >= 2 && (w[0] == '"' || w[0] == '\'') && w[len(w)-1] == w[0] {
-		return w[1 : len(w)-1]
+	if a, b := stripQuotes(w, 0, len(w)); a > 0 {
+		return w[a:b]
 	}
 	return w
 }
@@ -645,6 +651,7 @@ func (r *redactor) command(a, b, depth int) {
 	}
 	t, toolAt := toolNone, -1
 	firstPos := -1 // the first positional argument after the tool
+	st.setDone, st.subAt = false, 0
 	for i := a; i < b; i++ {
 		w := st.w(i)
 		if w.kind != wArg {
@@ -719,8 +726,13 @@ func (r *redactor) toolFlag(t tool, toolAt, i, b int) (int, bool) {
 		if !strings.HasPrefix(raw, fr.flag) {
 			continue
 		}
-		if tr.sub != "" && !r.hasWord(toolAt+1, b, tr.sub) {
-			return i, false
+		if tr.sub != "" {
+			if st.subAt != toolAt+1 {
+				st.subAt, st.subHas = toolAt+1, r.hasWord(toolAt+1, b, tr.sub)
+			}
+			if !st.subHas {
+				return i, false
+			}
 		}
 		if len(raw) == len(fr.flag) {
 			if !fr.separate {
@@ -874,6 +886,10 @@ func (r *redactor) positional(i, b int, t tool, first bool) {
 		return
 	case (raw == "secrets" || raw == "secret") && r.nextPositional(i, b) >= 0 && unquoted(r.word(r.nextPositional(i, b))) == "set",
 		raw == "secrets:set" || raw == "config:set":
+		if st.setDone {
+			return
+		}
+		st.setDone = true
 		for j := i + 1; j < b; j++ {
 			w := st.w(j)
 			if w.kind != wArg {
@@ -1205,11 +1221,16 @@ func (r *redactor) fileLine(a, b int, f fileKind) {
 	if v == "" || v == redacted || isVarRef(v) || v == "|" || v == ">" || v == "|-" || v == ">-" || v[0] == '{' || v[0] == '[' {
 		return
 	}
+	kind := nameKind(name, false)
 	if f.kind == fileEnv {
-		r.add(va, vb)
+		// Every value of a .env file, but a flag or a port says nothing
+		// unless its name says secret.
+		if kind != kindNone || !(isBoolish(v) || len(v) <= 5 && allDigits(v)) {
+			r.add(va, vb)
+		}
 		return
 	}
-	if kind := nameKind(name, false); (kind != kindNone && secretValue(v, kind)) || highEntropy(v) {
+	if (kind != kindNone && secretValue(v, kind)) || highEntropy(v) {
 		r.add(va, vb)
 	}
 }
