@@ -854,19 +854,29 @@ func isBoolish(v string) bool {
 // secretValue tells whether val, the value of a name of the given kind, is
 // to be redacted.
 func secretValue(val string, kind int) bool {
-	if val == "" || val == redacted || isVarRef(val) {
+	if nothingLeft(val) || isVarRef(val) {
 		return false
 	}
 	if isBoolish(val) {
 		return false
 	}
-	if pathLike(val) || !hasAlnum(val) {
+	if pathLike(val) {
 		return false
 	}
 	if kind == kindWeak {
 		return looksSecret(val)
 	}
 	return true
+}
+
+// nothingLeft tells a value with nothing to hide: empty, or no letter or
+// digit once the markers of an earlier pass are taken out (a marker
+// followed by an empty pair of quotes, say).
+func nothingLeft(v string) bool {
+	if strings.Contains(v, redacted) {
+		v = strings.ReplaceAll(v, redacted, "")
+	}
+	return !hasAlnum(v)
 }
 
 func hasAlnum(v string) bool {

@@ -816,7 +816,7 @@ func (r *redactor) value(a, b int, mode uint8) {
 		}
 		a, b = stripQuotes(s, a, b)
 	}
-	if v := s[a:b]; v == "" || v == redacted || isVarRef(v) {
+	if v := s[a:b]; nothingLeft(v) || isVarRef(v) {
 		return
 	}
 	r.add(a, b)
@@ -1117,7 +1117,7 @@ func (r *redactor) fileRegion(a, b int, f fileKind, escapes bool) {
 		for escapes && b-a >= 2 && s[b-2] == '\\' && s[b-1] == 'n' {
 			b -= 2
 		}
-		if v := s[a:b]; v != "" && !isVarRef(v) {
+		if v := s[a:b]; !nothingLeft(v) && !isVarRef(v) {
 			r.add(a, b)
 		}
 		return
@@ -1218,7 +1218,7 @@ func (r *redactor) fileLine(a, b int, f fileKind) {
 	}
 	va, vb := stripQuotes(s, va, b)
 	v := s[va:vb]
-	if v == "" || v == redacted || isVarRef(v) || v == "|" || v == ">" || v == "|-" || v == ">-" || v[0] == '{' || v[0] == '[' {
+	if nothingLeft(v) || isVarRef(v) || v == "|" || v == ">" || v == "|-" || v == ">-" || v[0] == '{' || v[0] == '[' {
 		return
 	}
 	kind := nameKind(name, false)
