@@ -341,13 +341,12 @@ func (r *redactor) openQuote(i int) byte {
 	s := r.s
 	j, q := r.qpos, r.qstate
 	if i < j {
-		j, q = 0, 0
-	}
-	if nl := strings.LastIndexByte(s[j:i], '\n'); nl >= 0 {
-		j, q = j+nl+1, 0
+		j, q = strings.LastIndexByte(s[:i], '\n')+1, 0
 	}
 	for ; j < i; j++ {
 		switch c := s[j]; {
+		case c == '\n':
+			q = 0
 		case c == '\\' && q != '\'':
 			j++
 		case q == 0 && (c == '"' || c == '\''):
