@@ -86,6 +86,12 @@ type redactor struct {
 	more  []span
 
 	sh shellState
+
+	// Memos that keep each pass linear in the input.
+	qpos    int      // openQuote has read the line up to here…
+	qstate  byte     // …where this quote was open
+	tokFail [128]int // per token shape, the end of a tail run that was too weak to be one
+	noEnd   bool     // no "-----END " follows the last PEM armour looked at
 }
 
 func (r *redactor) add(a, b int) {
@@ -169,7 +175,7 @@ func (r *redactor) scanText() {
 			continue
 		}
 		if tb&tbPrefix != 0 && tokenBoundary(s, i) {
-			if e := matchToken(s, i); e > 0 {
+			if e := r.matchToken(i); e > 0 {
 				r.add(i, e)
 				i = e - 1
 				continue
@@ -199,11 +205,11 @@ func (r *redactor) scanText() {
 			if i+2 < len(s) && s[i+1] == '/' && s[i+2] == '/' {
 				r.url(i)
 				i += 2
-			} else {
-				r.kvColon(i)
+			} else if e := r.kvColon(i); e > i {
+				i = e - 1
 			}
 		case tb&tbDash != 0:
-			if e := matchPEM(s, i); e > 0 {
+			if e := r.matchPEM(i); e > 0 {
 				r.add(i, e)
 				i = e - 1
 			}
@@ -328,6 +334,31 @@ func (r *redactor) valueAt(v, ctx int) (a, b, end int) {
 	return v, e, e
 }
 
+// openQuote returns the quote character open at i, reading the line
+// holding i as the shell does (0 when none is). Calls come in increasing
+// order of i, so the line is read once.
+func (r *redactor) openQuote(i int) byte {
+	s := r.s
+	j, q := r.qpos, r.qstate
+	if i < j {
+		j, q = strings.LastIndexByte(s[:i], '\n')+1, 0
+	}
+	for ; j < i; j++ {
+		switch c := s[j]; {
+		case c == '\n':
+			q = 0
+		case c == '\\' && q != '\'':
+			j++
+		case q == 0 && (c == '"' || c == '\''):
+			q = c
+		case c == q:
+			q = 0
+		}
+	}
+	r.qpos, r.qstate = j, q
+	return q
+}
+
 // closeQuote returns the index of the quote closing the one at q, or
 // len(s).
 func closeQuote(s string, q int) int {
@@ -424,6 +455,9 @@ func (r *redactor) kvEquals(i int) int {
 	if kind == kindNone {
 		return i
 	}
+	if v < len(s) && (s[v] == '"' || s[v] == '\'') && r.openQuote(v) == s[v] {
+		return i // the quote closes the string holding NAME= ("NAME=" in a grep)
+	}
 	a, b, end := r.valueAt(v, ctx)
 	val := s[a:b]
 	if strings.HasPrefix(trimDashes(name), "secret") && hasSpecPrefix(val) {
@@ -455,11 +489,12 @@ var authSchemes = []string{"bearer ", "basic ", "token ", "digest ", "bot ", "ne
 
 // kvColon handles the ':' at i: "name": "value" (JSON, also \"escaped\"
 // inside a shell string, and Python's 'name': 'value'), name: value (YAML,
-// HTTP headers) with the credential after an auth scheme.
-func (r *redactor) kvColon(i int) {
+// HTTP headers) with the credential after an auth scheme. It returns where
+// the value it redacted ends, or i.
+func (r *redactor) kvColon(i int) int {
 	s := r.s
 	if (i+1 < len(s) && s[i+1] == ':') || (i > 0 && s[i-1] == ':') {
-		return
+		return i
 	}
 	k := i
 	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') {
@@ -478,35 +513,37 @@ func (r *redactor) kvColon(i int) {
 		k--
 	}
 	if k == ne {
-		return
+		return i
 	}
 	name := s[k:ne]
 	if quote != 0 && (k == 0 || s[k-1] != quote) {
-		return
+		return i
 	}
 	if k >= 2 && s[k-2:k] == "//" {
-		return // scheme://user:password@ is the URL rule's
+		return i // scheme://user:password@ is the URL rule's
 	}
 	v := i + 1
 	for v < len(s) && (s[v] == ' ' || s[v] == '\t') {
 		v++
 	}
+	// Every header name is a strong name, so the list is only looked at
+	// for the names that say secret.
+	kind := nameKind(name, false)
+	if kind == kindNone || v >= len(s) {
+		return i
+	}
 	header := false
 	for _, h := range headerNames {
-		if strings.EqualFold(name, h) {
+		if len(h) == len(name) && strings.EqualFold(name, h) {
 			header = true
 			break
 		}
 	}
 	if quote == 0 && v == i+1 && !header {
-		return // user:pass, host:port, a:b
+		return i // user:pass, host:port, a:b
 	}
-	kind := nameKind(name, false)
 	if header {
 		kind = kindStrong
-	}
-	if kind == kindNone || v >= len(s) {
-		return
 	}
 	if header || strings.Contains(strings.ToLower(name), "authoriz") {
 		for _, sc := range authSchemes {
@@ -519,8 +556,11 @@ func (r *redactor) kvColon(i int) {
 			}
 		}
 		if v >= len(s) {
-			return
+			return i
 		}
+	}
+	if (s[v] == '"' || s[v] == '\'') && r.openQuote(v) == s[v] {
+		return i // the quote closes the string holding "name:"
 	}
 	var a, b int
 	switch c := s[v]; {
@@ -534,9 +574,9 @@ func (r *redactor) kvColon(i int) {
 		}
 	default:
 		// Up to the end of the line, the closing quote of the shell word
-		// holding it, or an escaped line break.
+		// holding it, or an escaped line break (and 4 KiB at most).
 		a, b = v, v
-		for b < len(s) && s[b] != '\n' && s[b] != '\r' && s[b] != '"' && s[b] != '\'' &&
+		for b < len(s) && b-a < 4096 && s[b] != '\n' && s[b] != '\r' && s[b] != '"' && s[b] != '\'' &&
 			!(s[b] == '\\' && b+1 < len(s) && strings.IndexByte("nr\"", s[b+1]) >= 0) {
 			b++
 		}
@@ -544,13 +584,14 @@ func (r *redactor) kvColon(i int) {
 			b--
 		}
 		if !header && strings.ContainsAny(s[a:b], "(){}[]") {
-			return // code (token: s.sign(now),) or a nested structure
+			return i // code (token: s.sign(now),) or a nested structure
 		}
 	}
 	if !secretValue(s[a:b], kind) {
-		return
+		return i
 	}
 	r.add(a, b)
+	return b
 }
 
 // Name kinds: a strong name's value is a secret whatever it looks like; a
@@ -800,16 +841,23 @@ func isVarRef(v string) bool {
 
 var boolish = []string{"true", "false", "yes", "no", "on", "off", "null", "none", "nil", "-", "0", "1"}
 
+func isBoolish(v string) bool {
+	for _, b := range boolish {
+		if strings.EqualFold(v, b) {
+			return true
+		}
+	}
+	return false
+}
+
 // secretValue tells whether val, the value of a name of the given kind, is
 // to be redacted.
 func secretValue(val string, kind int) bool {
-	if val == "" || val == redacted || isVarRef(val) {
+	if nothingLeft(val) || isVarRef(val) {
 		return false
 	}
-	for _, b := range boolish {
-		if strings.EqualFold(val, b) {
-			return false
-		}
+	if isBoolish(val) {
+		return false
 	}
 	if pathLike(val) {
 		return false
@@ -820,11 +868,32 @@ func secretValue(val string, kind int) bool {
 	return true
 }
 
+// nothingLeft tells a value with nothing to hide: empty, or no letter or
+// digit once the markers of an earlier pass are taken out (a marker
+// followed by an empty pair of quotes, say).
+func nothingLeft(v string) bool {
+	if strings.Contains(v, redacted) {
+		v = strings.ReplaceAll(v, redacted, "")
+	}
+	return !hasAlnum(v)
+}
+
+func hasAlnum(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if isAlnum(v[i]) {
+			return true
+		}
+	}
+	return false
+}
+
 // pathLike tells a path (~/.ssh/id_ed25519, ./key.pem, /run/secrets/db)
-// from a secret that happens to start with a slash.
+// from a secret that happens to start with a slash or hold one.
 func pathLike(v string) bool {
 	if !(strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.HasPrefix(v, "~/")) {
-		return false
+		// A name with slashes in one case and no digit (prod/db/password,
+		// a secret's path in a store) is no secret either.
+		return strings.IndexByte(v, '/') > 0 && classCount(v) == 1 && strings.ToLower(v) == v
 	}
 	return classCount(v) < 3 || strings.Count(v, "/") == 1 && strings.IndexByte(v, '.') > 0
 }

@@ -23,8 +23,9 @@ const (
 )
 
 type shWord struct {
-	a, b int
-	kind wordKind
+	a, b  int
+	kind  wordKind
+	whole bool // the word is one quoted string: "…" or '…'
 }
 
 type heredoc struct {
@@ -49,6 +50,15 @@ type shellState struct {
 	nsub  int
 	subs  [4]region
 	smore []region
+
+	// Per command of the line (the first ones), worked out once.
+	heads  [16]int
+	stdins [16]bool
+
+	// Per command, so that each is worked out once.
+	setDone bool // secrets set K=V… was handled
+	subAt   int  // the tool word whose subcommand was looked for (+1)…
+	subHas  bool // …and whether the command holds it
 }
 
 func (st *shellState) push(w shWord) {
@@ -137,7 +147,7 @@ func (r *redactor) lexLine(p, end int) int {
 	next := wArg
 	dash := false // the heredoc operator was <<-
 	op := func(n int, k wordKind) {
-		st.push(shWord{p, p + n, k})
+		st.push(shWord{a: p, b: p + n, kind: k})
 		p += n
 	}
 	for p < end {
@@ -219,9 +229,9 @@ func (r *redactor) lexLine(p, end int) int {
 				continue
 			}
 		}
-		q := wordEnd(s, p, end)
+		q, whole := wordEnd(s, p, end)
 		if q <= p {
-			q = p + 1
+			q, whole = p+1, false
 		}
 		if q < end && (s[q] == '<' || s[q] == '>') && allDigits(s[p:q]) {
 			p = q // a file descriptor: 2>…
@@ -230,15 +240,24 @@ func (r *redactor) lexLine(p, end int) int {
 		if next == wDelim {
 			st.pushDoc(heredoc{delim: st.nw, dash: dash})
 		}
-		st.push(shWord{p, q, next})
+		st.push(shWord{p, q, next, whole})
 		next = wArg
 		p = q
 	}
 	return r.heredocBodies(end, end)
 }
 
-// wordEnd returns the end of the shell word starting at p.
-func wordEnd(s string, p, end int) int {
+// wordEnd returns the end of the shell word starting at p, and whether
+// the word is one quoted string.
+func wordEnd(s string, p, end int) (int, bool) {
+	e := wordEnd1(s, p, end)
+	if (s[p] == '"' || s[p] == '\'') && e-p >= 2 {
+		return e, closeQuote(s[:e], p) == e-1
+	}
+	return e, false
+}
+
+func wordEnd1(s string, p, end int) int {
 	q := p
 	for q < end {
 		switch s[q] {
@@ -330,20 +349,43 @@ func unquoteDelim(w string) string {
 	}, w)
 }
 
-// stripQuotes narrows [a,b) to the inside of the quotes around it.
+// stripQuotes narrows [a,b) to the inside of the quotes around it, when
+// one quoted string spans it all ("x", not "a":"b").
 func stripQuotes(s string, a, b int) (int, int) {
-	if b-a >= 3 && s[a] == '$' && s[a+1] == '\'' && s[b-1] == '\'' {
+	if b-a >= 3 && s[a] == '$' && s[a+1] == '\'' && closeQuote(s[:b], a+1) == b-1 {
 		return a + 2, b - 1
 	}
-	if b-a >= 2 && (s[a] == '"' || s[a] == '\'') && s[b-1] == s[a] {
+	if b-a >= 2 && (s[a] == '"' || s[a] == '\'') && closeQuote(s[:b], a) == b-1 {
 		return a + 1, b - 1
 	}
 	return a, b
 }
 
+// inner returns the span of word i inside its quotes, when it is one
+// quoted string.
+func (r *redactor) inner(i int) (int, int) {
+	w := r.sh.w(i)
+	if w.whole {
+		return w.a + 1, w.b - 1
+	}
+	if w.b-w.a >= 3 && r.s[w.a] == '$' && r.s[w.a+1] == '\'' {
+		return stripQuotes(r.s, w.a, w.b) // $'…'
+	}
+	return w.a, w.b
+}
+
+// unq returns word i without the quotes of a one-quoted-string word.
+func (r *redactor) unq(i int) string {
+	w := r.sh.w(i)
+	if w.whole {
+		return r.s[w.a+1 : w.b-1]
+	}
+	return r.s[w.a:w.b]
+}
+
 func unquoted(w string) string {
-	if len(w) >= 2 && (w[0] == '"' || w[0] == '\'') && w[len(w)-1] == w[0] {
-		return w[1 : len(w)-1]
+	if a, b := stripQuotes(w, 0, len(w)); a > 0 {
+		return w[a:b]
 	}
 	return w
 }
@@ -360,11 +402,16 @@ func (r *redactor) line(depth int) {
 	// What the line's heredocs feed and where their text goes.
 	var file fileKind
 	stdin, shell := false, false
-	for a := 0; a < n; {
+	for a, c := 0, 0; a < n; c++ {
 		b := r.cmdEnd(a)
 		head := r.cmdHead(a, b)
+		in := head >= 0 && r.stdinSecret(a, b, head)
+		if c < len(st.heads) {
+			st.heads[c], st.stdins[c] = head, in
+		}
+		stdin = stdin || in
 		if head >= 0 {
-			base := basename(r.word(head))
+			base := basename(r.unq(head))
 			switch base {
 			case "bash", "sh", "zsh", "dash", "ksh", "ssh", "fish":
 				shell = true
@@ -375,7 +422,6 @@ func (r *redactor) line(depth int) {
 					}
 				}
 			}
-			stdin = stdin || r.stdinSecret(a, b, head)
 		}
 		for i := a; i < b; i++ {
 			if st.w(i).kind == wTarget {
@@ -384,10 +430,16 @@ func (r *redactor) line(depth int) {
 		}
 		a = b + 1
 	}
-	for a := 0; a < n; {
+	for a, c := 0, 0; a < n; c++ {
 		b := r.cmdEnd(a)
 		if b > a {
-			r.command(a, b, depth)
+			head, in := -1, false
+			if c < len(st.heads) {
+				head, in = st.heads[c], st.stdins[c]
+			} else if head = r.cmdHead(a, b); head >= 0 {
+				in = r.stdinSecret(a, b, head)
+			}
+			r.command(a, b, head, in, depth)
 		}
 		a = b + 1
 	}
@@ -617,7 +669,7 @@ var rulesOf = [...]toolRules{
 // hasWord tells whether the command [a,b) has the argument w.
 func (r *redactor) hasWord(a, b int, w string) bool {
 	for i := a; i < b; i++ {
-		if r.sh.w(i).kind == wArg && unquoted(r.word(i)) == w {
+		if r.sh.w(i).kind == wArg && r.unq(i) == w {
 			return true
 		}
 	}
@@ -625,18 +677,18 @@ func (r *redactor) hasWord(a, b int, w string) bool {
 }
 
 // command applies the flag, positional and echo rules to the command in
-// words [a,b).
-func (r *redactor) command(a, b, depth int) {
+// words [a,b), whose command word is head and which reads a secret on its
+// standard input when stdin.
+func (r *redactor) command(a, b, head int, stdin bool, depth int) {
 	st := &r.sh
 	s := r.s
-	head := r.cmdHead(a, b)
 	if head >= 0 {
-		switch basename(r.word(head)) {
+		switch basename(r.unq(head)) {
 		case "echo", "printf":
 			r.echo(a, b, head)
 		}
 	}
-	if head >= 0 && r.stdinSecret(a, b, head) {
+	if stdin {
 		for i := a; i < b; i++ {
 			if w := st.w(i); w.kind == wHereVal {
 				r.value(w.a, w.b, modeWhole)
@@ -645,6 +697,7 @@ func (r *redactor) command(a, b, depth int) {
 	}
 	t, toolAt := toolNone, -1
 	firstPos := -1 // the first positional argument after the tool
+	st.setDone, st.subAt = false, 0
 	for i := a; i < b; i++ {
 		w := st.w(i)
 		if w.kind != wArg {
@@ -660,7 +713,7 @@ func (r *redactor) command(a, b, depth int) {
 				st.pushSub(region{w.a + k + 2, min(closeParen(s[:w.b], w.a+k+1), w.b), depth + 1})
 			}
 		}
-		if raw[0] != '-' {
+		if raw[0] != '-' && !w.whole {
 			if nt := toolOf(basename(raw)); nt != toolNone {
 				t, toolAt, firstPos = nt, i, -1
 				continue
@@ -719,8 +772,13 @@ func (r *redactor) toolFlag(t tool, toolAt, i, b int) (int, bool) {
 		if !strings.HasPrefix(raw, fr.flag) {
 			continue
 		}
-		if tr.sub != "" && !r.hasWord(toolAt+1, b, tr.sub) {
-			return i, false
+		if tr.sub != "" {
+			if st.subAt != toolAt+1 {
+				st.subAt, st.subHas = toolAt+1, r.hasWord(toolAt+1, b, tr.sub)
+			}
+			if !st.subHas {
+				return i, false
+			}
 		}
 		if len(raw) == len(fr.flag) {
 			if !fr.separate {
@@ -804,7 +862,7 @@ func (r *redactor) value(a, b int, mode uint8) {
 		}
 		a, b = stripQuotes(s, a, b)
 	}
-	if v := s[a:b]; v == "" || v == redacted || isVarRef(v) {
+	if v := s[a:b]; nothingLeft(v) || isVarRef(v) {
 		return
 	}
 	r.add(a, b)
@@ -832,8 +890,7 @@ func (r *redactor) genericFlag(i, b int) int {
 	if v := r.word(j); len(v) > 1 && v[0] == '-' {
 		return -1
 	}
-	w := r.sh.w(j)
-	va, vb := stripQuotes(r.s, w.a, w.b)
+	va, vb := r.inner(j)
 	val := r.s[va:vb]
 	if strings.HasPrefix(name, "secret") && hasSpecPrefix(val) {
 		return -1
@@ -851,11 +908,11 @@ func (r *redactor) genericFlag(i, b int) int {
 func (r *redactor) positional(i, b int, t tool, first bool) {
 	st := &r.sh
 	s := r.s
-	raw := unquoted(r.word(i))
+	raw := r.unq(i)
 	switch {
 	case raw == "config" || raw == "configure":
 		k := r.nextPositional(i, b)
-		if k >= 0 && unquoted(r.word(k)) == "set" {
+		if k >= 0 && r.unq(k) == "set" {
 			k = r.nextPositional(k, b)
 		}
 		if k < 0 {
@@ -865,15 +922,18 @@ func (r *redactor) positional(i, b int, t tool, first bool) {
 		if v < 0 {
 			return
 		}
-		kind := nameKind(unquoted(r.word(k)), false)
-		w := st.w(v)
-		va, vb := stripQuotes(s, w.a, w.b)
+		kind := nameKind(r.unq(k), false)
+		va, vb := r.inner(v)
 		if kind != kindNone && secretValue(s[va:vb], kind) {
 			r.add(va, vb)
 		}
 		return
-	case (raw == "secrets" || raw == "secret") && r.nextPositional(i, b) >= 0 && unquoted(r.word(r.nextPositional(i, b))) == "set",
+	case (raw == "secrets" || raw == "secret") && r.nextPositional(i, b) >= 0 && r.unq(r.nextPositional(i, b)) == "set",
 		raw == "secrets:set" || raw == "config:set":
+		if st.setDone {
+			return
+		}
+		st.setDone = true
 		for j := i + 1; j < b; j++ {
 			w := st.w(j)
 			if w.kind != wArg {
@@ -910,8 +970,7 @@ func (r *redactor) positional(i, b int, t tool, first bool) {
 	if j < 0 {
 		return
 	}
-	w := st.w(j)
-	va, vb := stripQuotes(s, w.a, w.b)
+	va, vb := r.inner(j)
 	if !highEntropy(s[va:vb]) {
 		return
 	}
@@ -933,7 +992,7 @@ func (r *redactor) nextPositional(i, b int) int {
 // standard input: docker login --password-stdin, gh auth login
 // --with-token, chpasswd, gh secret set without --body.
 func (r *redactor) stdinSecret(a, b, head int) bool {
-	base := basename(r.word(head))
+	base := basename(r.unq(head))
 	if base == "chpasswd" {
 		return true
 	}
@@ -972,8 +1031,8 @@ func (r *redactor) echo(a, b, head int) {
 		c := r.cmdEnd(b + 1)
 		if h := r.cmdHead(b+1, c); h >= 0 {
 			stdin = r.stdinSecret(b+1, c, h)
-			chpasswd = basename(r.word(h)) == "chpasswd"
-			if basename(r.word(h)) == "tee" {
+			chpasswd = basename(r.unq(h)) == "chpasswd"
+			if basename(r.unq(h)) == "tee" {
 				for i := h + 1; i < c; i++ {
 					if w := st.w(i); w.kind == wArg && s[w.a] != '-' {
 						file = file.max(fileKindOf(r.word(i)))
@@ -988,7 +1047,7 @@ func (r *redactor) echo(a, b, head int) {
 	if file.kind == fileNone && !stdin {
 		return
 	}
-	printf := basename(r.word(head)) == "printf"
+	printf := basename(r.unq(head)) == "printf"
 	first := true
 	for i := head + 1; i < b; i++ {
 		w := st.w(i)
@@ -1002,7 +1061,7 @@ func (r *redactor) echo(a, b, head int) {
 			}
 			continue
 		}
-		va, vb := stripQuotes(s, w.a, w.b)
+		va, vb := r.inner(i)
 		if stdin && !(printf && first && strings.IndexByte(s[va:vb], '%') >= 0) {
 			mode := uint8(modeWhole)
 			if chpasswd {
@@ -1101,7 +1160,7 @@ func (r *redactor) fileRegion(a, b int, f fileKind, escapes bool) {
 		for escapes && b-a >= 2 && s[b-2] == '\\' && s[b-1] == 'n' {
 			b -= 2
 		}
-		if v := s[a:b]; v != "" && !isVarRef(v) {
+		if v := s[a:b]; !nothingLeft(v) && !isVarRef(v) {
 			r.add(a, b)
 		}
 		return
@@ -1202,14 +1261,19 @@ func (r *redactor) fileLine(a, b int, f fileKind) {
 	}
 	va, vb := stripQuotes(s, va, b)
 	v := s[va:vb]
-	if v == "" || v == redacted || isVarRef(v) || v == "|" || v == ">" || v == "|-" || v == ">-" || v[0] == '{' || v[0] == '[' {
+	if nothingLeft(v) || isVarRef(v) || v == "|" || v == ">" || v == "|-" || v == ">-" || v[0] == '{' || v[0] == '[' {
 		return
 	}
+	kind := nameKind(name, false)
 	if f.kind == fileEnv {
-		r.add(va, vb)
+		// Every value of a .env file, but a flag or a port says nothing
+		// unless its name says secret.
+		if kind != kindNone || !(isBoolish(v) || len(v) <= 5 && allDigits(v)) {
+			r.add(va, vb)
+		}
 		return
 	}
-	if kind := nameKind(name, false); (kind != kindNone && secretValue(v, kind)) || highEntropy(v) {
+	if (kind != kindNone && secretValue(v, kind)) || highEntropy(v) {
 		r.add(va, vb)
 	}
 }

@@ -56,3 +56,31 @@ func TestRedactKeepsStructure(t *testing.T) {
 		}
 	}
 }
+
+// A name says secret by its words, unless it is about the secret (a file,
+// a switch, a count) rather than the secret itself.
+func TestNameKind(t *testing.T) {
+	cases := map[string]int{
+		"PASSWORD": kindStrong, "DB_PASSWORD": kindStrong, "PGPASSWORD": kindStrong, "--password": kindStrong,
+		"passwd": kindStrong, "client_secret": kindStrong, "GITHUB_TOKEN": kindStrong, "_authToken": kindStrong,
+		"api-key": kindStrong, "apiKey": kindStrong, "AccountKey": kindStrong, "private_key": kindStrong,
+		"private_key_id": kindStrong, "secret_id": kindStrong, "MYSQL_PWD": kindStrong, "ansible_become_pass": kindStrong,
+		"storepass": kindStrong, "Authorization": kindStrong, "x-api-key": kindStrong, "SharedAccessSignature": kindStrong,
+		"STRIPE_KEY": kindWeak, "stripeKey": kindWeak, "sig": kindWeak, "X-Amz-Signature": kindWeak, "auth": kindWeak,
+		"GITLAB_PAT":   kindWeak,
+		"--token-file": kindNone, "PASSWORD_FILE": kindNone, "--password-stdin": kindNone, "--no-password": kindNone,
+		"--ask-become-pass": kindNone, "--with-token": kindNone, "max_tokens": kindNone, "--tokenizer": kindNone,
+		"secret_name": kindNone, "TOKEN_URL": kindNone, "--auth-type": kindNone, "csrf_token": kindNone,
+		"page_token": kindNone, "--secret-id": kindStrong, "key": kindNone, "primary_key": kindNone,
+		"--ssh-key": kindNone, "--key-file": kindNone, "PWD": kindNone, "OLDPWD": kindNone, "bypass": kindNone,
+		"author": kindNone, "keyboard": kindNone, "monkey": kindNone, "SORT_KEY": kindNone, "auth.enabled": kindNone,
+	}
+	for name, want := range cases {
+		if got := nameKind(name, false); got != want {
+			t.Errorf("nameKind(%q) = %d, want %d", name, got, want)
+		}
+	}
+	if nameKind("key", true) != kindWeak {
+		t.Error("a key query parameter should be weak")
+	}
+}

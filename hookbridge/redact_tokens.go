@@ -97,6 +97,9 @@ var tokenShapes = []tokenShape{
 // prefix first; textBytes marks the bytes the text scan stops at.
 var tokenIndex [256][]uint8
 
+// tokenSecond marks, per first byte, the second bytes a prefix has.
+var tokenSecond [256][4]uint64
+
 const (
 	tbPrefix byte = 1 << iota // may start a token shape
 	tbEq                      // '='
@@ -120,6 +123,8 @@ func init() {
 		l[k] = uint8(i)
 		tokenIndex[c] = l
 		textBytes[c] |= tbPrefix
+		c2 := t.prefix[1]
+		tokenSecond[c][c2>>6] |= 1 << (c2 & 63)
 	}
 	textBytes['='] |= tbEq
 	textBytes[':'] |= tbColon
@@ -161,11 +166,18 @@ func classCount(t string) int {
 }
 
 // matchToken returns the end of a known-prefix token starting at i, or -1.
-func matchToken(s string, i int) int {
+func (r *redactor) matchToken(i int) int {
+	s := r.s
+	if i+1 >= len(s) || tokenSecond[s[i]][s[i+1]>>6]&(1<<(s[i+1]&63)) == 0 {
+		return -1
+	}
 	for _, k := range tokenIndex[s[i]] {
 		t := &tokenShapes[k]
 		if !strings.HasPrefix(s[i:], t.prefix) {
 			continue
+		}
+		if i+len(t.prefix) <= r.tokFail[k] {
+			continue // inside a tail run already found too weak: so is its rest
 		}
 		e := i + len(t.prefix)
 		for e < len(s) && inClass(s[e], t.class) {
@@ -175,6 +187,7 @@ func matchToken(s string, i int) int {
 		if len(tail) >= t.min && classCount(tail) >= t.classes {
 			return e
 		}
+		r.tokFail[k] = e
 	}
 	return -1
 }
@@ -211,7 +224,8 @@ func matchJWT(s string, i int) int {
 // matchPEM returns the end of a PEM private-key block starting at i (at
 // "-----BEGIN "), or -1 when the armour is not a private key's. Without
 // its END line the block runs as far as base64 lines do.
-func matchPEM(s string, i int) int {
+func (r *redactor) matchPEM(i int) int {
+	s := r.s
 	const begin = "-----BEGIN "
 	if !strings.HasPrefix(s[i:], begin) {
 		return -1
@@ -226,12 +240,15 @@ func matchPEM(s string, i int) int {
 		return -1
 	}
 	j += k + 5
-	if e := strings.Index(s[j:], "-----END "); e >= 0 {
-		e += j + len("-----END ")
-		if f := strings.Index(s[e:min(len(s), e+80)], "-----"); f >= 0 {
-			return e + f + 5
+	if !r.noEnd {
+		if e := strings.Index(s[j:], "-----END "); e >= 0 {
+			e += j + len("-----END ")
+			if f := strings.Index(s[e:min(len(s), e+80)], "-----"); f >= 0 {
+				return e + f + 5
+			}
+			return e
 		}
-		return e
+		r.noEnd = true
 	}
 	// No END: take the base64 lines (real or \n-escaped line breaks) and
 	// the Proc-Type/DEK-Info headers; a short line that is not padding
@@ -288,8 +305,8 @@ func (r *redactor) url(i int) {
 	s := r.s
 	start := i + 3
 	end := start
-	for end < len(s) && !urlStop(s[end]) {
-		end++
+	for end < len(s) && end-start < 2048 && !urlStop(s[end]) {
+		end++ // an authority is short: 2 KiB is plenty, and bounds the work
 	}
 	t := s[start:end]
 	hostAt := 0

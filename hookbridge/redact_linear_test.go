@@ -1,0 +1,53 @@
+package hookbridge
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// The hook redacts commands of up to 16 MiB, so no input may make
+// redaction superlinear: ten times the input may cost about ten times the
+// time. A quadratic scan costs a hundred times; 60 leaves room for noise
+// and for buffers outgrowing the caches.
+func TestRedactLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing")
+	}
+	unit := map[string]string{
+		"json-one-line":    `{"a":"b","password":"x1"},`,
+		"quoted-equals":    `X="a" `,
+		"closing-quote":    `grep "TOKEN=" . `,
+		"failing-tokens":   "ghp_a_",
+		"pem-without-end":  "-----BEGIN PRIVATE KEY----- ",
+		"urls-in-one-word": "a://b:c@@",
+		"colon-values":     "token: (",
+		"sql-unclosed":     "PASSWORD '",
+		"many-flags":       "-p ",
+		"secrets-set":      "secrets set A=b ",
+		"quoted-commands":  `"a b" `,
+		"heredocs":         "<<EOF ",
+		"substitutions":    "$(a ",
+		"jwt-pieces":       "eyJaaaaaaaaaaaa.eyJ",
+	}
+	prefix := map[string]string{"many-flags": "docker login ", "secrets-set": "fly "}
+	for name, u := range unit {
+		cost := func(n int) time.Duration {
+			in := prefix[name] + strings.Repeat(u, n)
+			best := time.Duration(1 << 62)
+			for range 3 {
+				start := time.Now()
+				Redact(in)
+				best = min(best, time.Since(start))
+			}
+			return best
+		}
+		small, large := cost(2000), cost(20000)
+		if small < 50*time.Microsecond {
+			small = 50 * time.Microsecond
+		}
+		if large > 60*small {
+			t.Errorf("%s: %d bytes take %v, ten times as many %v", name, 2000*len(u), small, large)
+		}
+	}
+}
