@@ -41,7 +41,7 @@ func DecodeOversize(agent string, head []byte, total int64, env Env, kind func(h
 		Hook:      fields["hook_event_name"],
 		Tool:      fields["tool_name"],
 		ToolUseID: fields["tool_use_id"],
-		Cwd:       fields["cwd"],
+		Cwd:       RedactPath(fields["cwd"]),
 		Kind:      engine.KindOther,
 		Note:      fmt.Sprintf("payload too large (%d bytes)", total),
 		Quiet:     env.Quiet,
