@@ -3,8 +3,10 @@
 # drift hits every command alike (bench/ratio):
 #   - minimal: a Go program that reads stdin, appends one line under flock and
 #     prints {} (bench/minimal) — the baseline;
-#   - cully-hook, the lean hook binary `cully install` wires in, on an empty
-#     journal and on one of $EVENTS (default 1M) events;
+#   - cully-hook, the lean hook binary `cully install` wires in: a new
+#     session on an empty journal, the same on a journal of $EVENTS (default
+#     1M) events (flat in journal size), and a session at its state caps
+#     (256 files, 64 commands: the most state a call decodes and encodes);
 #   - `cully hook` in the full binary, for comparison.
 # With hyperfine installed (Debian: apt-get install hyperfine), a hyperfine
 # run follows for its statistics.
@@ -21,9 +23,11 @@ post=hookbridge/claude/testdata/capture-sequence/007-PostToolUse-Read.json
 pre=hookbridge/claude/testdata/capture-sequence/064-PreToolUse-Read.json
 events=${EVENTS:-1000000}
 runs=${RUNS:-300}
-mkdir -m 700 "$work/empty" "$work/big" "$work/min" # state dirs must be private, whatever the umask
-echo "filling a journal with $events events…"
-CULLY_HOME="$work/big" go run ./bench/fill -events "$events"
+mkdir -m 700 "$work/empty" "$work/big" "$work/capped" "$work/min" # state dirs must be private, whatever the umask
+echo "filling two journals with $events events each…"
+go build -o "$work/fill" ./bench/fill
+CULLY_HOME="$work/big" "$work/fill" -events "$events" -hot fill-none # the payloads' session is not in it
+CULLY_HOME="$work/capped" "$work/fill" -events "$events"            # the payloads' session is, at its caps
 ls -la "$work/big" | grep journal
 export CLAUDE_PROJECT_DIR=/home/dev/project
 
@@ -33,6 +37,7 @@ for payload in "$post" "$pre"; do
     "minimal=CULLY_HOME=$work/min $work/minimal" \
     "cully-hook, empty journal=CULLY_HOME=$work/empty $work/cully-hook" \
     "cully-hook, $events-event journal=CULLY_HOME=$work/big $work/cully-hook" \
+    "cully-hook, session at its caps=CULLY_HOME=$work/capped $work/cully-hook" \
     "cully hook (full binary), $events events=CULLY_HOME=$work/big $work/cully hook"
 done
 

@@ -109,8 +109,8 @@ func Cached(src Sources, fresh bool) (ld Loaded, parsed bool, err error) {
 // readCache returns the cached configuration when the entry is for these
 // sources and their files are as they were.
 func readCache(path string, src Sources, userStat, projectStat string) (Loaded, bool) {
-	b, err := os.ReadFile(path)
-	if err != nil || len(b) > 64<<10 {
+	b, err := readSmall(path, 64<<10)
+	if err != nil {
 		return Loaded{}, false
 	}
 	o, err := jsonlite.ParseObject(b)

@@ -23,6 +23,9 @@ const MaxUserBytes = 1 << 20
 // ignored, never waited on or read whole.
 var errNotRegular = errors.New("not a regular file")
 
+// errTooBig refuses a state dir file over its size bound.
+var errTooBig = errors.New("over its size limit")
+
 // readBounded reads a config file without trusting it: only a regular file
 // (a FIFO would block the hook forever, /dev/zero would never end), at most
 // limit bytes. With root set (a project file), a symlink is followed only

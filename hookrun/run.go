@@ -38,7 +38,8 @@ type IO struct {
 	Stderr io.Writer
 	Getenv func(string) string
 	// Exit, when set, ends the process with status 0: a binary's main sets
-	// it, so that a stdin that never ends is given up on without a reader
+	// it, so that where stdin cannot be polled (not a file, or not Unix) a
+	// stdin that never ends is given up on by a timer, without a reader
 	// goroutine on every call (the hook records why first). Without it,
 	// the payload is read in a goroutine that can be abandoned.
 	Exit func()
@@ -180,7 +181,14 @@ func (a IO) readPayload(h store.Home, max int64) ([]byte, int64, error) {
 			wait = d
 		}
 	}
-	stalled := fmt.Errorf("stdin stayed silent for %v: no whole payload read", wait)
+	if pr := silentStdin(a.Stdin, wait); pr != nil {
+		raw, total, err := readAll(pr, max, nil)
+		if errors.Is(err, errSilent) {
+			err = fmt.Errorf("%w for %v: no whole payload read", err, wait)
+		}
+		return raw, total, err
+	}
+	stalled := fmt.Errorf("%w for %v: no whole payload read", errSilent, wait)
 	if a.Exit != nil {
 		t := time.AfterFunc(wait, func() {
 			a.hookFailed(h, stalled, nil)

@@ -211,8 +211,10 @@ func (d *stateDecoder) time(v []byte) time.Time {
 	return t
 }
 
+// members and each walk a nested value, which the top-level walk already
+// validated whole (see jsonlite.ValidMembers).
 func (d *stateDecoder) members(v []byte, fn func(k, v []byte)) {
-	if err := jsonlite.Members(v, func(k, v []byte) error { fn(k, v); return nil }); err != nil {
+	if err := jsonlite.ValidMembers(v, fn); err != nil {
 		d.errs = append(d.errs, err)
 	}
 }
@@ -221,7 +223,7 @@ func (d *stateDecoder) each(v []byte, fn func(v []byte)) {
 	if string(v) == "null" {
 		return
 	}
-	if err := jsonlite.Elements(v, fn); err != nil {
+	if err := jsonlite.ValidElements(v, fn); err != nil {
 		d.errs = append(d.errs, err)
 	}
 }
