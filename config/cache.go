@@ -60,21 +60,42 @@ func statKey(path string) string {
 	return strconv.FormatInt(fi.Size(), 10) + ":" + strconv.FormatInt(fi.ModTime().UnixNano(), 10) + ":" + strconv.FormatUint(uint64(fi.Mode().Type()), 16)
 }
 
+// absent is what Load returns when neither file exists.
+func absent(src Sources) Loaded {
+	ld := Loaded{Config: engine.DefaultConfig().Sanitize()}
+	if src.User != "" {
+		ld.User = File{Path: src.User, State: Absent}
+	}
+	if p := src.ProjectPath(); p != "" {
+		ld.Project = File{Path: p, State: Absent}
+	}
+	return ld
+}
+
 // ErrNoStateDir: without a state dir nothing is cached (and no project file
 // allowed). Whenever Cached returns an error the caller should report
 // problems only at session start, so an unwritable cache cannot turn into
 // one report per tool call.
 var ErrNoStateDir = errors.New("no state dir: config not cached")
 
-// Cached is Load through the cache. Unless fresh, a cache entry whose files
+// Cached is Load through the cache. With no config file at all it returns
+// the defaults (parsed false: nothing read, nothing to report). Unless
+// fresh, a cache entry whose files
 // are unchanged (by size, mtime and type) is used as it is, and parsed is
 // false: no file is read but the cache, nothing is reported. Otherwise the
 // files are loaded (bounded, as Load does) and the entry rewritten
 // atomically; err says when that failed (ErrNoStateDir without one). `cully allow` and `cully deny` drop
 // every entry, since entries hold the trust file's verdicts.
 func Cached(src Sources, fresh bool) (ld Loaded, parsed bool, err error) {
-	path := CachePath(src)
 	userStat, projectStat := statKey(src.User), statKey(src.ProjectPath())
+	// The common case, no config file at all, needs no cache: the defaults
+	// are known without reading anything (a cache read cost the hook 0.04x
+	// of a minimal hook's run). A dangling symlink stats as missing, and
+	// Load takes it for an absent file too.
+	if userStat == "-" && projectStat == "-" {
+		return absent(src), false, nil
+	}
+	path := CachePath(src)
 	if path != "" && !fresh {
 		if ld, ok := readCache(path, src, userStat, projectStat); ok {
 			return ld, false, nil

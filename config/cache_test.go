@@ -1,7 +1,9 @@
 package config
 
 import (
+	"errors"
 	"os"
+	"reflect"
 	"path/filepath"
 	"testing"
 	"time"
@@ -54,7 +56,8 @@ func TestCached(t *testing.T) {
 	// Another user file (CULLY_CONFIG) has its own entry.
 	other := src
 	other.User = filepath.Join(t.TempDir(), "other.toml")
-	if ld, parsed, _ := Cached(other, false); !parsed || ld.Config.ExploreReads != 20 || CachePath(other) == CachePath(src) {
+	os.WriteFile(other.User, []byte("[rules]\nexplore_reads = 25\n"), 0o644)
+	if ld, parsed, _ := Cached(other, false); !parsed || ld.Config.ExploreReads != 25 || CachePath(other) == CachePath(src) {
 		t.Fatalf("other user file: %+v", ld)
 	}
 
@@ -103,4 +106,26 @@ func BenchmarkConfig(b *testing.B) {
 			Load(src)
 		}
 	})
+}
+
+// With neither file the defaults come without a cache entry, and equal
+// what Load says, also when a file is a dangling symlink.
+func TestCachedWithoutFiles(t *testing.T) {
+	dir := t.TempDir()
+	src := Sources{User: filepath.Join(dir, "none.toml"), ProjectDir: filepath.Join(dir, "proj"), StateDir: filepath.Join(dir, "state")}
+	for _, fresh := range []bool{false, true} {
+		ld, parsed, err := Cached(src, fresh)
+		if parsed || err != nil || !reflect.DeepEqual(ld, Load(src)) {
+			t.Fatalf("fresh=%v: %+v %v %v, want %+v", fresh, ld, parsed, err, Load(src))
+		}
+	}
+	if _, err := os.Stat(filepath.Join(src.StateDir, CacheDir)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a cache was written for no files: %v", err)
+	}
+	os.MkdirAll(src.ProjectDir, 0o755)
+	os.Symlink(filepath.Join(dir, "gone"), src.ProjectPath())
+	os.Symlink(filepath.Join(dir, "gone too"), src.User)
+	if ld, _, _ := Cached(src, true); !reflect.DeepEqual(ld, Load(src)) || ld.Project.State != Absent {
+		t.Fatalf("dangling symlinks: %+v, want %+v", ld, Load(src))
+	}
 }
