@@ -132,18 +132,33 @@ type spec struct {
 	userOnly bool          // names commands or decides for the user: never from a project file
 }
 
-var specs = map[string]spec{
-	"explore_reads":        {kind: unstable.Integer},
-	"unverified_edits":     {kind: unstable.Integer},
-	"loop_failures":        {kind: unstable.Integer},
-	"blind_retry_failures": {kind: unstable.Integer},
-	"large_read_bytes":     {kind: unstable.Integer},
-	"reread_min_bytes":     {kind: unstable.Integer},
-	"unverified_tell":      {kind: unstable.Integer, userOnly: true},
-	"explore_tell":         {kind: unstable.Integer, userOnly: true},
-	"unattended":           {kind: unstable.String, userOnly: true},
-	"checks":               {kind: unstable.Array, userOnly: true},
-	"read_only":            {kind: unstable.Array, userOnly: true},
+// specs is a list, not a map: a map literal is built at start-up, in every
+// hook call, and the hook parses a config file only when one changed.
+var specs = []struct {
+	key string
+	spec
+}{
+	{"explore_reads", spec{kind: unstable.Integer}},
+	{"unverified_edits", spec{kind: unstable.Integer}},
+	{"loop_failures", spec{kind: unstable.Integer}},
+	{"blind_retry_failures", spec{kind: unstable.Integer}},
+	{"large_read_bytes", spec{kind: unstable.Integer}},
+	{"reread_min_bytes", spec{kind: unstable.Integer}},
+	{"unverified_tell", spec{kind: unstable.Integer, userOnly: true}},
+	{"explore_tell", spec{kind: unstable.Integer, userOnly: true}},
+	{"unattended", spec{kind: unstable.String, userOnly: true}},
+	{"checks", spec{kind: unstable.Array, userOnly: true}},
+	{"read_only", spec{kind: unstable.Array, userOnly: true}},
+}
+
+// specFor finds a key's spec.
+func specFor(key string) (spec, bool) {
+	for _, s := range specs {
+		if s.key == key {
+			return s.spec, true
+		}
+	}
+	return spec{}, false
 }
 
 // parse reads a config document. It walks go-toml's parser (the unstable
@@ -279,13 +294,13 @@ func (w *walker) assign(path []string, v *unstable.Node, off int) {
 		return
 	}
 	if len(path) == 2 && path[0] == "rules" {
-		if sp, ok := specs[path[1]]; ok {
+		if sp, ok := specFor(path[1]); ok {
 			w.value(path[1], sp, v, off)
 			return
 		}
 	}
 	w.problemf(off, true, func() string {
-		if _, known := specs[path[0]]; known && len(path) == 1 {
+		if _, known := specFor(path[0]); known && len(path) == 1 {
 			return fmt.Sprintf("%q is outside [rules]: ignored (rule settings go under [rules])", path[0])
 		}
 		if len(path) == 2 && path[0] == "rules" {
@@ -400,8 +415,8 @@ func hint(path []string, names []string) string {
 
 func specNames() []string {
 	names := make([]string, 0, len(specs))
-	for k := range specs {
-		names = append(names, k)
+	for _, s := range specs {
+		names = append(names, s.key)
 	}
 	return names
 }

@@ -9,8 +9,8 @@ import (
 // order the rules are judged in, hence the order of their signals and of
 // their lines in a nudge. A new rule is one file and one line here.
 var (
-	guards      = []guardRule{largeRead, unchangedReread, thirdAttempt, repeatedCall}
-	checkpoints = []checkpointRule{failureLoop, sameError, cycle, exploring, unverifiedEdits}
+	guards      = []*guardRule{&largeRead, &unchangedReread, &thirdAttempt, &repeatedCall}
+	checkpoints = []*checkpointRule{&failureLoop, &sameError, &cycle, &exploring, &unverifiedEdits}
 )
 
 // A guardRule warns before a tool call that is likely to waste context or
@@ -76,7 +76,7 @@ const (
 func rule(r Reason) *checkpointRule {
 	for i := range checkpoints {
 		if checkpoints[i].reason == r {
-			return &checkpoints[i]
+			return checkpoints[i]
 		}
 	}
 	return nil

@@ -396,14 +396,22 @@ func matchPattern(w []string, pattern string) bool {
 // checkWords are checkPatterns split into words, once, when a command is
 // first classified (not at start-up: most hook calls classify none). A
 // replay matches every pattern against every command it reads: splitting
-// them on each call was a quarter of its CPU.
-var checkWords = sync.OnceValue(func() [][]string {
-	w := make([][]string, len(checkPatterns))
-	for i, p := range checkPatterns {
-		w[i] = strings.Fields(p)
-	}
-	return w
-})
+// them on each call was a quarter of its CPU. (A plain Once, not
+// sync.OnceValue, which would allocate its closures at start-up.)
+func checkWords() [][]string {
+	checkWordsOnce.Do(func() {
+		checkWordsList = make([][]string, len(checkPatterns))
+		for i, p := range checkPatterns {
+			checkWordsList[i] = strings.Fields(p)
+		}
+	})
+	return checkWordsList
+}
+
+var (
+	checkWordsOnce sync.Once
+	checkWordsList [][]string
+)
 
 // matchWords is matchPattern with the pattern already split.
 func matchWords(w []string, pattern string, words []string) bool {

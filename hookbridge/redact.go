@@ -640,14 +640,8 @@ var keyBefore = []string{"primary", "foreign", "sort", "partition", "hash", "ran
 // passNot are words that end in "pass" and are no password.
 var passNot = []string{"bypass", "compass", "encompass", "surpass", "overpass", "underpass", "trespass"}
 
-// strongIndex lists strongWords by first letter, in their order.
-var strongIndex [256][]string
-
-func init() {
-	for _, w := range strongWords {
-		strongIndex[w[0]] = append(strongIndex[w[0]], w)
-	}
-}
+// strongIndex, in redact_tables.go, lists strongWords by first letter, in
+// their order.
 
 func trimDashes(s string) string {
 	for len(s) > 0 && (s[0] == '-' || s[0] == '_') {
