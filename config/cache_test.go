@@ -3,8 +3,8 @@ package config
 import (
 	"errors"
 	"os"
-	"reflect"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 )
