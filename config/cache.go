@@ -1,11 +1,11 @@
 package config
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -38,8 +38,11 @@ func CachePath(src Sources) string {
 	if src.StateDir == "" {
 		return ""
 	}
-	h := sha256.Sum256([]byte(src.User + "\x00" + src.ProjectDir))
-	return filepath.Join(src.StateDir, CacheDir, hex.EncodeToString(h[:12])+".json")
+	// FNV names the entry (the entry itself says whose it is, so two
+	// sources sharing a name only miss each other's cache).
+	h := fnv.New128a()
+	h.Write([]byte(src.User + "\x00" + src.ProjectDir))
+	return filepath.Join(src.StateDir, CacheDir, hex.EncodeToString(h.Sum(nil)[:12])+".json")
 }
 
 // statKey is what a file's cache entry compares: its size, modification

@@ -45,7 +45,7 @@ const (
 type File struct {
 	Path  string `json:"path"`
 	State State  `json:"state"`
-	Sum   string `json:"sha256,omitempty"` // a project file's content, when read
+	Sum   string `json:"sha256,omitempty"` // a project file's content, when read (set by the CLI; Load leaves it empty)
 }
 
 // Loaded is a loaded configuration: what the rules use, where it came from,
@@ -134,8 +134,7 @@ func loadProject(ld *Loaded, src Sources, ps *problems) {
 	if !ok {
 		return
 	}
-	ld.Project.Sum = Sum(b)
-	switch v, ok := trust[canon]; {
+	switch _, ok := trust[canon]; {
 	case terr != nil:
 		ld.Project.State = NotAllowed
 		ps.add(Problem{File: p, Consent: true, Msg: "not allowed: the trust file cannot be read (" + terr.Error() + "); its thresholds are ignored"})
@@ -144,7 +143,7 @@ func loadProject(ld *Loaded, src Sources, ps *problems) {
 		ld.Project.State = NotAllowed
 		ps.add(Problem{File: p, Consent: true, Msg: "not allowed: its thresholds are ignored until you run `" + AllowCommand(p) + "`"})
 		return
-	case v.Sum != ld.Project.Sum:
+	case !allowedContent(src.StateDir, canon, b):
 		ld.Project.State = Changed
 		ps.add(Problem{File: p, Consent: true, Msg: "changed since you allowed it: its thresholds are ignored until you run `" + AllowCommand(p) + "` again"})
 		return
@@ -174,7 +173,7 @@ func readFile(path, root string, limit int64, ps *problems, f *File) ([]byte, bo
 // Inspection is what `cully allow` shows before recording consent: the
 // content's hash, what the file would set (after clamping) and its problems.
 type Inspection struct {
-	Sum      string
+	Content  []byte // what was read: what `cully allow` records
 	Sets     []string // "explore_reads = 30", in the docs' order
 	Problems []Problem
 	More     int
@@ -190,7 +189,7 @@ func Inspect(path, root string) (Inspection, error) {
 		return Inspection{}, err
 	}
 	var ps problems
-	in := Inspection{Sum: Sum(b)}
+	in := Inspection{Content: b}
 	set, ok := parse(b, path, true, &ps)
 	in.Broken = !ok
 	cfg := engine.DefaultConfig()

@@ -1,11 +1,12 @@
 package config
 
 import (
-	"crypto/sha256"
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"time"
@@ -17,9 +18,17 @@ import (
 
 // TrustFile, in the state dir, holds the user's consent to project files
 // (the direnv model): each allowed file's canonical path and the SHA-256 of
-// the content allowed, or a denial. A project file takes effect only while
-// its content is exactly what was allowed.
+// the content allowed (for people to read), or a denial. A project file
+// takes effect only while its content is exactly what was allowed: the
+// hook compares it byte for byte with the copy `cully allow` keeps in
+// AllowedDir, so that it needs no hash function — linking crypto/sha256
+// into the hook cost every call 0.03 ms of start-up (the FIPS module's
+// initialisation), whether or not a project file existed.
 const TrustFile = "allowed.json"
+
+// AllowedDir, in the state dir, holds one file per allowed project file:
+// its canonical path, a NUL, and the exact content allowed.
+const AllowedDir = "allowed"
 
 // Verdict is what the user said about one project file.
 type Verdict struct {
@@ -33,13 +42,25 @@ type trustDoc struct {
 	Files   map[string]Verdict `json:"files"`
 }
 
-// Sum is the hex SHA-256 of a file's content, as the trust file keeps it.
-func Sum(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
+func trustPath(stateDir string) string { return filepath.Join(stateDir, TrustFile) }
+
+// copyPath is where the allowed content of the project file at canon is kept.
+func copyPath(stateDir, canon string) string {
+	h := fnv.New128a()
+	h.Write([]byte(canon))
+	return filepath.Join(stateDir, AllowedDir, hex.EncodeToString(h.Sum(nil))+".toml")
 }
 
-func trustPath(stateDir string) string { return filepath.Join(stateDir, TrustFile) }
+// allowedContent reports whether b is exactly the content allowed for the
+// project file at canon (the copy names its path: two paths never share one).
+func allowedContent(stateDir, canon string, b []byte) bool {
+	c, err := readSmall(copyPath(stateDir, canon), int64(len(canon))+1+MaxProjectBytes)
+	if err != nil {
+		return false
+	}
+	head, rest, ok := bytes.Cut(c, []byte{0})
+	return ok && string(head) == canon && bytes.Equal(rest, b)
+}
 
 // readTrust reads the trust file: an empty map when there is none. It runs
 // only when a project file is parsed (session start, or the file changed),
@@ -81,11 +102,20 @@ func readTrust(stateDir string) (map[string]Verdict, error) {
 func Trust(stateDir string) (map[string]Verdict, error) { return readTrust(stateDir) }
 
 // Allow records that the user allows the project file at path with exactly
-// this content. Deny records that they do not: the file is then ignored
-// without a reminder until allowed. Both take effect at the next hook call.
-func Allow(stateDir, path, sum string, now time.Time) error {
-	return updateTrust(stateDir, func(m map[string]Verdict) {
-		m[Canonical(path)] = Verdict{Sum: sum, Allowed: true, At: now.UTC()}
+// this content (sum, its SHA-256, is kept for people to read). Deny records
+// that they do not: the file is then ignored without a reminder until
+// allowed. Both take effect at the next hook call.
+func Allow(stateDir, path string, content []byte, sum string, now time.Time) error {
+	canon := Canonical(path)
+	return updateTrust(stateDir, func(m map[string]Verdict) error {
+		if err := os.MkdirAll(filepath.Join(stateDir, AllowedDir), 0o700); err != nil {
+			return err
+		}
+		if err := writeAtomic(copyPath(stateDir, canon), append(append([]byte(canon), 0), content...)); err != nil {
+			return err
+		}
+		m[canon] = Verdict{Sum: sum, Allowed: true, At: now.UTC()}
+		return nil
 	})
 }
 
@@ -93,10 +123,14 @@ func Allow(stateDir, path, sum string, now time.Time) error {
 // file was allowed before.
 func Deny(stateDir, path string, now time.Time) (bool, error) {
 	was := false
-	err := updateTrust(stateDir, func(m map[string]Verdict) {
+	err := updateTrust(stateDir, func(m map[string]Verdict) error {
 		p := Canonical(path)
 		was = m[p].Allowed
 		m[p] = Verdict{Allowed: false, At: now.UTC()}
+		if err := os.Remove(copyPath(stateDir, p)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
 	})
 	return was, err
 }
@@ -104,7 +138,7 @@ func Deny(stateDir, path string, now time.Time) (bool, error) {
 // updateTrust changes the trust file under a lock (two `cully allow` at
 // once must not lose one), written whole to a temporary file, 0600, then
 // renamed over the old one, so a reader never sees half of it.
-func updateTrust(stateDir string, change func(map[string]Verdict)) error {
+func updateTrust(stateDir string, change func(map[string]Verdict) error) error {
 	if stateDir == "" {
 		return errors.New("no state directory")
 	}
@@ -120,7 +154,9 @@ func updateTrust(stateDir string, change func(map[string]Verdict)) error {
 	if err != nil {
 		return fmt.Errorf("%w (move it aside to start afresh)", err)
 	}
-	change(m)
+	if err := change(m); err != nil {
+		return err
+	}
 	b, err := json.MarshalIndent(trustDoc{Version: 1, Files: m}, "", "  ")
 	if err != nil {
 		return err

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -76,14 +78,15 @@ func (a *app) allow(args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := config.Allow(h.Dir, p, in.Sum, now); err != nil {
+	sum := sha256Hex(in.Content)
+	if err := config.Allow(h.Dir, p, in.Content, sum, now); err != nil {
 		return fmt.Errorf("allow %s: %w", p, err)
 	}
 	sets := "it sets nothing"
 	if len(in.Sets) > 0 {
 		sets = "it sets " + strings.Join(in.Sets, ", ")
 	}
-	fmt.Fprintf(a.stdout, "allowed %s (sha256 %s…): %s\n", p, in.Sum[:12], sets)
+	fmt.Fprintf(a.stdout, "allowed %s (sha256 %s…): %s\n", p, sum[:12], sets)
 	for _, pr := range in.Problems {
 		fmt.Fprintf(a.stdout, "  %v\n", pr)
 	}
@@ -119,4 +122,10 @@ func (a *app) deny(args []string) error {
 	}
 	fmt.Fprintf(a.stdout, "denied %s%s: it is ignored from the next hook call, without a reminder; `%s` undoes this\n", p, note, config.AllowCommand(p))
 	return nil
+}
+
+// sha256Hex is the hex SHA-256 that allowed.json keeps for people to read.
+func sha256Hex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
 }

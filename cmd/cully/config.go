@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"cully/config"
@@ -47,7 +48,15 @@ func buildConfigReport(ld config.Loaded) configReport {
 		r.Files = append(r.Files, configFile{"user", ld.User})
 	}
 	if ld.Project.Path != "" {
-		r.Files = append(r.Files, configFile{"project", ld.Project})
+		f := ld.Project
+		if f.State != config.Absent && f.State != config.Refused {
+			// The content's hash, for people to compare with `cully allow`'s
+			// (the hook compares the content itself and links no hash).
+			if in, err := config.Inspect(f.Path, filepath.Dir(f.Path)); err == nil {
+				f.Sum = sha256Hex(in.Content)
+			}
+		}
+		r.Files = append(r.Files, configFile{"project", f})
 	}
 	if r.Files == nil {
 		r.Files = []configFile{}
