@@ -173,7 +173,7 @@ func readFile(path, root string, limit int64, ps *problems, f *File) ([]byte, bo
 // Inspection is what `cully allow` shows before recording consent: the
 // content's hash, what the file would set (after clamping) and its problems.
 type Inspection struct {
-	Content  []byte // what was read: what `cully allow` records
+	Content  []byte   // what was read: what `cully allow` records
 	Sets     []string // "explore_reads = 30", in the docs' order
 	Problems []Problem
 	More     int
