@@ -23,7 +23,8 @@ deduplicated nudge when it loops, re-reads, explores without acting, or edits
 without checking. It never blocks the agent.
 
 Environment: CULLY_HOME (state dir), CULLY_CONFIG (config file), CULLY_GUARD=off
-(no nudges), CULLY_NOW (RFC 3339 fixed clock), CULLY_LOCK_TIMEOUT, NO_COLOR.
+(no nudges), CULLY_NOW (RFC 3339 fixed clock; anything else is an error),
+CULLY_LOCK_TIMEOUT, NO_COLOR.
 
 Exit codes: 0 done, 1 failed, 2 used wrongly (bad flag, argument or value).
 ` + "`cully hook`" + ` and cully-hook always exit 0.`,
@@ -33,7 +34,15 @@ Exit codes: 0 done, 1 failed, 2 used wrongly (bad flag, argument or value).
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.PersistentPreRun = func(c *cobra.Command, _ []string) { a.cmd = c.CommandPath() }
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		a.cmd = c.CommandPath()
+		switch c.Name() {
+		case "hook", "statusline": // they never fail the agent: a bad setting goes to errors.log
+			return nil
+		}
+		_, err := a.now() // a clock set wrong is said once, up front, not ignored
+		return err
+	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		a.cmd = c.CommandPath()
 		return fmt.Errorf("%w: %v", errUsage, err)
