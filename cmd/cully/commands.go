@@ -94,8 +94,11 @@ func statusCmd(a *app) *cobra.Command {
 		Short: "The most recent (or named) session: activity, checkpoints, guards, budget",
 		Long: `Status of the most recently active session, or the one --session names: tool calls by
 class, failures, checks and their outcomes, files read, open and closed checkpoints,
-guard warnings, the host's budget figures (unknown where the host did not say) and
-the journal's health. --json prints the same as a versioned JSON document (docs/json.md).`,
+guard warnings, the host's budget figures (unknown where the host did not say), the
+journal's health and the config files with their problems (file and line). Before any
+session it says whether cully's hook is installed (then it waits for the agent's first
+tool call) and lists the config. --json prints the same as a versioned JSON document
+(docs/json.md).`,
 		Example: `  cully status
   cully status --session 5f3c9a1e --json
   cully status --rebuild       # replay the whole journal first`,
