@@ -76,7 +76,7 @@ func (e Env) Now() (time.Time, error) {
 	if v := e.Getenv("CULLY_NOW"); v != "" {
 		t, err := time.Parse(time.RFC3339Nano, v)
 		if err != nil {
-			return time.Now(), fmt.Errorf("CULLY_NOW %q is not RFC 3339: %w", v, err)
+			return time.Now(), fmt.Errorf("CULLY_NOW %q is not an RFC 3339 time such as 2026-11-30T12:00:00Z: fix it, or unset it to use the system clock", v)
 		}
 		return t, nil
 	}

@@ -55,18 +55,32 @@ func (e Env) Var(k string) string {
 var ErrEmpty = errors.New("empty payload")
 
 // Scope is where an installation lives: the user's own settings, or a
-// repository's.
+// repository's (this machine's own settings there, or the ones its team
+// commits).
 type Scope string
 
 // The scopes.
 const (
 	ScopeUser    Scope = "user"
-	ScopeProject Scope = "project"
+	ScopeProject Scope = "project" // the repository's settings of this machine only, which git ignores
+	ScopeShared  Scope = "shared"  // the repository's settings its team commits: no path of this machine in them
 )
+
+// Flags are the command-line flags that pick the scope, for messages
+// ("--scope project --shared").
+func (s Scope) Flags() string {
+	switch s {
+	case ScopeProject:
+		return " --scope project"
+	case ScopeShared:
+		return " --scope project --shared"
+	}
+	return ""
+}
 
 // Place is what an installer needs to find an agent's files: the
 // environment (HOME and the agent's own variables) and, for the project
-// scope, the project's root.
+// scopes, the project's root.
 type Place struct {
 	Getenv  func(string) string
 	Project string
@@ -77,6 +91,10 @@ type Target struct {
 	Scope    Scope
 	Settings string // the agent's settings file that holds the hook entries
 	Skill    string // the skill file
+	// Ignore, for a file of this machine's own inside the repository, is
+	// its path from the project root as a git ignore pattern
+	// ("/.claude/settings.local.json"): install asks git to ignore it.
+	Ignore string
 }
 
 // InstallOptions are the choices of one `cully install`.
@@ -94,6 +112,14 @@ type Check struct {
 	Fix  string
 }
 
+// Wiring is what doctor found in one scope: its checks, and the hook
+// command of cully's entries there ("" when the scope holds none, and
+// then no checks unless its file cannot be read).
+type Wiring struct {
+	Checks  []Check
+	Command string
+}
+
 // Installer is an agent whose settings cully can wire itself into.
 type Installer interface {
 	Agent
@@ -105,9 +131,10 @@ type Installer interface {
 	Install(t Target, before []byte, o InstallOptions) (*install.Plan, error)
 	// Uninstall computes the settings with exactly cully's entries removed.
 	Uninstall(t Target, before []byte) (*install.Plan, error)
-	// Doctor checks one scope's installation; present says whether the
-	// agent itself looks installed on this machine.
-	Doctor(t Target, skill string, present bool) []Check
+	// Doctor checks one scope's installation (skill: this cully's skill
+	// text). Whether cully is installed at all, across scopes, is the
+	// caller's to judge.
+	Doctor(t Target, skill string) Wiring
 	// Present reports whether the agent looks installed here (its binary on
 	// PATH or its config folder).
 	Present(at Place) bool

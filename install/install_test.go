@@ -1,6 +1,13 @@
 package install
 
-import "testing"
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 func TestIsCullyCommand(t *testing.T) {
 	for cmd, want := range map[string]bool{
@@ -9,6 +16,142 @@ func TestIsCullyCommand(t *testing.T) {
 	} {
 		if got := IsCullyCommand(cmd); got != want {
 			t.Errorf("IsCullyCommand(%q) = %v", cmd, got)
+		}
+	}
+}
+
+func TestBackupsKeepTheNewestFewInTheStateDir(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "project", ".claude", "settings.json")
+	bk := Backups{Dir: filepath.Join(dir, "state", "backups")}
+	for i := range 5 {
+		name, err := bk.Save(path, []byte(fmt.Sprintf(`{"n": %d}`, i)), fmt.Sprintf("20260101T00000%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Dir(name) != bk.Folder(path) || !strings.HasPrefix(name, bk.Dir) {
+			t.Fatalf("backup %s is not in the state dir's folder for the file", name)
+		}
+		if fi, _ := os.Stat(name); fi.Mode().Perm() != 0o600 {
+			t.Errorf("backup mode %v: it holds this machine's paths", fi.Mode().Perm())
+		}
+	}
+	saved := bk.saved(path)
+	if len(saved) != BackupsKept || !strings.Contains(saved[0], "T000002-") {
+		t.Fatalf("kept %v, want the newest %d", saved, BackupsKept)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "project", ".claude", "*")); len(m) != 0 {
+		t.Fatalf("something was written beside the file: %v", m)
+	}
+	if other := bk.Folder(filepath.Join(dir, "other", ".claude", "settings.json")); other == bk.Folder(path) {
+		t.Fatal("two settings files share a backup folder")
+	}
+	if got := bk.Matching(path, []byte("{\n  \"n\": 3\n}")); string(got) != `{"n": 3}` {
+		t.Fatalf("Matching gave %q, want the backup's own bytes", got)
+	}
+}
+
+func TestRestoreOnlyWhenSomethingWasRemoved(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	bk := Backups{Dir: filepath.Join(dir, "backups")}
+	if _, err := bk.Save(path, []byte(`{"a":1, "hooks": {}}`), "20260101T000000"); err != nil {
+		t.Fatal(err)
+	}
+	p := &Plan{Path: path, Before: []byte("{\"a\": 1, \"hooks\": {\"Stop\": []}}"), After: []byte(`{"a": 1}`), Changed: true}
+	bk.Restore(p)
+	if string(p.After) != `{"a":1, "hooks": {}}` || !p.Changed {
+		t.Fatalf("restore: %q changed=%v", p.After, p.Changed)
+	}
+	same := &Plan{Path: path, Before: []byte(`{ "a" : 1 }`), After: []byte(`{ "a" : 1 }`)}
+	bk.Restore(same)
+	if string(same.After) != `{ "a" : 1 }` || same.Changed {
+		t.Fatal("a file uninstall does not change must keep its bytes, whatever a backup holds")
+	}
+}
+
+func TestSkillPlans(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "skills", "cully", "SKILL.md")
+	plan := func(wrote string) string {
+		a, err := PlanSkillInstall(path, "new text\n", wrote)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a.Action
+	}
+	if got := plan(""); got != SkillWrite {
+		t.Errorf("absent: %s", got)
+	}
+	created, err := ApplySkill(SkillAction{path, SkillWrite}, "old text\n")
+	if err != nil || len(created) != 2 {
+		t.Fatalf("created %v, %v", created, err)
+	}
+	if got := plan(Sum([]byte("old text\n"))); got != SkillUpdate {
+		t.Errorf("an earlier cully's text, unedited: %s", got)
+	}
+	if got := plan(""); got != SkillKept {
+		t.Errorf("text cully has no record of writing: %s", got)
+	}
+	os.WriteFile(path, []byte("old text, edited\n"), 0o644)
+	if got := plan(Sum([]byte("old text\n"))); got != SkillKept {
+		t.Errorf("edited: %s", got)
+	}
+	if got := PlanSkillRemove(path, "new text\n", Sum([]byte("old text\n"))).Action; got != SkillLeft {
+		t.Errorf("uninstall of an edited skill: %s", got)
+	}
+	os.WriteFile(path, []byte("new text\n"), 0o644)
+	if got := plan(""); got != SkillCurrent {
+		t.Errorf("current: %s", got)
+	}
+	if got := PlanSkillRemove(path, "new text\n", "").Action; got != SkillRemove {
+		t.Errorf("uninstall of cully's text: %s", got)
+	}
+}
+
+func TestExcludeLinesComeAndGoExactly(t *testing.T) {
+	orig := []byte("# git's own comments\n*.log")
+	b, changed := AddExclude(orig, "/.claude/settings.local.json")
+	if !changed || !HasExclude(b, "/.claude/settings.local.json") {
+		t.Fatalf("not added: %q", b)
+	}
+	if again, changed := AddExclude(b, "/.claude/settings.local.json"); changed || !bytes.Equal(again, b) {
+		t.Fatal("a second add changed the file")
+	}
+	back, changed := RemoveExclude(b, "/.claude/settings.local.json")
+	if !changed || string(back) != "# git's own comments\n*.log\n" {
+		t.Fatalf("after removal: %q", back)
+	}
+}
+
+func TestRecordUnderDeepestFirst(t *testing.T) {
+	r := Record{Created: map[string]string{"/p/.claude": "dir", "/p/.claude/skills": "dir", "/p/.claude/skills/cully": "dir", "/p/.claudex": "dir", "/q/.claude": "dir"}}
+	got := strings.Join(r.Under("/p/.claude"), " ")
+	if got != "/p/.claude/skills/cully /p/.claude/skills /p/.claude" {
+		t.Fatalf("Under: %s", got)
+	}
+	dir := t.TempDir()
+	if err := UpdateRecord(dir, func(r *Record) { r.Created["/p/x"] = "file" }); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := ReadRecord(dir); err != nil || r.Created["/p/x"] != "file" {
+		t.Fatalf("read back %v %v", r, err)
+	}
+	if err := UpdateRecord(dir, func(r *Record) { delete(r.Created, "/p/x") }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, RecordFile)); !os.IsNotExist(err) {
+		t.Fatal("an empty record should be removed")
+	}
+}
+
+func TestPathFree(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"cully-hook": true, "cully hook --agent claude": true, `"$CLAUDE_PROJECT_DIR"/bin/cully-hook`: true,
+		"/usr/local/bin/cully-hook": false, "~/bin/cully-hook": false, "$HOME/bin/cully-hook": false, "'/my dir/cully' hook": false,
+	} {
+		if got := PathFree(cmd); got != want {
+			t.Errorf("PathFree(%q) = %v", cmd, got)
 		}
 	}
 }

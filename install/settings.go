@@ -16,6 +16,7 @@ type Plan struct {
 	After   []byte // the new content (nil only when there was no file to change)
 	Notes   []string
 	Changed bool
+	Remove  bool // the file goes: cully created it and nothing else is left in it
 }
 
 // IsCullyCommand reports whether a hook or status-line command is one of
@@ -33,6 +34,19 @@ func IsCullyCommand(cmd string) bool {
 		return len(f) > 1 && (f[1] == "hook" || f[1] == "statusline")
 	}
 	return false
+}
+
+// PathFree reports whether a command names no path of this machine: no
+// word of it is an absolute path or one in the home folder (~, $HOME). A
+// program found on PATH, or a path under $CLAUDE_PROJECT_DIR, means the
+// same on every machine that clones the repository.
+func PathFree(cmd string) bool {
+	for _, w := range shellWords(cmd) {
+		if filepath.IsAbs(w) || strings.HasPrefix(w, "~") || strings.HasPrefix(w, "$HOME") || strings.HasPrefix(w, "${HOME}") {
+			return false
+		}
+	}
+	return true
 }
 
 // shellWords splits a command line into words, honouring single and double
@@ -93,26 +107,6 @@ func ParseSettings(path string, b []byte) (*Node, error) {
 	return root, nil
 }
 
-// backupSuffix marks cully's backups beside a settings file.
-const backupSuffix = ".cully-backup-"
-
-func backups(path string) []string {
-	m, _ := filepath.Glob(path + backupSuffix + "*")
-	return m // lexical order is time order: the suffix is a UTC timestamp
-}
-
-// MatchingBackup returns the newest backup holding the same JSON as want:
-// the user's own bytes for a file cully is handing back unchanged.
-func MatchingBackup(path string, want []byte) []byte {
-	bs := backups(path)
-	for i := len(bs) - 1; i >= 0; i-- {
-		if b, err := os.ReadFile(bs[i]); err == nil && sameSettings(b, want) {
-			return b
-		}
-	}
-	return nil
-}
-
 // sameSettings compares two settings files as Claude Code reads them: an
 // empty hook list, or an empty "hooks" object, means the same as none.
 func sameSettings(a, b []byte) bool {
@@ -138,25 +132,44 @@ func normalizeSettings(b []byte) []byte {
 	return root.Encode()
 }
 
-// Apply writes a plan: back up the previous file (when there was one), then
-// write the new content atomically, keeping the file's mode.
-func Apply(p *Plan, stamp string) error {
+// Apply carries out a plan: back up the previous file (when there was
+// one) into bk, then write the new content atomically, keeping the file's
+// mode, creating its folder if need be; or remove the file, for a plan that
+// says so (it held nothing but cully's entries: no backup). It returns the backup's path ("" for none) and the folders it
+// created, outermost first.
+func Apply(p *Plan, bk Backups, stamp string) (backup string, created []string, err error) {
 	if !p.Changed {
-		return nil
+		return "", nil, nil
+	}
+	if p.Before != nil && !p.Remove {
+		if backup, err = bk.Save(p.Path, p.Before, stamp); err != nil {
+			return "", nil, err
+		}
+	}
+	if p.Remove {
+		if err := os.Remove(p.Path); err != nil {
+			return "", nil, fmt.Errorf("remove %s: %w", p.Path, err)
+		}
+		return "", nil, nil
 	}
 	mode := os.FileMode(0o644)
 	if fi, err := os.Stat(p.Path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	if p.Before != nil {
-		if err := os.WriteFile(p.Path+backupSuffix+stamp, p.Before, 0o600); err != nil {
-			return fmt.Errorf("back up %s: %w", p.Path, err)
-		}
+	if created, err = MkdirAll(filepath.Dir(p.Path), 0o755); err != nil {
+		return backup, nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(p.Path), 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(p.Path), err)
+	return backup, created, WriteAtomic(p.Path, p.After, mode)
+}
+
+// EmptyObject reports whether a settings document holds nothing: an empty
+// object (whatever its spacing) or no bytes but space.
+func EmptyObject(b []byte) bool {
+	if len(strings.TrimSpace(string(b))) == 0 {
+		return true
 	}
-	return WriteAtomic(p.Path, p.After, mode)
+	n, err := ParseNode(b)
+	return err == nil && n.Kind == 'o' && len(n.Keys) == 0
 }
 
 // WriteAtomic writes a file through a temp file and a rename, so a reader

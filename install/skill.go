@@ -1,6 +1,8 @@
 package install
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -10,43 +12,73 @@ import (
 // SkillAction says what installing or removing the skill does.
 type SkillAction struct {
 	Path   string
-	Action string // "write", "keep" (already current), "remove", "left" (changed by the user), "absent"
+	Action string
 }
 
-// PlanSkillInstall decides whether the skill file needs writing.
-func PlanSkillInstall(path, text string) SkillAction {
-	if b, err := os.ReadFile(path); err == nil && string(b) == text {
-		return SkillAction{path, "keep"}
-	}
-	return SkillAction{path, "write"}
+// The skill actions.
+const (
+	SkillWrite   = "write"   // absent: cully writes it
+	SkillUpdate  = "update"  // as an earlier cully wrote it, never edited: this cully's text replaces it
+	SkillCurrent = "current" // already this cully's text
+	SkillKept    = "kept"    // it differs from anything cully wrote there: edited, so it stays
+	SkillRemove  = "remove"  // cully's text, unedited: uninstall removes it
+	SkillLeft    = "left"    // edited: uninstall leaves it
+	SkillAbsent  = "absent"  // nothing to remove
+)
+
+// Sum is the hex SHA-256 of a text, as the install record keeps it.
+func Sum(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
 }
 
-// PlanSkillRemove removes the skill only if it is still cully's text: a
-// file the user edited is theirs now.
-func PlanSkillRemove(path, text string) SkillAction {
+// PlanSkillInstall decides what happens to the skill file: written when
+// absent, updated when it is still exactly what cully wrote there (wrote:
+// the SHA-256 the install record holds for it, "" for none), and otherwise
+// kept as it is: cully never overwrites a skill the user edited.
+func PlanSkillInstall(path, text, wrote string) (SkillAction, error) {
 	b, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return SkillAction{path, "absent"}
-	case err == nil && string(b) == text:
-		return SkillAction{path, "remove"}
+		return SkillAction{path, SkillWrite}, nil
+	case err != nil:
+		return SkillAction{}, fmt.Errorf("read skill: %w", err)
+	case string(b) == text:
+		return SkillAction{path, SkillCurrent}, nil
+	case wrote != "" && Sum(b) == wrote:
+		return SkillAction{path, SkillUpdate}, nil
 	}
-	return SkillAction{path, "left"}
+	return SkillAction{path, SkillKept}, nil
 }
 
-// ApplySkill carries out a skill action.
-func ApplySkill(a SkillAction, text string) error {
-	switch a.Action {
-	case "write":
-		if err := os.MkdirAll(filepath.Dir(a.Path), 0o755); err != nil {
-			return fmt.Errorf("create skill dir: %w", err)
-		}
-		return WriteAtomic(a.Path, []byte(text), 0o644)
-	case "remove":
-		if err := os.Remove(a.Path); err != nil {
-			return fmt.Errorf("remove skill: %w", err)
-		}
-		_ = os.Remove(filepath.Dir(a.Path)) // only if empty
+// PlanSkillRemove removes the skill only if it is still cully's text (this
+// cully's, or what the record says an earlier one wrote there): a file the
+// user edited is theirs now.
+func PlanSkillRemove(path, text, wrote string) SkillAction {
+	b, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return SkillAction{path, SkillAbsent}
+	case err == nil && (string(b) == text || wrote != "" && Sum(b) == wrote):
+		return SkillAction{path, SkillRemove}
 	}
-	return nil
+	return SkillAction{path, SkillLeft}
+}
+
+// ApplySkill carries out a skill action, and returns the folders it
+// created, outermost first.
+func ApplySkill(a SkillAction, text string) ([]string, error) {
+	switch a.Action {
+	case SkillWrite, SkillUpdate:
+		created, err := MkdirAll(filepath.Dir(a.Path), 0o755)
+		if err != nil {
+			return nil, fmt.Errorf("create skill dir: %w", err)
+		}
+		return created, WriteAtomic(a.Path, []byte(text), 0o644)
+	case SkillRemove:
+		if err := os.Remove(a.Path); err != nil {
+			return nil, fmt.Errorf("remove skill: %w", err)
+		}
+	}
+	return nil, nil
 }

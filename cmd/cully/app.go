@@ -135,9 +135,38 @@ func (a *app) session(h store.Home, named string) (string, error) {
 	}
 	id, err := h.LatestSession()
 	if errors.Is(err, store.ErrNoSession) {
-		return "", fmt.Errorf("no session recorded in %s yet: wire `cully hook` into your agent (see README) or try `cully demo`", h.Dir)
+		return "", a.noSession(h)
 	}
 	return id, err
+}
+
+// errNoSession is the state dir with no session in it yet.
+type errNoSession struct {
+	dir   string
+	wired []string // the settings files that wire cully's hook here
+}
+
+func (e errNoSession) Error() string {
+	if len(e.wired) > 0 {
+		return fmt.Sprintf("no session recorded in %s yet: cully's hook is installed (%s) and waiting for the agent's first tool call (an agent already running loads it when it restarts)", e.dir, strings.Join(e.wired, ", "))
+	}
+	return fmt.Sprintf("no session recorded in %s yet, and cully's hook is not installed: run `cully install` (docs/claude-code.md), or try `cully demo`", e.dir)
+}
+
+// noSession says why there is no session: the hook is not installed, or
+// it is and no agent has called it yet.
+func (a *app) noSession(h store.Home) errNoSession {
+	e := errNoSession{dir: h.Dir}
+	at := a.place()
+	for _, ag := range agents.All() {
+		if in, ok := ag.(hookbridge.Installer); ok {
+			found, _ := wiring(in, at)
+			for _, f := range found {
+				e.wired = append(e.wired, in.Title()+": "+f.t.Settings)
+			}
+		}
+	}
+	return e
 }
 
 func shortID(id string) string {

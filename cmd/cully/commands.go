@@ -23,7 +23,8 @@ deduplicated nudge when it loops, re-reads, explores without acting, or edits
 without checking. It never blocks the agent.
 
 Environment: CULLY_HOME (state dir), CULLY_CONFIG (config file), CULLY_GUARD=off
-(no nudges), CULLY_NOW (RFC 3339 fixed clock), CULLY_LOCK_TIMEOUT, NO_COLOR.
+(no nudges), CULLY_NOW (RFC 3339 fixed clock; anything else is an error),
+CULLY_LOCK_TIMEOUT, NO_COLOR.
 
 Exit codes: 0 done, 1 failed, 2 used wrongly (bad flag, argument or value).
 ` + "`cully hook`" + ` and cully-hook always exit 0.`,
@@ -33,7 +34,15 @@ Exit codes: 0 done, 1 failed, 2 used wrongly (bad flag, argument or value).
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.PersistentPreRun = func(c *cobra.Command, _ []string) { a.cmd = c.CommandPath() }
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		a.cmd = c.CommandPath()
+		switch c.Name() {
+		case "hook", "statusline": // they never fail the agent: a bad setting goes to errors.log
+			return nil
+		}
+		_, err := a.now() // a clock set wrong is said once, up front, not ignored
+		return err
+	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		a.cmd = c.CommandPath()
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -85,8 +94,11 @@ func statusCmd(a *app) *cobra.Command {
 		Short: "The most recent (or named) session: activity, checkpoints, guards, budget",
 		Long: `Status of the most recently active session, or the one --session names: tool calls by
 class, failures, checks and their outcomes, files read, open and closed checkpoints,
-guard warnings, the host's budget figures (unknown where the host did not say) and
-the journal's health. --json prints the same as a versioned JSON document (docs/json.md).`,
+guard warnings, the host's budget figures (unknown where the host did not say), the
+journal's health and the config files with their problems (file and line). Before any
+session it says whether cully's hook is installed (then it waits for the agent's first
+tool call) and lists the config. --json prints the same as a versioned JSON document
+(docs/json.md).`,
 		Example: `  cully status
   cully status --session 5f3c9a1e --json
   cully status --rebuild       # replay the whole journal first`,
@@ -146,28 +158,48 @@ func installCmd(a *app, verb string) *cobra.Command {
 		Use:   verb,
 		Short: "Merge cully's hooks into the agent's settings and install the skill",
 		Long: `Merge cully's hook entries into the agent's settings and write cully's skill. Only
-cully's entries are added: everything else in the file stays as it was, a second
-install changes nothing, and the previous file is kept as a backup beside it.`,
+cully's entries are added: every other byte of the file stays as it was (keys, order,
+indentation, spacing), a second install changes nothing, and the previous file is
+backed up in the state dir (backups/, the newest 3 per settings file). A skill you
+edited is never overwritten: install keeps it and says so.
+
+Where:
+  --scope user               the agent's user settings (~/.claude/settings.json): every project
+  --scope project            this repository, this machine only: .claude/settings.local.json at
+                             the repository's root (git's top level, from any subdirectory; the
+                             current directory outside a repository). Claude Code reads it, teams
+                             do not commit it, and install asks git to ignore it
+                             (.git/info/exclude) unless git already does
+  --scope project --shared   this repository, for everyone: .claude/settings.json, the file teams
+                             commit, so its commands name no path of this machine (cully-hook on
+                             PATH, by name)
+
+--dry-run prints the diff and what install would do, and writes nothing.`,
 		Example: `  cully install
   cully install --dry-run
-  cully install --scope project --statusline`,
+  cully install --scope project --statusline
+  cully install --scope project --shared`,
 		Args: a.noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.installCmd(verb, o) },
 	}
 	if verb == "uninstall" {
 		c.Short = "Remove exactly what install added"
-		c.Long = `Remove cully's hook entries (and its status line) from the agent's settings, and the
-skill if it is still cully's text. When the result equals the file as it was before
-install, its exact bytes come back.`
+		c.Long = `Remove cully's hook entries (and its status line) from the agent's settings, each with
+its own whitespace: every other byte stays. The skill goes if it is still cully's text.
+What install created goes too once nothing else is in it: the settings file, the
+folders, its line in .git/info/exclude; so a repository is left as it was. The scopes
+are install's: --scope project leaves the committed .claude/settings.json alone
+(--shared removes cully from that one). --dry-run says what would go.`
 		c.Example = `  cully uninstall
   cully uninstall --scope project --dry-run`
 	}
 	c.Flags().StringVar(&o.agent, "agent", agents.Default, "the agent ("+agents.Names()+")")
-	c.Flags().StringVar(&o.scope, "scope", "user", "user (the agent's user settings) or project (this directory's)")
+	c.Flags().StringVar(&o.scope, "scope", "user", "user (the agent's user settings) or project (this repository's, this machine only)")
+	c.Flags().BoolVar(&o.shared, "shared", false, "with --scope project: the settings the team commits (.claude/settings.json), with commands found on PATH")
 	c.Flags().BoolVar(&o.dryRun, "dry-run", false, "print what would change, write nothing")
 	if verb == "install" {
 		c.Flags().BoolVar(&o.statusline, "statusline", false, "also install cully's status line, unless one is already set")
-		c.Flags().StringVar(&o.command, "command", "", "hook command to write (default: cully-hook beside this binary)")
+		c.Flags().StringVar(&o.command, "command", "", "hook command to write (default: cully-hook beside this binary; with --shared, cully-hook on PATH)")
 	}
 	return c
 }
@@ -207,9 +239,12 @@ func doctorCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the installation and say how to fix what is wrong",
-		Long: `Check the installation: the hook binary, every agent's entries in both scopes, the
-skill, the state dir's privacy and writability, the journal's health, the last hook
-call and errors.log. Each problem comes with its fix; exit 1 when one needs fixing.`,
+		Long: `Check the installation: the hook binary; every agent's entries in each scope (user,
+project, shared: cully is installed when any one of them wires it, and twice when two
+do with different commands); the skill; the config files (unknown keys and bad TOML,
+with file and line); the state dir's privacy and writability; the journal's health;
+the last hook call and errors.log. Each problem comes with its fix; exit 1 when one
+needs fixing.`,
 		Example: `  cully doctor`,
 		Args:    a.noArgs,
 		RunE:    func(*cobra.Command, []string) error { return a.doctor() },

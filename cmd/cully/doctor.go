@@ -45,22 +45,11 @@ func (a *app) doctor() error {
 		add(check{OK: true, What: "binary: cully-hook found"})
 	}
 
-	// Every agent cully watches, both scopes.
+	// Every agent cully watches, in every scope.
 	at := a.place()
 	for _, ag := range agents.All() {
-		in, ok := ag.(hookbridge.Installer)
-		if !ok {
-			continue
-		}
-		present := in.Present(at)
-		for _, scope := range []hookbridge.Scope{hookbridge.ScopeUser, hookbridge.ScopeProject} {
-			t, err := in.Target(scope, at)
-			if err != nil {
-				continue
-			}
-			for _, c := range in.Doctor(t, skill.SKILL, present) {
-				add(check(c))
-			}
+		if in, ok := ag.(hookbridge.Installer); ok {
+			cs = append(cs, wiringChecks(in, at)...)
 		}
 	}
 
@@ -178,4 +167,64 @@ func lastError(h store.Home) (int, string) {
 		msg = msg[:i]
 	}
 	return len(lines), fmt.Sprintf("%s %s: %s", rec.TS, rec.Op, msg)
+}
+
+// installScopes are the scopes doctor and status look in: cully is
+// installed for an agent when one of them wires it.
+var installScopes = []hookbridge.Scope{hookbridge.ScopeUser, hookbridge.ScopeProject, hookbridge.ScopeShared}
+
+// wired is one scope that holds cully's entries.
+type wired struct {
+	t   hookbridge.Target
+	cmd string
+}
+
+// wiring finds the scopes of the agent that wire cully here, with each
+// scope's checks.
+func wiring(in hookbridge.Installer, at hookbridge.Place) ([]wired, []check) {
+	var found []wired
+	var cs []check
+	for _, scope := range installScopes {
+		t, err := in.Target(scope, at)
+		if err != nil {
+			continue
+		}
+		w := in.Doctor(t, skill.SKILL)
+		for _, c := range w.Checks {
+			cs = append(cs, check(c))
+		}
+		if w.Command != "" {
+			found = append(found, wired{t, w.Command})
+		}
+	}
+	return found, cs
+}
+
+// wiringChecks are doctor's lines for one agent: each scope's checks, and
+// whether cully is installed at all (in any one scope: a project-only
+// install is an install), or twice over.
+func wiringChecks(in hookbridge.Installer, at hookbridge.Place) []check {
+	found, cs := wiring(in, at)
+	switch {
+	case len(found) == 0:
+		var where []string
+		for _, scope := range installScopes {
+			if t, err := in.Target(scope, at); err == nil {
+				where = append(where, t.Settings)
+			}
+		}
+		if !in.Present(at) {
+			return append(cs, check{OK: true, Warn: true, What: in.Title() + ": not found on this machine, and cully is not installed for it"})
+		}
+		return append(cs, check{What: in.Title() + ": cully is not installed (no entries in " + strings.Join(where, ", ") + ")",
+			Fix: "cully install (for every project), or cully install --scope project (for this one)"})
+	case len(found) > 1:
+		for _, f := range found[1:] {
+			if f.cmd != found[0].cmd {
+				cs = append(cs, check{Warn: true, What: fmt.Sprintf("%s: cully is wired in both %s (%q) and %s (%q): %s runs each, so every call is recorded twice",
+					in.Title(), found[0].t.Settings, found[0].cmd, f.t.Settings, f.cmd, in.Title()), Fix: "cully uninstall" + f.t.Scope.Flags() + ", or cully uninstall" + found[0].t.Scope.Flags()})
+			}
+		}
+	}
+	return cs
 }

@@ -11,14 +11,14 @@ import (
 
 	"cully/hookbridge"
 	"cully/install"
-	"cully/skill"
 )
 
-// place is where installers look: the environment and, for the project
-// scope, the working directory.
+// place is where installers look: the environment and the project root of
+// the current directory (see projectRoot).
 func (a *app) place() hookbridge.Place {
 	wd, _ := os.Getwd()
-	return hookbridge.Place{Getenv: a.getenv, Project: wd}
+	root, _ := projectRoot(wd)
+	return hookbridge.Place{Getenv: a.getenv, Project: root}
 }
 
 // selfPath is this binary's path, or an error when it is a `go run` build
@@ -37,8 +37,9 @@ func selfPath() (string, error) {
 	return self, nil
 }
 
-// hookCommand is the command line written into the agent's settings: the
-// lean cully-hook beside this binary or on PATH, else `cully hook`.
+// hookCommand is the command line written into this machine's settings:
+// the lean cully-hook beside this binary or on PATH, else `cully hook`,
+// by absolute path (whatever PATH the agent starts with).
 func hookCommand() (string, string, error) {
 	self, err := selfPath()
 	if err != nil {
@@ -55,6 +56,21 @@ func hookCommand() (string, string, error) {
 	return shellQuote(self) + " hook", "cully-hook was not found beside cully or on PATH; using `cully hook`, which starts slower (CGO_ENABLED=0 go install ./cmd/cully-hook)", nil
 }
 
+// errSharedNeedsPath is why --shared cannot pick a command.
+var errSharedNeedsPath = errors.New("--shared writes the settings your team commits, so its commands name no path of this machine: put cully-hook on PATH first (CGO_ENABLED=0 go install ./cmd/cully ./cmd/cully-hook), or install for this machine only (--scope project without --shared)")
+
+// sharedHookCommand is the command line for settings a team commits: a
+// program on PATH, by name only, the same on every machine that has cully.
+func sharedHookCommand() (string, string, error) {
+	if _, err := exec.LookPath("cully-hook"); err == nil {
+		return "cully-hook", "", nil
+	}
+	if _, err := exec.LookPath("cully"); err == nil {
+		return "cully hook", "cully-hook is not on PATH; using `cully hook`, which starts slower", nil
+	}
+	return "", "", errSharedNeedsPath
+}
+
 func shellQuote(p string) string {
 	if strings.ContainsAny(p, " \t'\"$`\\!*?[]{}()<>|&;#~") {
 		return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
@@ -65,105 +81,120 @@ func shellQuote(p string) string {
 type installOpts struct {
 	agent      string
 	scope      string
+	shared     bool
 	dryRun     bool
 	statusline bool   // install only
 	command    string // install only
 }
 
+// targetScope is the scope the flags pick.
+func (o installOpts) targetScope() (hookbridge.Scope, error) {
+	switch {
+	case o.scope != string(hookbridge.ScopeUser) && o.scope != string(hookbridge.ScopeProject):
+		return "", fmt.Errorf("%w: --scope is user or project, not %q", errUsage, o.scope)
+	case o.shared && o.scope != string(hookbridge.ScopeProject):
+		return "", fmt.Errorf("%w: --shared goes with --scope project", errUsage)
+	case o.shared:
+		return hookbridge.ScopeShared, nil
+	}
+	return hookbridge.Scope(o.scope), nil
+}
+
+// commands are the hook and status-line commands an install writes, and a
+// note about the hook's (for stderr).
+func (o installOpts) commands(scope hookbridge.Scope) (hook, status, note string, err error) {
+	shared := scope == hookbridge.ScopeShared
+	switch {
+	case o.command != "" && shared && !install.PathFree(o.command):
+		return "", "", "", fmt.Errorf("%w: --shared writes the settings your team commits: --command %q names a path of this machine; give a command on PATH (such as cully-hook)", errUsage, o.command)
+	case o.command != "":
+		hook = o.command
+	case shared:
+		hook, note, err = sharedHookCommand()
+	default:
+		hook, note, err = hookCommand()
+	}
+	if err != nil || !o.statusline {
+		return hook, "", note, err
+	}
+	if shared {
+		if _, err := exec.LookPath("cully"); err != nil {
+			return "", "", "", errSharedNeedsPath
+		}
+		return hook, "cully statusline", note, nil
+	}
+	self, err := selfPath()
+	if err != nil {
+		return "", "", "", err
+	}
+	return hook, shellQuote(self) + " statusline", note, nil
+}
+
 func (a *app) installCmd(verb string, o installOpts) error {
-	dry, statusline, command := &o.dryRun, &o.statusline, &o.command
 	in, err := adapter[hookbridge.Installer](o.agent, "install itself into")
 	if err != nil {
 		return err
 	}
-	scope := hookbridge.Scope(o.scope)
-	if scope != hookbridge.ScopeUser && scope != hookbridge.ScopeProject {
-		return fmt.Errorf("%w: --scope is user or project, not %q", errUsage, o.scope)
-	}
-	t, err := in.Target(scope, a.place())
+	scope, err := o.targetScope()
 	if err != nil {
 		return err
 	}
-	before, err := os.ReadFile(t.Settings)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("read %s: %w", t.Settings, err)
-	}
-	if errors.Is(err, os.ErrNotExist) {
-		before = nil
-	}
-	var plan *install.Plan
-	var sk install.SkillAction
-	if verb == "install" {
-		hookCmd, note, err := hookCommand()
-		if *command != "" {
-			hookCmd, note, err = *command, "", nil
-		}
+	r := &installRun{a: a, in: in, dry: o.dryRun, at: hookbridge.Place{Getenv: a.getenv}}
+	if scope != hookbridge.ScopeUser {
+		wd, err := os.Getwd()
 		if err != nil {
 			return err
 		}
-		if note != "" {
-			fmt.Fprintln(a.stderr, "note:", note)
+		r.at.Project, r.inRepo = projectRoot(wd)
+		if !r.inRepo {
+			r.note("not in a git repository: the project is the current directory, %s", wd)
 		}
-		statusCmd := ""
-		if *statusline {
-			self, err := selfPath()
-			if err != nil {
-				return err
-			}
-			statusCmd = shellQuote(self) + " statusline"
-		}
-		if plan, err = in.Install(t, before, hookbridge.InstallOptions{HookCommand: hookCmd, StatusLineCommand: statusCmd}); err != nil {
-			return err
-		}
-		sk = install.PlanSkillInstall(t.Skill, skill.SKILL)
-	} else {
-		if plan, err = in.Uninstall(t, before); err != nil {
-			return err
-		}
-		sk = install.PlanSkillRemove(t.Skill, skill.SKILL)
 	}
-	for _, n := range plan.Notes {
-		fmt.Fprintln(a.stdout, "note:", n)
-	}
-	if *dry {
-		if plan.Changed {
-			fmt.Fprint(a.stdout, install.Diff(t.Settings, plan.Before, plan.After))
-		} else {
-			fmt.Fprintf(a.stdout, "%s: no change\n", t.Settings)
-		}
-		fmt.Fprintf(a.stdout, "skill %s: %s\n(dry run: nothing written)\n", t.Skill, skillVerb(sk.Action))
-		return nil
-	}
-	stamp := time.Now().UTC().Format("20060102T150405.000000000")
-	if err := install.Apply(plan, stamp); err != nil {
+	if r.t, err = in.Target(scope, r.at); err != nil {
 		return err
 	}
-	if plan.Changed {
-		fmt.Fprintf(a.stdout, "%s: updated", t.Settings)
-		if plan.Before != nil {
-			fmt.Fprintf(a.stdout, " (previous file kept as %s)", filepath.Base(t.Settings)+".cully-backup-"+stamp)
-		}
-		fmt.Fprintln(a.stdout)
-	} else {
-		fmt.Fprintf(a.stdout, "%s: no change (already %sed)\n", t.Settings, verb)
+	r.t.Settings, r.t.Skill = absPath(r.t.Settings), absPath(r.t.Skill)
+	h, err := a.home()
+	if err != nil {
+		return fmt.Errorf("%s keeps its backups and its record in the state dir: %w", verb, err)
 	}
-	if err := install.ApplySkill(sk, skill.SKILL); err != nil {
+	if !o.dryRun {
+		if err := h.Ensure(); err != nil {
+			return fmt.Errorf("%s keeps its backups and its record in the state dir: %w", verb, err)
+		}
+	}
+	r.stateDir = h.Dir
+	r.bk = install.Backups{Dir: filepath.Join(h.Dir, "backups")}
+	r.stamp = time.Now().UTC().Format("20060102T150405.000000000")
+	if r.rec, err = install.ReadRecord(h.Dir); err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "skill %s: %s\n", t.Skill, skillVerb(sk.Action))
-	return nil
+	if verb == "install" {
+		err = r.planInstall(o)
+	} else {
+		err = r.planUninstall()
+	}
+	if err != nil {
+		return err
+	}
+	return r.run()
 }
 
-func skillVerb(action string) string {
-	switch action {
-	case "write":
-		return "written"
-	case "keep":
-		return "already current"
-	case "remove":
-		return "removed"
-	case "left":
-		return "left in place (it was edited after cully wrote it)"
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
 	}
-	return "not present"
+	return p
+}
+
+// readSettings reads a settings file: nil when there is none.
+func readSettings(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return b, nil
 }

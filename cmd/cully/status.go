@@ -83,6 +83,19 @@ func (a *app) status(o statusOpts) error {
 		jr = journalReport{ReadStats: st, Scanned: "whole"}
 	}
 	id, err := a.session(h, *session)
+	var none errNoSession
+	if errors.As(err, &none) && !*asJSON {
+		// Nothing to report yet but the configuration: its problems are
+		// worth knowing before the first session, not after it.
+		w := termSafe{a.stdout}
+		if len(none.wired) > 0 {
+			fmt.Fprintln(w, none.Error())
+		}
+		printConfig(w, buildConfigReport(a.loadConfig()))
+		if len(none.wired) > 0 {
+			return nil
+		}
+	}
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -17,12 +18,17 @@ import (
 func (a *app) statuslineCmd(agent string) error {
 	line, err := a.statusline(agent)
 	if err != nil {
+		line = "cully ?"
+	}
+	if _, cerr := a.now(); cerr != nil {
+		err = errors.Join(err, cerr) // a bad CULLY_NOW is logged; the line still shows
+	}
+	if err != nil {
 		h, _ := a.home()
 		if h.Dir != "" {
 			_ = h.Ensure()
 			_ = h.LogError("statusline", err, nil)
 		}
-		line = "cully ?"
 	}
 	fmt.Fprintln(a.stdout, line)
 	return nil

@@ -12,33 +12,31 @@ import (
 )
 
 // Doctor checks one scope: every event has a cully entry whose command
-// runs, and the skill is present and current. A user scope with no settings
-// file is a failure only when Claude Code is on this machine; a project
-// scope without one is simply not used.
-func (Agent) Doctor(t hookbridge.Target, skill string, present bool) []hookbridge.Check {
+// runs, a committed file names no path of this machine, and the skill is
+// present and current. A scope with no settings file, or none of cully's
+// entries in it, has nothing to check.
+func (Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
+	where := fmt.Sprintf("Claude Code (%s, %s)", t.Scope, t.Settings)
+	installCmd := "cully install" + t.Scope.Flags()
 	b, err := os.ReadFile(t.Settings)
 	if errors.Is(err, os.ErrNotExist) {
-		if t.Scope != hookbridge.ScopeUser {
-			return nil
-		}
-		if !present {
-			return []hookbridge.Check{{OK: true, Warn: true, What: "Claude Code: not found (no " + t.Settings + ", no claude on PATH)"}}
-		}
-		return []hookbridge.Check{{What: "Claude Code (user): cully is not installed in " + t.Settings, Fix: "cully install"}}
+		return hookbridge.Wiring{}
 	}
 	if err != nil {
-		return []hookbridge.Check{{What: "Claude Code: " + err.Error()}}
+		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: where + ": " + err.Error()}}}
 	}
 	var s struct {
 		Hooks map[string][]struct {
 			Hooks []struct {
 				Command string `json:"command"`
-				Timeout int    `json:"timeout"`
 			} `json:"hooks"`
 		} `json:"hooks"`
 	}
+	if len(strings.TrimSpace(string(b))) == 0 {
+		return hookbridge.Wiring{}
+	}
 	if err := json.Unmarshal(b, &s); err != nil {
-		return []hookbridge.Check{{What: fmt.Sprintf("Claude Code (%s): %s is not valid settings JSON: %v", t.Scope, t.Settings, err), Fix: "fix the file by hand; cully will not rewrite it"}}
+		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid settings JSON: %v", where, err), Fix: "fix the file by hand; cully will not rewrite it"}}}
 	}
 	var missing, stale []string
 	var cmd string
@@ -59,32 +57,30 @@ func (Agent) Doctor(t hookbridge.Target, skill string, present bool) []hookbridg
 			missing = append(missing, ev)
 		}
 	}
-	var out []hookbridge.Check
-	where := fmt.Sprintf("Claude Code (%s, %s)", t.Scope, t.Settings)
-	installCmd := "cully install"
-	if t.Scope == hookbridge.ScopeProject {
-		installCmd = "cully install --scope project"
+	if len(missing) == len(Events) {
+		return hookbridge.Wiring{}
 	}
-	switch {
-	case len(missing) == len(Events):
-		if t.Scope == hookbridge.ScopeUser {
-			out = append(out, hookbridge.Check{What: where + ": cully is not installed", Fix: installCmd})
-		}
-		return out
-	case len(missing) > 0:
-		out = append(out, hookbridge.Check{What: where + ": no cully entry for " + strings.Join(missing, ", "), Fix: installCmd + " (idempotent: it adds what is missing)"})
-	default:
-		out = append(out, hookbridge.Check{OK: true, What: where + ": hook entries present for all " + fmt.Sprint(len(Events)) + " events"})
+	w := hookbridge.Wiring{Command: cmd}
+	add := func(c hookbridge.Check) { w.Checks = append(w.Checks, c) }
+	if len(missing) > 0 {
+		add(hookbridge.Check{What: where + ": no cully entry for " + strings.Join(missing, ", "), Fix: installCmd + " (idempotent: it adds what is missing)"})
+	} else {
+		add(hookbridge.Check{OK: true, What: where + ": hook entries present for all " + fmt.Sprint(len(Events)) + " events"})
 	}
 	if len(stale) > 0 {
-		out = append(out, hookbridge.Check{What: fmt.Sprintf("%s: hook command %q does not run (missing or not executable)", where, cmd), Fix: installCmd + " (rewrites the command to this cully)"})
+		add(hookbridge.Check{What: fmt.Sprintf("%s: hook command %q does not run (missing or not executable)", where, cmd), Fix: installCmd + " (rewrites the command to this cully)"})
+	}
+	if t.Scope == hookbridge.ScopeShared && !install.PathFree(cmd) {
+		add(hookbridge.Check{Warn: true, What: fmt.Sprintf("%s: the hook command %q names a path of this machine, in a file your team commits", where, cmd),
+			Fix: "cully uninstall --scope project --shared, then cully install --scope project (this machine only) or --shared with cully-hook on PATH"})
 	}
 	if sb, err := os.ReadFile(t.Skill); err != nil {
-		out = append(out, hookbridge.Check{What: "skill missing: " + t.Skill, Fix: installCmd})
+		add(hookbridge.Check{What: "skill missing: " + t.Skill, Fix: installCmd})
 	} else if string(sb) != skill {
-		out = append(out, hookbridge.Check{Warn: true, What: "skill " + t.Skill + " differs from this cully's (edited, or from another version)", Fix: installCmd + " to update it, unless the edit is yours"})
+		add(hookbridge.Check{Warn: true, What: "skill " + t.Skill + " differs from this cully's (edited, or written by another version): install keeps it",
+			Fix: "to take this version, delete it and run " + installCmd})
 	} else {
-		out = append(out, hookbridge.Check{OK: true, What: "skill present and current: " + t.Skill})
+		add(hookbridge.Check{OK: true, What: "skill present and current: " + t.Skill})
 	}
-	return out
+	return w
 }

@@ -86,7 +86,7 @@ func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOpt
 		case install.IsCullyCommand(sl.Get("command").Str()):
 			sl.Set("command", install.Scalar(statusCmd))
 		default:
-			p.Notes = append(p.Notes, fmt.Sprintf("status line left alone: %s already has one (%q); cully never replaces it", path, sl.Get("command").Str()))
+			p.Notes = append(p.Notes, fmt.Sprintf("status line: %s already has one (%q), and cully never replaces it", path, sl.Get("command").Str()))
 		}
 	}
 	p.After = root.Encode()
@@ -97,9 +97,8 @@ func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOpt
 	return p, nil
 }
 
-// Uninstall computes the settings with cully's entries removed. When
-// the result equals a backup (the file as it was before an install), that
-// backup's exact bytes come back.
+// Uninstall computes the settings with cully's entries removed, each
+// with its own whitespace and comma: everything else keeps its bytes.
 func (Agent) Uninstall(t hookbridge.Target, before []byte) (*install.Plan, error) {
 	path := t.Settings
 	p := &install.Plan{Path: path, Before: before}
@@ -151,12 +150,6 @@ func (Agent) Uninstall(t hookbridge.Target, before []byte) (*install.Plan, error
 		root.Del("statusLine")
 	}
 	p.After = root.Encode()
-	if orig := install.MatchingBackup(path, p.After); orig != nil {
-		p.After = orig
-	}
-	p.Changed = !install.SameJSON(before, p.After) || string(before) != string(p.After)
-	if !p.Changed {
-		p.After = before
-	}
+	p.Changed = string(before) != string(p.After)
 	return p, nil
 }

@@ -39,7 +39,8 @@ func roundTrip(t *testing.T, start string, status string) (installed, after []by
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := install.Apply(p, "20260101T000000"); err != nil {
+	bk := install.Backups{Dir: filepath.Join(dir, "backups")}
+	if _, _, err := install.Apply(p, bk, "20260101T000000"); err != nil {
 		t.Fatal(err)
 	}
 	installed, _ = os.ReadFile(path)
@@ -52,7 +53,8 @@ func roundTrip(t *testing.T, start string, status string) (installed, after []by
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := install.Apply(u, "20260101T000001"); err != nil {
+	bk.Restore(u)
+	if _, _, err := install.Apply(u, bk, "20260101T000001"); err != nil {
 		t.Fatal(err)
 	}
 	after, _ = os.ReadFile(path)
@@ -139,3 +141,44 @@ func TestRefusesBrokenSettings(t *testing.T) {
 }
 
 var agent Agent
+
+func TestTargets(t *testing.T) {
+	at := hookbridge.Place{Getenv: func(k string) string { return map[string]string{"HOME": "/home/dev"}[k] }, Project: "/src/app"}
+	for scope, want := range map[hookbridge.Scope][3]string{
+		hookbridge.ScopeUser:    {"/home/dev/.claude/settings.json", "/home/dev/.claude/skills/cully/SKILL.md", ""},
+		hookbridge.ScopeProject: {"/src/app/.claude/settings.local.json", "/src/app/.claude/skills/cully/SKILL.md", "/.claude/settings.local.json"},
+		hookbridge.ScopeShared:  {"/src/app/.claude/settings.json", "/src/app/.claude/skills/cully/SKILL.md", ""},
+	} {
+		tg, err := agent.Target(scope, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := [3]string{tg.Settings, tg.Skill, tg.Ignore}; got != want {
+			t.Errorf("%s: %v, want %v", scope, got, want)
+		}
+	}
+	if _, err := agent.Target(hookbridge.ScopeProject, hookbridge.Place{}); err == nil {
+		t.Error("a project scope needs a project")
+	}
+}
+
+// With no backup to fall back on, install then uninstall gives back a
+// hand-formatted file byte for byte: each side touches only cully's bytes.
+func TestRoundTripWithoutBackups(t *testing.T) {
+	src := "{\n    \"permissions\" : {\n        \"allow\" : [ \"Bash(go test ./...)\" ]\n    },\n    \"hooks\" : {\n        \"PreToolUse\" : [\n            { \"matcher\" : \"Bash\", \"hooks\" : [ { \"type\" : \"command\", \"command\" : \"~/audit.sh\" } ] }\n        ]\n    }\n}\n"
+	tg := hookbridge.Target{Settings: filepath.Join(t.TempDir(), "settings.json")}
+	p, err := agent.Install(tg, []byte(src), hookbridge.InstallOptions{HookCommand: "/opt/bin/cully-hook", StatusLineCommand: "/opt/bin/cully statusline"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(p.After), "{\n    \"permissions\" : {\n        \"allow\" : [ \"Bash(go test ./...)\" ]\n    },\n    \"hooks\" : {\n        \"PreToolUse\" : [\n            { \"matcher\" : \"Bash\", \"hooks\" : [ { \"type\" : \"command\", \"command\" : \"~/audit.sh\" } ] },\n            {\n                \"hooks\" : [\n") {
+		t.Fatalf("install changed the user's bytes or layout:\n%s", p.After)
+	}
+	u, err := agent.Uninstall(tg, p.After)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(u.After) != src {
+		t.Fatalf("uninstall:\n%s", install.Diff("settings", []byte(src), u.After))
+	}
+}

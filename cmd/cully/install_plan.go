@@ -1,0 +1,479 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"cully/hookbridge"
+	"cully/install"
+	"cully/skill"
+)
+
+// installRun is one install or uninstall: where it works, what it found,
+// and its steps. Each step says what it did in the past tense and, for
+// --dry-run, what it would do; a dry run writes nothing, not even the
+// state dir.
+type installRun struct {
+	a        *app
+	in       hookbridge.Installer
+	at       hookbridge.Place
+	inRepo   bool
+	t        hookbridge.Target
+	dry      bool
+	stateDir string
+	bk       install.Backups
+	rec      install.Record
+	stamp    string
+
+	notes   []string
+	diff    string
+	steps   []step
+	finally func() error // after the steps, even when one failed: the record of what they did
+
+	// What the steps did, for the record.
+	created   []string // paths install created (folders and files)
+	skillSum  string   // the text cully now has at t.Skill, as a sum ("" for none)
+	dropSkill bool     // uninstall: the record's sum for t.Skill no longer applies
+}
+
+// step is one thing a run does: the line when done, the line for a dry
+// run, and the work (nil for a line that only reports).
+type step struct {
+	done, would string
+	do          func() error
+	gone        []string // what it removes, for a dry run's account of the folders left empty
+}
+
+func (r *installRun) note(format string, args ...any) {
+	r.notes = append(r.notes, fmt.Sprintf(format, args...))
+}
+
+func (r *installRun) add(s step) { r.steps = append(r.steps, s) }
+
+// run prints the notes, then carries out the steps (or, for a dry run,
+// prints the diff and what each step would do), then updates the record.
+func (r *installRun) run() error {
+	w := termSafe{r.a.stdout}
+	for _, n := range r.notes {
+		fmt.Fprintln(w, "note:", n)
+	}
+	if r.dry {
+		fmt.Fprint(w, r.diff)
+		for _, s := range r.steps {
+			if s.would != "" {
+				fmt.Fprintln(w, s.would)
+			}
+		}
+		fmt.Fprintln(w, "dry run: nothing written")
+		return nil
+	}
+	err := r.do(w)
+	if r.finally != nil {
+		err = errors.Join(err, r.finally())
+	}
+	return err
+}
+
+func (r *installRun) do(w termSafe) error {
+	for _, s := range r.steps {
+		if s.do != nil {
+			if err := s.do(); err != nil {
+				return err
+			}
+		}
+		if s.done != "" {
+			fmt.Fprintln(w, s.done)
+		}
+	}
+	return nil
+}
+
+// wiredIn is another scope's target, and the hook command of cully's
+// entries there ("" for none).
+func (r *installRun) wiredIn(scope hookbridge.Scope) (hookbridge.Target, string) {
+	t, err := r.in.Target(scope, r.at)
+	if err != nil {
+		return t, ""
+	}
+	return t, r.in.Doctor(t, skill.SKILL).Command
+}
+
+// sibling is the other settings file of a project scope: the committed
+// one for this machine's, and the other way round.
+func (r *installRun) sibling() (hookbridge.Scope, bool) {
+	switch r.t.Scope {
+	case hookbridge.ScopeProject:
+		return hookbridge.ScopeShared, true
+	case hookbridge.ScopeShared:
+		return hookbridge.ScopeProject, true
+	}
+	return "", false
+}
+
+func (r *installRun) planInstall(o installOpts) error {
+	hookCmd, statusCmd, note, err := o.commands(r.t.Scope)
+	if err != nil {
+		return err
+	}
+	if note != "" {
+		fmt.Fprintln(r.a.stderr, "note:", note)
+	}
+	skip := false
+	if sib, ok := r.sibling(); ok {
+		st, cmd := r.wiredIn(sib)
+		switch {
+		case cmd != "" && sib == hookbridge.ScopeShared && !install.PathFree(cmd):
+			r.note("%s, which your team commits, wires cully with a path of this machine (%q), as an earlier cully wrote it: %s would run both, so this machine's settings stay as they are; `cully uninstall --scope project --shared`, then this install again, moves it here", st.Settings, cmd, r.in.Title())
+			skip = true
+		case cmd != "" && sib == hookbridge.ScopeShared:
+			r.note("%s, which your team commits, already wires cully (%q): %s would run both, so this machine's settings stay as they are", st.Settings, cmd, r.in.Title())
+			skip = true
+		case cmd != "":
+			r.note("%s (this machine's own) also wires cully (%q): %s runs both, so `cully uninstall --scope project` removes that one", st.Settings, cmd, r.in.Title())
+		}
+	}
+	if !skip {
+		before, err := readSettings(r.t.Settings)
+		if err != nil {
+			return err
+		}
+		plan, err := r.in.Install(r.t, before, hookbridge.InstallOptions{HookCommand: hookCmd, StatusLineCommand: statusCmd})
+		if err != nil {
+			return err
+		}
+		r.notes = append(r.notes, plan.Notes...)
+		r.settingsStep(plan, "already installed")
+		if r.t.Ignore != "" {
+			r.excludeAdd()
+		}
+	}
+	r.legacyNote()
+	sk, err := install.PlanSkillInstall(r.t.Skill, skill.SKILL, r.rec.Skills[r.t.Skill])
+	if err != nil {
+		return err
+	}
+	s := step{do: func() error {
+		created, err := install.ApplySkill(sk, skill.SKILL)
+		r.created = append(r.created, created...)
+		if sk.Action == install.SkillWrite {
+			r.created = append(r.created, sk.Path)
+		}
+		if sk.Action != install.SkillKept {
+			r.skillSum = install.Sum([]byte(skill.SKILL))
+		}
+		return err
+	}}
+	switch sk.Action {
+	case install.SkillWrite:
+		s.done, s.would = "skill "+sk.Path+": written", "would write skill "+sk.Path
+	case install.SkillUpdate:
+		s.done = "skill " + sk.Path + ": updated (it held an earlier cully's text, unedited)"
+		s.would = "would update skill " + sk.Path + " (it holds an earlier cully's text, unedited)"
+	case install.SkillCurrent:
+		s.done, s.would = "skill "+sk.Path+": already current", "would keep skill "+sk.Path+" (already current)"
+	case install.SkillKept:
+		why := " as it is: it differs from this cully's (edited, or written by another version), and install never overwrites it; to take this version, delete it and run `cully install" + r.t.Scope.Flags() + "` again"
+		s.done, s.would = "skill "+sk.Path+": kept"+why, "would keep skill "+sk.Path+why
+	}
+	r.add(s)
+	r.finally = r.recordInstall
+	return nil
+}
+
+// recordInstall adds what this install created to the record.
+func (r *installRun) recordInstall() error {
+	if len(r.created) == 0 && r.skillSum == "" {
+		return nil
+	}
+	return install.UpdateRecord(r.stateDir, func(rec *install.Record) {
+		for _, p := range r.created {
+			kind := "file"
+			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+				kind = "dir"
+			}
+			rec.Created[p] = kind
+		}
+		if r.skillSum != "" {
+			rec.Skills[r.t.Skill] = r.skillSum
+		}
+	})
+}
+
+// settingsStep is the step that writes (or removes) the settings file.
+func (r *installRun) settingsStep(p *install.Plan, same string) {
+	if !p.Changed {
+		r.add(step{done: p.Path + ": no change (" + same + ")", would: p.Path + ": would not change (" + same + ")"})
+		return
+	}
+	if !p.Remove { // a file of nothing but cully's entries: the line says it goes
+		r.diff = install.Diff(p.Path, p.Before, p.After)
+	}
+	s := step{do: func() error {
+		_, created, err := install.Apply(p, r.bk, r.stamp)
+		r.created = append(r.created, created...)
+		if p.Before == nil {
+			r.created = append(r.created, p.Path)
+		}
+		return err
+	}}
+	switch {
+	case p.Remove:
+		s.gone = []string{p.Path}
+		s.done = p.Path + ": removed (install created it, and nothing else was left in it)"
+		s.would = "would remove " + p.Path + " (install created it, and nothing else would be left in it)"
+	case p.Before == nil:
+		s.done, s.would = p.Path+": created", "would create "+p.Path
+	default:
+		s.done = p.Path + ": updated (previous file backed up to " + r.bk.Name(p.Path, r.stamp) + ")"
+		s.would = "would update " + p.Path + " (backing the previous file up in " + r.bk.Folder(p.Path) + ")"
+	}
+	r.add(s)
+}
+
+// legacyNote points at backups an earlier cully left beside the file.
+func (r *installRun) legacyNote() {
+	if old := install.Legacy(r.t.Settings); len(old) > 0 {
+		r.note("%d backup(s) from an earlier cully are beside %s (%s…): cully now keeps its backups in the state dir; these hold this machine's paths, so delete them when you no longer need them",
+			len(old), r.t.Settings, filepath.Base(r.t.Settings)+".cully-backup-")
+	}
+}
+
+// excludeAdd asks git to ignore this machine's settings file, in the
+// repository's own .git/info/exclude (never committed), unless git already
+// ignores it.
+func (r *installRun) excludeAdd() {
+	root, pat := r.at.Project, r.t.Ignore
+	rel := strings.TrimPrefix(pat, "/")
+	switch {
+	case !r.inRepo:
+		return
+	case !hasGit():
+		r.note("git is not installed here: add %s to the repository's .gitignore, since %s holds this machine's paths", pat, r.t.Settings)
+		return
+	case gitTracked(root, rel):
+		r.note("%s is tracked by git: this machine's hook command would be committed with it (`git rm --cached %s` keeps it yours alone)", r.t.Settings, rel)
+		return
+	}
+	ex, err := gitExclude(root)
+	if err != nil {
+		r.note("git does not say where this repository's exclude file is (%v): add %s to its .gitignore", err, pat)
+		return
+	}
+	content, _ := os.ReadFile(ex)
+	if install.HasExclude(content, pat) || gitIgnored(root, rel) {
+		return
+	}
+	r.add(step{
+		done:  ex + ": " + pat + " added, so git ignores this machine's settings",
+		would: "would add " + pat + " to " + ex + ", so git ignores this machine's settings",
+		do: func() error {
+			old, err := readSettings(ex)
+			if err != nil {
+				return err
+			}
+			b, _ := install.AddExclude(old, pat)
+			created, err := install.MkdirAll(filepath.Dir(ex), 0o755)
+			if err != nil {
+				return err
+			}
+			r.created = append(r.created, created...)
+			if old == nil {
+				r.created = append(r.created, ex)
+			}
+			return install.WriteAtomic(ex, b, 0o644)
+		},
+	})
+}
+
+func (r *installRun) planUninstall() error {
+	before, err := readSettings(r.t.Settings)
+	if err != nil {
+		return err
+	}
+	if before == nil {
+		r.add(step{done: r.t.Settings + ": not present (nothing to remove)", would: r.t.Settings + ": not present, so nothing would be removed"})
+	} else {
+		plan, err := r.in.Uninstall(r.t, before)
+		if err != nil {
+			return err
+		}
+		r.bk.Restore(plan)
+		if plan.Changed && r.rec.Created[r.t.Settings] == "file" && install.EmptyObject(plan.After) {
+			plan.Remove = true
+		}
+		r.notes = append(r.notes, plan.Notes...)
+		r.settingsStep(plan, "cully is not installed there")
+	}
+	var ex string
+	if r.t.Ignore != "" && r.inRepo && hasGit() {
+		if p, err := gitExclude(r.at.Project); err == nil {
+			ex = p
+			r.excludeRemove(ex)
+		}
+	}
+	r.legacyNote()
+	keepSkill := ""
+	if sib, ok := r.sibling(); ok {
+		if st, cmd := r.wiredIn(sib); cmd != "" {
+			keepSkill = st.Settings
+			if sib == hookbridge.ScopeShared {
+				r.note("%s, which your team commits, still wires cully (%q): `cully uninstall --scope project --shared` removes it there", st.Settings, cmd)
+			}
+		}
+	}
+	if keepSkill != "" {
+		r.add(step{done: "skill " + r.t.Skill + ": left for " + keepSkill + ", which still wires cully",
+			would: "would leave skill " + r.t.Skill + " for " + keepSkill + ", which still wires cully"})
+	} else {
+		r.skillRemove()
+	}
+	bases := []string{filepath.Dir(r.t.Settings)}
+	if ex != "" {
+		bases = append(bases, filepath.Dir(ex))
+	}
+	r.foldersRemove(bases)
+	r.finally = func() error { return r.recordUninstall(bases) }
+	return nil
+}
+
+// excludeRemove takes cully's lines out of the repository's exclude file,
+// and the file itself when install created it and nothing else is in it.
+func (r *installRun) excludeRemove(ex string) {
+	content, err := os.ReadFile(ex)
+	if err != nil || !install.HasExclude(content, r.t.Ignore) {
+		return
+	}
+	r.add(step{
+		done:  ex + ": " + r.t.Ignore + " removed (install had added it)",
+		would: "would remove " + r.t.Ignore + " from " + ex + " (install added it)",
+		do: func() error {
+			old, err := os.ReadFile(ex)
+			if err != nil {
+				return err
+			}
+			b, _ := install.RemoveExclude(old, r.t.Ignore)
+			if len(b) == 0 && r.rec.Created[ex] == "file" {
+				return os.Remove(ex)
+			}
+			fi, err := os.Stat(ex)
+			if err != nil {
+				return err
+			}
+			return install.WriteAtomic(ex, b, fi.Mode().Perm())
+		},
+	})
+}
+
+// skillRemove removes the skill if it is still cully's text.
+func (r *installRun) skillRemove() {
+	sk := install.PlanSkillRemove(r.t.Skill, skill.SKILL, r.rec.Skills[r.t.Skill])
+	s := step{do: func() error {
+		_, err := install.ApplySkill(sk, skill.SKILL)
+		r.dropSkill = sk.Action != install.SkillAbsent
+		return err
+	}}
+	switch sk.Action {
+	case install.SkillRemove:
+		s.gone = []string{sk.Path}
+		s.done, s.would = "skill "+sk.Path+": removed", "would remove skill "+sk.Path
+	case install.SkillLeft:
+		s.done = "skill " + sk.Path + ": left in place (it was edited after cully wrote it)"
+		s.would = "would leave skill " + sk.Path + " in place (it was edited after cully wrote it)"
+	default:
+		s.done, s.would = "skill "+sk.Path+": not present", "would remove no skill (none at "+sk.Path+")"
+	}
+	r.add(s)
+}
+
+// removableDirs are the folders uninstall may remove, deepest first: those
+// the record says install created under bases, and the skill's own folder.
+func (r *installRun) removableDirs(bases []string) []string {
+	set := map[string]bool{filepath.Dir(r.t.Skill): true}
+	for _, b := range bases {
+		for _, p := range r.rec.Under(b) {
+			if r.rec.Created[p] == "dir" {
+				set[p] = true
+			}
+		}
+	}
+	var out []string
+	for p := range set {
+		out = append(out, p)
+	}
+	install.DeepestFirst(out)
+	return out
+}
+
+// foldersRemove removes the folders install created once they are empty
+// (for a dry run: those that would be, after the steps before it).
+func (r *installRun) foldersRemove(bases []string) {
+	dirs := r.removableDirs(bases)
+	var would []string
+	if r.dry {
+		gone := map[string]bool{}
+		for _, s := range r.steps { // what the steps before would remove
+			for _, p := range s.gone {
+				gone[p] = true
+			}
+		}
+		for _, d := range dirs {
+			ents, err := os.ReadDir(d)
+			if err != nil {
+				continue
+			}
+			empty := true
+			for _, e := range ents {
+				empty = empty && gone[filepath.Join(d, e.Name())]
+			}
+			if empty {
+				gone[d] = true
+				would = append(would, d)
+			}
+		}
+	}
+	s := step{}
+	if len(would) > 0 {
+		s.would = "would remove the folders install created, left empty: " + strings.Join(would, ", ")
+	}
+	s.do = func() error {
+		var removed []string
+		for _, d := range dirs {
+			if os.Remove(d) == nil { // only an empty folder goes
+				removed = append(removed, d)
+			}
+		}
+		if len(removed) > 0 {
+			fmt.Fprintln(termSafe{r.a.stdout}, "removed the folders install created, left empty: "+strings.Join(removed, ", "))
+		}
+		return nil
+	}
+	r.add(s)
+}
+
+// recordUninstall drops from the record what is gone under bases, and the
+// skill's sum once uninstall has dealt with it.
+func (r *installRun) recordUninstall(bases []string) error {
+	drop := r.dropSkill
+	var gone []string
+	for _, b := range bases {
+		for _, p := range r.rec.Under(b) {
+			if _, err := os.Lstat(p); err != nil {
+				gone = append(gone, p)
+			}
+		}
+	}
+	if len(gone) == 0 && !(drop && r.rec.Skills[r.t.Skill] != "") {
+		return nil
+	}
+	return install.UpdateRecord(r.stateDir, func(rec *install.Record) {
+		for _, p := range gone {
+			delete(rec.Created, p)
+		}
+		if drop {
+			delete(rec.Skills, r.t.Skill)
+		}
+	})
+}
