@@ -29,6 +29,10 @@ const (
 // errUsage marks a usage error (exit 2).
 var errUsage = errors.New("usage")
 
+// errSilent fails a command that has nothing left to say: the reader of
+// its output went away (exit 1, nothing on stderr).
+var errSilent = errors.New("output closed")
+
 // app carries the streams and environment a subcommand may use.
 type app struct {
 	stdin  io.Reader
@@ -79,6 +83,9 @@ func isUsage(err error) bool {
 // terminal, one plain line ("cully: …") for scripts and logs, with a hint
 // for usage errors.
 func (a *app) printError(w io.Writer, styles fang.Styles, err error) {
+	if errors.Is(err, errSilent) {
+		return
+	}
 	msg := strings.TrimPrefix(err.Error(), errUsage.Error()+": ")
 	if f, ok := a.stderr.(*os.File); ok && term.IsTerminal(f.Fd()) && a.getenv("NO_COLOR") == "" {
 		fang.DefaultErrorHandler(w, styles, errors.New(msg))

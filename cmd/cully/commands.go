@@ -132,7 +132,7 @@ leaves the focus where it was.`,
   cully panel --split --width 60
   cully panel --session 5f3c9a1e`,
 		Args: a.noArgs,
-		RunE: func(*cobra.Command, []string) error { return a.panel(o) },
+		RunE: func(c *cobra.Command, _ []string) error { return a.panel(c.Context(), o) },
 	}
 	c.Flags().StringVar(&o.session, "session", "", "follow this session (default: the most recently active one)")
 	c.Flags().BoolVar(&o.split, "split", false, "inside tmux: open the panel in a new pane to the right")
@@ -260,20 +260,26 @@ replayed in parallel; on a terminal, a replay longer than a second shows its pro
 }
 
 func demoCmd(a *app) *cobra.Command {
-	var o demoOpts
+	o := demoOpts{speed: 1}
 	c := &cobra.Command{
 		Use:   "demo",
 		Short: "A realistic agent session through the real hook path, live in the panel",
 		Long: `A scripted, realistic agent session sent through the real hook path into a temporary
-state dir, shown live in the panel (q quits). Without a terminal, or with --headless,
-it prints the session, what the agent was told, and the final status.`,
+state dir, shown live in the panel: captions in its footer say what happens and what the
+agent was told, and a closing screen with the next step stays until you press q (about a
+minute; --speed 2 plays it twice as fast). Without a terminal, or with --headless, it
+prints the same captions, what the agent was told, and the final status. The temporary
+folder is removed however the demo ends (q, Ctrl-C, SIGTERM, a hang-up, a closed pipe)
+unless --keep.`,
 		Example: `  cully demo
+  cully demo --speed 2
   cully demo --headless`,
 		Args: a.noArgs,
-		RunE: func(*cobra.Command, []string) error { return a.demo(o) },
+		RunE: func(c *cobra.Command, _ []string) error { return a.demo(c.Context(), o) },
 	}
 	c.Flags().BoolVar(&o.headless, "headless", false, "print the session and the final status instead of opening the panel")
 	c.Flags().BoolVar(&o.keep, "keep", false, "keep the temporary state dir and print its path")
+	c.Flags().Float64Var(&o.speed, "speed", 1, "play the session this many times faster in the panel (0.5: slower)")
 	return c
 }
 

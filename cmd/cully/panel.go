@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -37,7 +38,7 @@ type panelOpts struct {
 	width   int
 }
 
-func (a *app) panel(o panelOpts) error {
+func (a *app) panel(ctx context.Context, o panelOpts) error {
 	session, split, width := &o.session, &o.split, &o.width
 	if *split {
 		return a.splitPane(*session, *width)
@@ -46,7 +47,7 @@ func (a *app) panel(o panelOpts) error {
 	if err != nil {
 		return err
 	}
-	return a.runPanel(h, *session, nil)
+	return a.runPanel(ctx, h, *session, nil)
 }
 
 // splitPane opens `cully panel` in a tmux pane to the right of this one.
@@ -80,9 +81,12 @@ func (a *app) splitPane(session string, width int) error {
 	return nil
 }
 
-// runPanel runs the panel on a state dir until the user quits. feed, when
-// set, runs beside it (the demo's scripted session).
-func (a *app) runPanel(h store.Home, session string, feed func(ctx context.Context)) error {
+// runPanel runs the panel on a state dir until the user quits or ctx
+// ends. feed, when set, runs beside it (the demo's scripted session) and
+// can send the panel messages; runPanel returns once it has stopped, so
+// that nothing writes to the state dir after, and with its error when it
+// failed (the panel then closes).
+func (a *app) runPanel(ctx context.Context, h store.Home, session string, feed func(ctx context.Context, send func(tea.Msg)) error) error {
 	if err := h.Ensure(); err != nil {
 		return err
 	}
@@ -92,13 +96,12 @@ func (a *app) runPanel(h store.Home, session string, feed func(ctx context.Conte
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	var wg sync.WaitGroup
 	ch := make(chan tailer.Batch, 64)
-	go func() { _ = tailer.New(h.Journal(), start).Run(ctx, ch) }()
-	if feed != nil {
-		go feed(ctx)
-	}
+	wg.Add(1)
+	go func() { defer wg.Done(); _ = tailer.New(h.Journal(), start).Run(ctx, ch) }()
 	backend := tui.HomeBackend{Home: h, Record: func(ev *engine.Event) error {
 		_, err := a.record(h, ev)
 		return err
@@ -107,7 +110,32 @@ func (a *app) runPanel(h store.Home, session string, feed func(ctx context.Conte
 		NoColor: a.getenv("NO_COLOR") != "", Now: time.Now,
 		Tmux: a.getenv("TMUX") != "", Notify: notifyProtocol(a.getenv)})
 	p := tea.NewProgram(m, tea.WithInput(a.stdin), tea.WithOutput(a.stdout), tea.WithFPS(panelFPS))
+	// ctx ending (a signal) quits the panel as q does. Killing it instead
+	// (tea.WithContext) leaves its input reader running, which then eats
+	// the terminal's answers meant for whoever reads them next.
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		<-ctx.Done()
+		p.Quit()
+	}()
+	var feedErr error
+	if feed != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := feed(ctx, p.Send); err != nil && ctx.Err() == nil {
+				feedErr = err
+				p.Quit()
+			}
+		}()
+	}
 	_, err = p.Run()
+	cancel()
+	wg.Wait()
+	if feedErr != nil {
+		return feedErr
+	}
 	return err
 }
 
