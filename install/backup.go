@@ -2,8 +2,6 @@ package install
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,8 +33,7 @@ func (bk Backups) Folder(path string) string {
 	if err != nil {
 		abs = path
 	}
-	sum := sha256.Sum256([]byte(abs))
-	return filepath.Join(bk.Dir, filepath.Base(abs)+"-"+hex.EncodeToString(sum[:6]))
+	return filepath.Join(bk.Dir, filepath.Base(abs)+"-"+Sum([]byte(abs))[:12])
 }
 
 // Name is the file a backup taken at stamp gets.

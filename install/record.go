@@ -23,7 +23,7 @@ const RecordFile = "installed.json"
 type Record struct {
 	Version int               `json:"version"`
 	Created map[string]string `json:"created"` // absolute path → "file" or "dir"
-	Skills  map[string]string `json:"skills"`  // skill path → SHA-256 of the text cully wrote there
+	Skills  map[string]string `json:"skills"`  // skill path → Sum of the text cully wrote there
 }
 
 func recordPath(stateDir string) string { return filepath.Join(stateDir, RecordFile) }

@@ -20,4 +20,7 @@
 //   - Last activity is the agent's: acks and usage reports do not move it.
 //   - An ack waits out an undo window before it is written (the store has
 //     no un-ack); u cancels it, quitting writes it.
+//   - A scripted walkthrough (cully demo) narrates through CaptionMsg and
+//     ClosingMsg, sent from outside the program: the panel renders them in
+//     its footer and as a closing screen; what they say is the caller's.
 package tui

@@ -37,6 +37,8 @@ func (m Model) footer(w int) []string {
 	switch {
 	case m.help:
 		add(k.Close, "close", 1)
+	case m.closingOpen:
+		add(k.Close, "panel", 1)
 	case m.details && m.width < wideFrom:
 		add(k.Close, "close", 1)
 		add(k.Down, "next", 4)
@@ -59,7 +61,11 @@ func (m Model) footer(w int) []string {
 	}
 	add(k.Alerts, m.alerts.String(), 2)
 	add(k.Help, "help", 1)
-	add(k.Quit, "quit", 7)
+	if m.caption != nil || m.closing != nil {
+		add(k.Quit, "quit", 1) // a walkthrough's viewer may not know the panel: how to leave stays
+	} else {
+		add(k.Quit, "quit", 7)
+	}
 
 	render := func(h hint) string {
 		name := h.b.Help().Key

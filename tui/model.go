@@ -143,6 +143,10 @@ type Model struct {
 	flash    string
 	flashSeq int
 	corrupt  int
+
+	caption     *CaptionMsg // the walkthrough's current caption, if any
+	closing     *ClosingMsg // the walkthrough's end, once it came
+	closingOpen bool        // the closing screen is shown (esc hides it)
 }
 
 // New returns a panel model.

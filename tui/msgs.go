@@ -8,6 +8,31 @@ import (
 	"cully/tailer"
 )
 
+// Narration: a scripted walkthrough (`cully demo`) sends these to the
+// program (tea.Program.Send) to say what the panel is showing. They are the
+// panel's only exported messages; the panel renders them, the caller
+// decides what they say and when.
+type (
+	// CaptionMsg is one caption: shown in a footer above the key bar until
+	// the next caption or a ClosingMsg replaces it.
+	CaptionMsg struct {
+		Label string // the footer's title ("demo")
+		Step  int    // this caption's number, from 1 (0: no count shown)
+		Steps int    // how many captions there are
+		Text  string // what is happening now
+		Told  string // what the agent was just told, when this step nudged it
+	}
+	// ClosingMsg ends a walkthrough: the body gives way to a closing screen
+	// (Title, then Text) that stays until the user quits. esc shows the
+	// panel again, and the footer keeps Title.
+	ClosingMsg struct {
+		Title string
+		// Text is paragraphs, one per line (blank lines kept); a line that
+		// starts with two spaces (a command) stays indented when it wraps.
+		Text string
+	}
+)
+
 // Messages: every result of I/O, and every timer, reaches the model as one
 // of these.
 type (

@@ -496,3 +496,85 @@ func TestQuit(t *testing.T) {
 		t.Error("q quits")
 	}
 }
+
+// demoCaption is a caption as the demo sends it: a step that nudged the
+// agent, with what it was told.
+var demoCaption = CaptionMsg{Label: "Demo", Step: 6, Steps: 14,
+	Text: "And a third time, with nothing changed: cully warns before it runs.",
+	Told: "cully: `go test ./parser/` failed on its last 2 runs and nothing changed since. A third identical run will likely fail the same way: change something first, or try a different approach."}
+
+// A walkthrough's caption sits above the key bar, what the agent was told
+// under it; on a short pane it gives up lines (marked) before the panel
+// loses its body.
+func TestViewCaptionGolden(t *testing.T) {
+	for _, h := range []int{40, 14} {
+		var tm tea.Model = model(t, scenario(), 56, h)
+		tm, _ = tm.Update(demoCaption)
+		out := tm.(Model).Render()
+		checkSize(t, out, 56, h)
+		golden(t, fmt.Sprintf("caption-56x%d", h), ansi.Strip(out))
+		lines := strings.Split(ansi.Strip(out), "\n")
+		if !strings.HasPrefix(lines[len(lines)-1], "a ack") {
+			t.Errorf("the key bar is not the last line: %q", lines[len(lines)-1])
+		}
+		if !strings.Contains(ansi.Strip(out), "Checkpoints") {
+			t.Errorf("the panel's body gave way to the caption:\n%s", ansi.Strip(out))
+		}
+	}
+	var tm tea.Model = model(t, scenario(), 56, 40)
+	tm, _ = tm.Update(demoCaption)
+	out := squash(strings.ReplaceAll(screen(tm), "│", ""))
+	for _, want := range []string{"Demo6of14", squash(demoCaption.Text), "whattheagentwastold:", squash(demoCaption.Told)} {
+		if !strings.Contains(out, want) {
+			t.Errorf("caption misses %q:\n%s", want, screen(tm))
+		}
+	}
+	// The next caption replaces it; recorded text is cleaned.
+	tm, _ = tm.Update(CaptionMsg{Label: "Demo", Step: 7, Steps: 14, Text: "next\x1b]0;pwned\a step"})
+	out = screen(tm)
+	if strings.Contains(out, "third time") || strings.Contains(out, "\x1b]") || !strings.Contains(out, `next\x1b]0;pwned\x07 step`) {
+		t.Errorf("the next caption replaces the last, cleaned:\n%q", out)
+	}
+}
+
+// The closing screen replaces the body until the user quits; esc shows the
+// panel again with the title kept in the footer; q quits.
+func TestViewClosingGolden(t *testing.T) {
+	var tm tea.Model = model(t, scenario(), 56, 40)
+	tm, _ = tm.Update(demoCaption)
+	tm, _ = tm.Update(ClosingMsg{Title: "That was cully — next: `cully install`", Text: "The scripted agent looped on a failing test; cully told it 4 times.\n\nNext, watch your own agent:\n  cully install          hooks and the skill for Claude Code\n  cully panel --split    this pane beside your agent, inside tmux"})
+	out := tm.(Model).Render()
+	checkSize(t, out, 56, 40)
+	golden(t, "closing-56x40", ansi.Strip(out))
+	plain := ansi.Strip(out)
+	for _, want := range []string{"That was cully — next: `cully install`", "cully install", "q quits · esc shows the panel again", "esc panel"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("closing screen misses %q", want)
+		}
+	}
+	if strings.Contains(plain, "third time") || strings.Contains(plain, "Checkpoints") {
+		t.Errorf("the closing screen replaces the caption and the body:\n%s", plain)
+	}
+	// It stays: ticks, journal batches and loads do not end it.
+	tm, _ = tm.Update(tickMsg(t0.Add(time.Minute)))
+	if !tm.(Model).closingOpen {
+		t.Fatal("a tick closed the closing screen")
+	}
+	tm = press(t, tm, "esc")
+	plain = screen(tm)
+	if !strings.Contains(plain, "Checkpoints") || !strings.Contains(plain, "That was cully — next") {
+		t.Errorf("esc shows the panel with the title in the footer:\n%s", plain)
+	}
+	_, cmd := tm.Update(keyMsg("q"))
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Error("q quits from the closing screen's panel")
+	}
+	// At the narrowest width nothing is cut that the user needs.
+	tm = resize(tm, 32, 40)
+	tm, _ = tm.Update(ClosingMsg{Title: "That was cully — next: `cully install`", Text: "  cully panel --split    this pane beside your agent"})
+	out = tm.(Model).Render()
+	checkSize(t, out, 32, 40)
+	if !strings.Contains(squash(ansi.Strip(out)), squash("That was cully — next: `cully install`")) || !strings.Contains(squash(ansi.Strip(out)), squash("this pane beside your agent")) {
+		t.Errorf("the closing screen at 32 columns cuts text:\n%s", ansi.Strip(out))
+	}
+}

@@ -59,6 +59,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.flash = ""
 		}
 		return m, nil
+	case CaptionMsg:
+		m.caption = &msg
+		return m, nil
+	case ClosingMsg:
+		m.caption, m.closing, m.closingOpen, m.scroll = nil, &msg, true, 0
+		return m, nil
 	}
 	return m, nil
 }
@@ -330,6 +336,8 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		switch {
 		case m.help:
 			m.help = false
+		case m.closingOpen:
+			m.closingOpen = false
 		case m.details:
 			m.details = false
 		}

@@ -27,10 +27,15 @@ func (m Model) Render() string {
 	w, h := max(m.width, 20), max(m.height, 6)
 	head := m.header(w)
 	foot := m.footer(w)
-	room := max(h-len(head)-len(foot), 0)
+	// A walkthrough's caption takes at most half of what is left: the
+	// panel it narrates stays in view.
+	narr := m.narration(w, max((h-len(head)-len(foot))/2, 2))
+	room := max(h-len(head)-len(narr)-len(foot), 0)
 
 	var body []string
 	switch {
+	case m.closingOpen && !m.help:
+		body = m.scrolled(m.closingLines(w), room)
 	case m.followed() == nil:
 		body = m.waiting(w)
 	case w >= wideFrom:
@@ -51,7 +56,7 @@ func (m Model) Render() string {
 	for len(body) < room {
 		body = append(body, "")
 	}
-	lines := append(append(head, body...), foot...)
+	lines := append(append(append(head, body...), narr...), foot...)
 	if len(lines) > h {
 		lines = lines[:h]
 	}

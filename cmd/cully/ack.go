@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"strings"
 
 	"cully/engine"
 )
@@ -14,7 +17,7 @@ type ackOpts struct {
 func (a *app) ack(o ackOpts, ids []string) error {
 	session, all := &o.session, &o.all
 	if !*all && len(ids) == 0 {
-		return fmt.Errorf("%w: name checkpoint ids or pass --all", errUsage)
+		return fmt.Errorf("%w: name the checkpoints to acknowledge (cully ack c1 c2) or pass --all; `cully status` lists the open ones", errUsage)
 	}
 	h, err := a.home()
 	if err != nil {
@@ -25,16 +28,25 @@ func (a *app) ack(o ackOpts, ids []string) error {
 		return err
 	}
 	st, err := h.ReadState(id)
+	if errors.Is(err, os.ErrNotExist) { // gone since it was found
+		return unknownSession(h, id, nil)
+	}
 	if err != nil {
-		return fmt.Errorf("load session %s: %w", id, err)
+		return fail(codeState, err, "cannot read session %s: %s (run `cully status --rebuild` to rebuild it from the journal)", shortID(id), plain(err))
 	}
 	open := map[string]bool{}
+	var openIDs []string
 	for _, c := range st.OpenCheckpoints() {
 		open[c.ID] = true
+		openIDs = append(openIDs, c.ID)
 	}
 	for _, x := range ids {
 		if !open[x] {
-			return fmt.Errorf("no open checkpoint %q in session %s", x, shortID(id))
+			which := "none is open"
+			if len(openIDs) > 0 {
+				which = "open: " + strings.Join(openIDs, ", ")
+			}
+			return fmt.Errorf("no open checkpoint %q in session %s (%s; `cully status` lists them all)", x, shortID(id), which)
 		}
 	}
 	if *all {
@@ -46,7 +58,7 @@ func (a *app) ack(o ackOpts, ids []string) error {
 	}
 	sigs, err := a.recordAck(h, id, ids)
 	if err != nil {
-		return err
+		return fail(errorCode(err), err, "cannot record the acknowledgment: %s", plain(err))
 	}
 	for _, s := range sigs {
 		if s.Kind == engine.SignalAck {

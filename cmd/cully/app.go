@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"charm.land/fang/v2"
-	"github.com/charmbracelet/x/term"
 
 	"cully/engine"
 	"cully/env"
@@ -29,6 +29,10 @@ const (
 // errUsage marks a usage error (exit 2).
 var errUsage = errors.New("usage")
 
+// errSilent fails a command that has nothing left to say: the reader of
+// its output went away (exit 1, nothing on stderr).
+var errSilent = errors.New("output closed")
+
 // app carries the streams and environment a subcommand may use.
 type app struct {
 	stdin  io.Reader
@@ -36,12 +40,14 @@ type app struct {
 	stderr io.Writer
 	getenv func(string) string
 	cmd    string // the command being run ("cully panel"), for error hints
+	json   bool   // the command line asks for --json: a failure is printed as JSON too
 }
 
 // run executes one command line and maps its result to an exit code: 0
 // done, 1 failed, 2 used wrongly (a bad flag, argument or value).
 func run(args []string, a *app) int {
 	root := newRoot(a)
+	a.json = wantsJSON(root, args)
 	root.SetArgs(args)
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
@@ -75,12 +81,21 @@ func isUsage(err error) bool {
 	return false
 }
 
-// printError writes a failed command's error: styled by Fang on a
-// terminal, one plain line ("cully: …") for scripts and logs, with a hint
-// for usage errors.
+// printError writes a failed command's error in plain words (see plain):
+// styled by Fang on a terminal, one plain line ("cully: …") for scripts
+// and logs, with a hint for usage errors. Under --json the error is also
+// one JSON object on stdout (docs/json.md), and stderr gets the one line.
 func (a *app) printError(w io.Writer, styles fang.Styles, err error) {
-	msg := strings.TrimPrefix(err.Error(), errUsage.Error()+": ")
-	if f, ok := a.stderr.(*os.File); ok && term.IsTerminal(f.Fd()) && a.getenv("NO_COLOR") == "" {
+	if errors.Is(err, errSilent) {
+		return
+	}
+	msg := plain(err)
+	if a.json {
+		a.printJSONError(err)
+		fmt.Fprintf(termSafe{a.stderr}, "cully: %s\n", msg)
+		return
+	}
+	if a.stderrIsTerminal() && a.getenv("NO_COLOR") == "" {
 		fang.DefaultErrorHandler(w, styles, errors.New(msg))
 		if isUsage(err) && !strings.HasPrefix(err.Error(), "unknown") {
 			fmt.Fprintln(w, "  Try --help for usage.")
@@ -117,7 +132,13 @@ func adapter[T hookbridge.Agent](name, what string) (T, error) {
 func (a *app) env() env.Env { return env.Env{Getenv: a.getenv} }
 
 // home resolves the state directory.
-func (a *app) home() (store.Home, error) { return a.env().Home() }
+func (a *app) home() (store.Home, error) {
+	h, err := a.env().Home()
+	if err != nil {
+		return h, fail(codeStateDir, err, "%v", err)
+	}
+	return h, nil
+}
 
 // now reads the clock (CULLY_NOW or the wall clock).
 func (a *app) now() (time.Time, error) { return a.env().Now() }
@@ -128,16 +149,78 @@ func (a *app) config() engine.Config {
 	return cfg
 }
 
-// session picks the named session, or the most recently active one.
+// minPrefix is the shortest start of a session id that --session takes
+// for the whole id (the panel shows eight characters): shorter, and a
+// typo would too easily name some other session.
+const minPrefix = 4
+
+// session picks the named session, or the most recently active one. A
+// name that is no recorded session's id but the start of exactly one
+// (minPrefix characters or more) names that one.
 func (a *app) session(h store.Home, named string) (string, error) {
-	if named != "" {
+	if err := checkHome(h); err != nil {
+		return "", err
+	}
+	if named == "" {
+		id, err := h.LatestSession()
+		if errors.Is(err, store.ErrNoSession) {
+			none := a.noSession(h)
+			return "", fail(codeNoSession, none, "%s", none.Error())
+		}
+		return id, err
+	}
+	if _, err := os.Lstat(h.StatePath(named)); err == nil {
 		return named, nil
 	}
-	id, err := h.LatestSession()
-	if errors.Is(err, store.ErrNoSession) {
-		return "", a.noSession(h)
+	ss, err := h.Sessions()
+	if err != nil {
+		return "", stateDirError(h, err)
 	}
-	return id, err
+	var match []string
+	if len(named) >= minPrefix {
+		for _, s := range ss {
+			if strings.HasPrefix(s.ID, named) {
+				match = append(match, s.ID)
+			}
+		}
+	}
+	switch {
+	case len(match) == 1:
+		return match[0], nil
+	case len(match) > 1:
+		return "", fail(codeAmbiguous, nil, "session %q is ambiguous in %s: it starts %s; give more of the id", named, h.Dir, listIDs(match, false))
+	}
+	return "", unknownSession(h, named, ss)
+}
+
+// unknownSession says that --session names nothing, and which sessions
+// there are.
+func unknownSession(h store.Home, named string, ss []store.SessionInfo) error {
+	if len(ss) == 0 {
+		return fail(codeUnknownSession, nil, "no session %q in %s: none is recorded there yet; wire `cully hook` into your agent (see README) or try `cully demo`", named, h.Dir)
+	}
+	ids := make([]string, len(ss))
+	for i, s := range ss {
+		ids[i] = s.ID
+	}
+	return fail(codeUnknownSession, nil, "no session %q in %s; recorded there, most recent first: %s (`cully status` shows the latest, `cully status --session ID` another)", named, h.Dir, listIDs(ids, true))
+}
+
+// listIDs names sessions by their short ids, at most five.
+func listIDs(ids []string, short bool) string {
+	const most = 5
+	var out []string
+	for i, id := range ids {
+		if i == most {
+			out = append(out, fmt.Sprintf("and %d more", len(ids)-most))
+			break
+		}
+		if short {
+			id = shortID(id)
+		}
+		out = append(out, strconv.Quote(id))
+	}
+	return strings.Join(out, ", ")
 }
 
 // errNoSession is the state dir with no session in it yet.

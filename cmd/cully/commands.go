@@ -26,7 +26,8 @@ Environment: CULLY_HOME (state dir), CULLY_CONFIG (config file), CULLY_GUARD=off
 (no nudges), CULLY_NOW (RFC 3339 fixed clock; anything else is an error),
 CULLY_LOCK_TIMEOUT, NO_COLOR.
 
-Exit codes: 0 done, 1 failed, 2 used wrongly (bad flag, argument or value).
+Exit codes: 0 done, 1 failed, 2 used wrongly (bad flag, argument or value); with --json
+a failure is also one JSON object on stdout, its error code stable (docs/json.md).
 ` + "`cully hook`" + ` and cully-hook always exit 0.`,
 		Example: `  go run ./cmd/cully demo      # see it on a scripted session
   cully install && cully doctor
@@ -45,7 +46,7 @@ Exit codes: 0 done, 1 failed, 2 used wrongly (bad flag, argument or value).
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		a.cmd = c.CommandPath()
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return flagError(c, err)
 	})
 	root.AddCommand(
 		hookCmd(a), statusCmd(a), ackCmd(a), panelCmd(a), installCmd(a, "install"), installCmd(a, "uninstall"),
@@ -105,7 +106,7 @@ tool call) and lists the config. --json prints the same as a versioned JSON docu
 		Args: a.noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.status(o) },
 	}
-	c.Flags().StringVar(&o.session, "session", "", "session id (default: the most recently active)")
+	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON (schema: docs/json.md)")
 	c.Flags().BoolVar(&o.rebuild, "rebuild", false, "replay the whole journal to rebuild session state first")
 	return c
@@ -123,7 +124,7 @@ longer nudged about them; they stay in status and the panel as acknowledged.`,
   cully ack --all`,
 		RunE: func(_ *cobra.Command, args []string) error { return a.ack(o, args) },
 	}
-	c.Flags().StringVar(&o.session, "session", "", "session id (default: the most recently active)")
+	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
 	c.Flags().BoolVar(&o.all, "all", false, "acknowledge every open checkpoint")
 	return c
 }
@@ -139,14 +140,15 @@ budget and recent activity. j/k select a checkpoint or a guard, enter reads it i
 (evidence, when it was raised, what the agent was told), a acknowledges (u undoes for
 a few seconds), A acknowledges all, b cycles alerts (off, bell, desktop), ? shows the
 keys and the legend, q quits. --split opens it in a new tmux pane to the right and
-leaves the focus where it was.`,
+leaves the focus where it was. It needs a terminal; without one, cully status gives a
+one-shot view.`,
 		Example: `  cully panel
   cully panel --split --width 60
   cully panel --session 5f3c9a1e`,
 		Args: a.noArgs,
-		RunE: func(*cobra.Command, []string) error { return a.panel(o) },
+		RunE: func(c *cobra.Command, _ []string) error { return a.panel(c.Context(), o) },
 	}
-	c.Flags().StringVar(&o.session, "session", "", "follow this session (default: the most recently active one)")
+	c.Flags().StringVar(&o.session, "session", "", "follow this session: its id, or its first characters (default: the most recently active one)")
 	c.Flags().BoolVar(&o.split, "split", false, "inside tmux: open the panel in a new pane to the right")
 	c.Flags().IntVar(&o.width, "width", splitWidth, "width of the --split pane, in columns")
 	return c
@@ -295,20 +297,26 @@ replayed in parallel; on a terminal, a replay longer than a second shows its pro
 }
 
 func demoCmd(a *app) *cobra.Command {
-	var o demoOpts
+	o := demoOpts{speed: 1}
 	c := &cobra.Command{
 		Use:   "demo",
 		Short: "A realistic agent session through the real hook path, live in the panel",
 		Long: `A scripted, realistic agent session sent through the real hook path into a temporary
-state dir, shown live in the panel (q quits). Without a terminal, or with --headless,
-it prints the session, what the agent was told, and the final status.`,
+state dir, shown live in the panel: captions in its footer say what happens and what the
+agent was told, and a closing screen with the next step stays until you press q (about a
+minute; --speed 2 plays it twice as fast). Without a terminal, or with --headless, it
+prints the same captions, what the agent was told, and the final status. The temporary
+folder is removed however the demo ends (q, Ctrl-C, SIGTERM, a hang-up, a closed pipe)
+unless --keep.`,
 		Example: `  cully demo
+  cully demo --speed 2
   cully demo --headless`,
 		Args: a.noArgs,
-		RunE: func(*cobra.Command, []string) error { return a.demo(o) },
+		RunE: func(c *cobra.Command, _ []string) error { return a.demo(c.Context(), o) },
 	}
 	c.Flags().BoolVar(&o.headless, "headless", false, "print the session and the final status instead of opening the panel")
 	c.Flags().BoolVar(&o.keep, "keep", false, "keep the temporary state dir and print its path")
+	c.Flags().Float64Var(&o.speed, "speed", 1, "play the session this many times faster in the panel (0.5: slower)")
 	return c
 }
 

@@ -12,7 +12,11 @@ import (
 	"strings"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
+	"cully/hookrun"
 	"cully/store"
+	"cully/tui"
 )
 
 // demoSession is the id of the scripted demo session.
@@ -21,7 +25,7 @@ const demoSession = "demo-7c1e2a40-5b9d-4e0f-9a31-6d2c8b1f0e55"
 // demoStep is one hook call of the scripted session.
 type demoStep struct {
 	payload map[string]any
-	say     string // narration printed before the step in headless mode
+	say     string // its caption: printed (headless), or in the panel's footer
 }
 
 // demoScript is a realistic Claude Code session: the agent explores, runs a
@@ -129,47 +133,76 @@ func demoProject(dir string) error {
 type demoOpts struct {
 	headless bool
 	keep     bool
+	speed    float64
 }
 
-func (a *app) demo(o demoOpts) error {
-	headless, keep := &o.headless, &o.keep
+// Pacing of the demo in the panel, at --speed 1: steps without a caption
+// follow each other fast enough to watch the rows arrive; a caption (and
+// what the agent was told with it) stays until it can be read, skimmed at
+// demoReadWord a word (the panel is what to watch), never longer than
+// demoReadMax. The whole session plays in under a minute.
+const (
+	demoStepDelay = 120 * time.Millisecond
+	demoReadBase  = 800 * time.Millisecond
+	demoReadWord  = 100 * time.Millisecond
+	demoReadMax   = 6 * time.Second
+	demoMaxSpeed  = 1000 // beyond it every pause is below a millisecond anyway
+)
+
+func (a *app) demo(ctx context.Context, o demoOpts) error {
+	if !(o.speed > 0 && o.speed <= demoMaxSpeed) { // also refuses NaN
+		return fmt.Errorf("%w: --speed takes a number above 0 and up to %d (2 plays the demo twice as fast), not %v", errUsage, demoMaxSpeed, o.speed)
+	}
+	// A reader that goes away (`cully demo | head -1`) must not kill the
+	// demo before it removes its folder: writes then fail with EPIPE, and
+	// the demo stops at its next step.
+	hookrun.IgnoreSIGPIPE()
+	ctx, stopped := stopSignals(ctx)
 	tmp, err := os.MkdirTemp("", "cully-demo-")
 	if err != nil {
-		return fmt.Errorf("create demo dir: %w", err)
-	}
-	if !*keep {
-		defer os.RemoveAll(tmp)
+		return fmt.Errorf("cannot create the demo's temporary folder: %v (set TMPDIR to a folder you can write)", err)
 	}
 	home, project := filepath.Join(tmp, "state"), filepath.Join(tmp, "project")
+	err = a.demoIn(ctx, o, home, project)
+	if !o.keep {
+		os.RemoveAll(tmp)
+	}
+	sig := stopped() // after the clean-up: until then a signal is caught, not fatal
+	switch {
+	case sig != nil && o.keep:
+		return fmt.Errorf("demo stopped (%v); its state dir is kept: CULLY_HOME=%s cully status", sig, home)
+	case sig != nil:
+		return fmt.Errorf("demo stopped (%v); its temporary folder is removed", sig)
+	case isClosedPipe(err):
+		return errSilent
+	}
+	return err
+}
+
+// demoIn runs the demo in its folder: the panel on a terminal, the printed
+// session otherwise.
+func (a *app) demoIn(ctx context.Context, o demoOpts, home, project string) error {
 	if err := demoProject(project); err != nil {
-		return fmt.Errorf("write demo project: %w", err)
+		return fmt.Errorf("write the demo's project: %w", err)
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return fmt.Errorf("find own binary: %w", err)
+		return fmt.Errorf("find cully's own binary, whose hook the demo calls: %w", err)
 	}
-	env := demoEnv(home, project)
-	if !*headless && isTerminal(a.stdout) && isTerminal(a.stdin) {
-		return a.demoPanel(self, env, home, project)
+	d := &demoRun{self: self, env: demoEnv(home, project), steps: demoScript(project)}
+	if !o.headless && isTerminal(a.stdout) && isTerminal(a.stdin) {
+		return a.demoPanel(ctx, d, home, o.speed)
 	}
+	out := &stickyWriter{w: a.stdout}
+	fmt.Fprintf(out, "cully demo: a scripted Claude Code session through the real hook path (`cully hook`)\nstate dir: %s\n\n", home)
 	clock := time.Now().UTC().Add(-10 * time.Minute).Truncate(time.Second)
-	fmt.Fprintf(a.stdout, "cully demo: a scripted Claude Code session through the real hook path (`cully hook`)\nstate dir: %s\n\n", home)
-	for _, st := range demoScript(project) {
-		clock = clock.Add(7 * time.Second)
-		if st.say != "" {
-			fmt.Fprintf(a.stdout, "· %s\n", st.say)
-		}
-		out, err := runHook(self, env, clock, st.payload)
-		if err != nil {
-			return err
-		}
-		if nudge := nudgeText(out); nudge != "" {
-			fmt.Fprintf(a.stdout, "  ↳ cully → agent:\n%s\n", indent(nudge, "      "))
-		}
+	tick := func() time.Time { clock = clock.Add(7 * time.Second); return clock }
+	if err := d.play(ctx, 0, len(d.steps), tick, printNarrator{out}); err != nil {
+		return err
 	}
-	fmt.Fprintln(a.stdout, "\n── cully status ──")
-	sub := &app{stdin: strings.NewReader(""), stdout: a.stdout, stderr: a.stderr, getenv: func(k string) string {
-		if v, ok := env[k]; ok {
+	fmt.Fprintln(out, "\n── cully status ──")
+	sub := &app{stdin: strings.NewReader(""), stdout: out, stderr: a.stderr, getenv: func(k string) string {
+		if v, ok := d.env[k]; ok {
 			return v
 		}
 		if k == "CULLY_NOW" {
@@ -180,41 +213,193 @@ func (a *app) demo(o demoOpts) error {
 	if err := sub.status(statusOpts{session: demoSession}); err != nil {
 		return err
 	}
-	if *keep {
-		fmt.Fprintf(a.stdout, "\nkept: CULLY_HOME=%s cully status\n", home)
+	title, text := demoClosing(d.told)
+	fmt.Fprintf(out, "\n%s\n\n%s\n", title, text)
+	if o.keep {
+		fmt.Fprintf(out, "\nkept: CULLY_HOME=%s cully status\n", home)
+	}
+	return out.err
+}
+
+// demoClosing is the demo's last word, one text for both modes: printed
+// after the headless session's status, the panel's closing screen
+// otherwise. told is how many times the agent was nudged.
+func demoClosing(told int) (title, text string) {
+	times := fmt.Sprintf("%d times", told)
+	if told == 1 {
+		times = "once"
+	}
+	return "That was cully — next: `cully install`",
+		"The scripted agent ran a failing test three times unchanged, re-read a file it already had and dumped a large one whole: cully told it " + times +
+			", each time before its next tool call. Its long exploring stretch was shown to you, not told.\n\n" +
+			"Next, watch your own agent:\n" +
+			"  cully install         hooks into Claude Code\n" +
+			"  cully doctor          checks the installation\n" +
+			"  cully panel --split   this pane beside your agent, in tmux"
+}
+
+// demoRun is one run of the scripted session: the binary whose `cully
+// hook` it calls, the environment that points that at the demo's folder,
+// and how many nudges the agent has been handed so far.
+type demoRun struct {
+	self  string
+	env   map[string]string
+	steps []demoStep
+	told  int
+}
+
+// demoBeat is the narration of one step: its caption (most steps have
+// none; n of of is the caption's number, or the last one's), and what the
+// agent was told when the step's hook call nudged it.
+type demoBeat struct {
+	n, of int
+	say   string
+	told  string
+}
+
+// demoNarrator says the session as it plays: printed, or in the panel.
+type demoNarrator interface {
+	before(ctx context.Context, b demoBeat) error // before a step's hook call: where the panel paces the session
+	after(ctx context.Context, b demoBeat) error  // once it answered, with what the agent was told
+}
+
+// play sends steps[from:to] through the hook, one process per call as an
+// agent would, stamping each with clock, and narrates them. It stops at
+// the first error, the narrator's included, or when ctx ends.
+func (d *demoRun) play(ctx context.Context, from, to int, clock func() time.Time, nr demoNarrator) error {
+	of, n := 0, 0
+	for _, st := range d.steps {
+		if st.say != "" {
+			of++
+		}
+	}
+	for i, st := range d.steps {
+		if st.say != "" {
+			n++
+		}
+		if i < from || i >= to {
+			continue
+		}
+		b := demoBeat{n: n, of: of, say: st.say}
+		if err := nr.before(ctx, b); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		out, err := runHook(ctx, d.self, d.env, clock(), st.payload)
+		if err != nil {
+			return err
+		}
+		if b.told = nudgeText(out); b.told != "" {
+			d.told++
+		}
+		if err := nr.after(ctx, b); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// demoStepDelay paces the scripted session in the panel: fast enough to
-// finish in a few seconds, slow enough to watch the pane change.
-const demoStepDelay = 120 * time.Millisecond
+// printNarrator prints the session (headless): each caption, and what the
+// agent was told under it.
+type printNarrator struct{ out *stickyWriter }
+
+func (printNarrator) before(context.Context, demoBeat) error { return nil }
+
+func (p printNarrator) after(_ context.Context, b demoBeat) error {
+	if b.say != "" {
+		fmt.Fprintf(p.out, "· %s\n", b.say)
+	}
+	if b.told != "" {
+		fmt.Fprintf(p.out, "  ↳ cully → agent:\n%s\n", indent(b.told, "      "))
+	}
+	return p.out.err
+}
+
+// panelNarrator shows the captions in the panel's footer and paces the
+// session so that each can be read before the next replaces it.
+type panelNarrator struct {
+	send  func(tea.Msg)
+	speed float64
+	shown demoBeat  // the caption on screen
+	until time.Time // when it has been read
+}
+
+func (p *panelNarrator) pace(d time.Duration) time.Duration {
+	return time.Duration(float64(d) / p.speed)
+}
+
+func (p *panelNarrator) before(ctx context.Context, b demoBeat) error {
+	wait := p.pace(demoStepDelay)
+	if b.say != "" {
+		wait = max(wait, time.Until(p.until))
+	}
+	return sleep(ctx, wait)
+}
+
+func (p *panelNarrator) after(_ context.Context, b demoBeat) error {
+	if b.say == "" && b.told == "" {
+		return nil
+	}
+	if b.say == "" { // told on a step without a caption: it joins the one on screen
+		b.n, b.say = p.shown.n, p.shown.say
+	}
+	p.shown = b
+	p.show()
+	return nil
+}
+
+// show sends the caption on screen, once there is a panel to send it to,
+// and starts its reading time.
+func (p *panelNarrator) show() {
+	if p.send == nil {
+		return
+	}
+	b := p.shown
+	p.send(tui.CaptionMsg{Label: "Demo", Step: b.n, Steps: b.of, Text: b.say, Told: b.told})
+	words := len(strings.Fields(b.say)) + len(strings.Fields(b.told))
+	p.until = time.Now().Add(p.pace(min(demoReadBase+time.Duration(words)*demoReadWord, demoReadMax)))
+}
+
+// seedNarrator narrates the step recorded before the panel opens: no
+// pause before it, its caption kept for the panel's first frame.
+type seedNarrator struct{ *panelNarrator }
+
+func (seedNarrator) before(context.Context, demoBeat) error { return nil }
 
 // demoPanel opens the panel on the demo's state dir while the scripted
-// session runs through the real hook, one step every demoStepDelay.
-func (a *app) demoPanel(self string, env map[string]string, home, project string) error {
-	h := store.Home{Dir: home}
-	feed := func(ctx context.Context) {
-		time.Sleep(600 * time.Millisecond) // let the panel draw its empty state first
-		for _, st := range demoScript(project) {
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(demoStepDelay):
-			}
-			if _, err := runHook(self, env, time.Now().UTC(), st.payload); err != nil {
-				return
-			}
+// session runs through the real hook, narrated in the panel's footer, and
+// ends on a closing screen that stays until the user quits. The first
+// step is recorded before the panel draws, so that it opens on the
+// session rather than on an empty one.
+func (a *app) demoPanel(ctx context.Context, d *demoRun, home string, speed float64) error {
+	now := func() time.Time { return time.Now().UTC() }
+	nr := &panelNarrator{speed: speed}
+	if err := d.play(ctx, 0, 1, now, seedNarrator{nr}); err != nil {
+		return err
+	}
+	feed := func(ctx context.Context, send func(tea.Msg)) error {
+		nr.send = send
+		nr.show()
+		if err := d.play(ctx, 1, len(d.steps), now, nr); err != nil {
+			return err
 		}
+		if err := sleep(ctx, time.Until(nr.until)); err != nil {
+			return err
+		}
+		title, text := demoClosing(d.told)
+		send(tui.ClosingMsg{Title: title, Text: text})
+		return nil
 	}
 	panelApp := *a
 	panelApp.getenv = func(k string) string {
-		if v, ok := env[k]; ok {
+		if v, ok := d.env[k]; ok {
 			return v
 		}
 		return a.getenv(k)
 	}
-	return panelApp.runPanel(h, demoSession, feed)
+	return panelApp.runPanel(ctx, store.Home{Dir: home}, demoSession, feed)
 }
 
 func demoEnv(home, project string) map[string]string {
@@ -227,12 +412,12 @@ func demoEnv(home, project string) map[string]string {
 }
 
 // runHook runs `cully hook` as its own process, as an agent would.
-func runHook(self string, env map[string]string, now time.Time, payload map[string]any) ([]byte, error) {
+func runHook(ctx context.Context, self string, env map[string]string, now time.Time, payload map[string]any) ([]byte, error) {
 	body, err := json.Marshal(payload)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(self, "hook")
+	cmd := exec.CommandContext(ctx, self, "hook")
 	cmd.Env = os.Environ()
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
@@ -243,7 +428,10 @@ func runHook(self string, env map[string]string, now time.Time, payload map[stri
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, io.Discard
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("run cully hook: %w", err)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("the demo's call of `cully hook` failed: %w", err)
 	}
 	return out.Bytes(), nil
 }
@@ -262,4 +450,36 @@ func nudgeText(out []byte) string {
 
 func indent(s, pre string) string {
 	return pre + strings.ReplaceAll(s, "\n", "\n"+pre)
+}
+
+// sleep waits d, or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// stickyWriter keeps its first write error and fails every write after
+// it: the headless demo checks it after each step, so that a closed pipe
+// stops it at once.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	s.err = err
+	return n, err
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -27,6 +28,10 @@ import (
 // answered within 100 ms.
 const panelFPS = 10
 
+// minPanelWidth is the narrowest pane the panel lays out (narrower, it
+// draws at this width and the terminal cuts it).
+const minPanelWidth = 20
+
 // splitWidth is the default width of `cully panel --split`: enough for the
 // checkpoint lines of a side pane without crowding the agent's pane.
 const splitWidth = 56
@@ -37,16 +42,32 @@ type panelOpts struct {
 	width   int
 }
 
-func (a *app) panel(o panelOpts) error {
+func (a *app) panel(ctx context.Context, o panelOpts) error {
 	session, split, width := &o.session, &o.split, &o.width
 	if *split {
+		if *width < minPanelWidth {
+			return fmt.Errorf("%w: --width takes at least %d columns, the panel's narrowest, not %d", errUsage, minPanelWidth, *width)
+		}
 		return a.splitPane(*session, *width)
+	}
+	// Bubble Tea started without a terminal fails in its own words ("could
+	// not create cancelable reader"): say what to do instead.
+	if !isTerminal(a.stdin) || !isTerminal(a.stdout) {
+		return fail(codeNoTerminal, nil, "cully panel needs a terminal: run it in a terminal or a tmux pane (`cully panel --split` from inside tmux); for a one-shot view use `cully status`")
 	}
 	h, err := a.home()
 	if err != nil {
 		return err
 	}
-	return a.runPanel(h, *session, nil)
+	if err := checkHome(h); err != nil {
+		return err
+	}
+	if *session != "" {
+		if *session, err = a.session(h, *session); err != nil {
+			return err
+		}
+	}
+	return a.runPanel(ctx, h, *session, nil)
 }
 
 // splitPane opens `cully panel` in a tmux pane to the right of this one.
@@ -56,7 +77,7 @@ func (a *app) splitPane(session string, width int) error {
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return err
+		return fmt.Errorf("cannot find cully's own binary to run in the new pane (%v): open a side pane yourself and run `cully panel` in it", err)
 	}
 	// -d: the new pane does not take the focus. The user's next keys belong
 	// to the agent's pane; a panel that took them would read a stray `a` as
@@ -74,31 +95,37 @@ func (a *app) splitPane(session string, width int) error {
 		cmd = append(cmd, "--session", session)
 	}
 	if out, err := exec.Command("tmux", cmd...).CombinedOutput(); err != nil {
-		return fmt.Errorf("tmux split-window: %v: %s", err, out)
+		why := strings.TrimSpace(string(out))
+		if why == "" {
+			why = err.Error()
+		}
+		return fmt.Errorf("tmux could not open the pane (%s): open a side pane yourself and run `cully panel` in it", why)
 	}
 	fmt.Fprintln(a.stdout, "cully panel opened in a pane to the right (the focus stays here; switch to it with your tmux prefix and an arrow)")
 	return nil
 }
 
-// runPanel runs the panel on a state dir until the user quits. feed, when
-// set, runs beside it (the demo's scripted session).
-func (a *app) runPanel(h store.Home, session string, feed func(ctx context.Context)) error {
+// runPanel runs the panel on a state dir until the user quits or ctx
+// ends. feed, when set, runs beside it (the demo's scripted session) and
+// can send the panel messages; runPanel returns once it has stopped, so
+// that nothing writes to the state dir after, and with its error when it
+// failed (the panel then closes).
+func (a *app) runPanel(ctx context.Context, h store.Home, session string, feed func(ctx context.Context, send func(tea.Msg)) error) error {
 	if err := h.Ensure(); err != nil {
-		return err
+		return stateDirError(h, err)
 	}
 	// The tailer opens the journal itself: refuse a FIFO or a link there
 	// before it does, so the panel never hangs on one.
 	start, err := h.JournalSize()
 	if err != nil {
-		return err
+		return fail(codeJournal, err, "cannot read the journal: %s (`cully doctor` checks it)", plain(err))
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	var wg sync.WaitGroup
 	ch := make(chan tailer.Batch, 64)
-	go func() { _ = tailer.New(h.Journal(), start).Run(ctx, ch) }()
-	if feed != nil {
-		go feed(ctx)
-	}
+	wg.Add(1)
+	go func() { defer wg.Done(); _ = tailer.New(h.Journal(), start).Run(ctx, ch) }()
 	backend := tui.HomeBackend{Home: h, Record: func(ev *engine.Event) error {
 		_, err := a.record(h, ev)
 		return err
@@ -107,7 +134,32 @@ func (a *app) runPanel(h store.Home, session string, feed func(ctx context.Conte
 		NoColor: a.getenv("NO_COLOR") != "", Now: time.Now,
 		Tmux: a.getenv("TMUX") != "", Notify: notifyProtocol(a.getenv)})
 	p := tea.NewProgram(m, tea.WithInput(a.stdin), tea.WithOutput(a.stdout), tea.WithFPS(panelFPS))
+	// ctx ending (a signal) quits the panel as q does. Killing it instead
+	// (tea.WithContext) leaves its input reader running, which then eats
+	// the terminal's answers meant for whoever reads them next.
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		<-ctx.Done()
+		p.Quit()
+	}()
+	var feedErr error
+	if feed != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := feed(ctx, p.Send); err != nil && ctx.Err() == nil {
+				feedErr = err
+				p.Quit()
+			}
+		}()
+	}
 	_, err = p.Run()
+	cancel()
+	wg.Wait()
+	if feedErr != nil {
+		return feedErr
+	}
 	return err
 }
 

@@ -6,16 +6,19 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
 // tmuxPane drives a real terminal: tmux runs a command in a detached
-// session on a private socket; tests send keys and read the screen.
+// session on a private socket; tests send keys and read the screen. Once
+// cully exits the pane says "cully exited N" and stays.
 type tmuxPane struct {
-	t      *testing.T
-	socket string
+	t       *testing.T
+	socket  string
+	pidFile string
 }
 
 func newTmux(t *testing.T, w, h int, env map[string]string, args ...string) *tmuxPane {
@@ -26,17 +29,21 @@ func newTmux(t *testing.T, w, h int, env map[string]string, args ...string) *tmu
 		}
 		t.Skip("tmux not installed")
 	}
-	p := &tmuxPane{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
+	dir := t.TempDir()
+	p := &tmuxPane{t: t, socket: filepath.Join(dir, "tmux.sock"), pidFile: filepath.Join(dir, "cully.pid")}
 	self, err := exec.LookPath("cully")
 	if err != nil {
 		t.Fatal(err)
 	}
-	shell := "env"
+	// The inner shell writes its pid and execs cully, which keeps it: the
+	// pid is cully's, for tests that signal it.
+	cmd := "exec env"
 	for k, v := range env {
-		shell += fmt.Sprintf(" %s=%q", k, v)
+		cmd += fmt.Sprintf(" %s=%q", k, v)
 	}
-	shell += " TERM=xterm-256color " + self + " " + strings.Join(args, " ")
-	p.run("new-session", "-d", "-s", "panel", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), shell+"; sleep 60")
+	cmd += " TERM=xterm-256color " + self + " " + strings.Join(args, " ")
+	shell := fmt.Sprintf(`sh -c 'echo $$ > %q; %s'; echo "cully exited $?"; sleep 60`, p.pidFile, cmd)
+	p.run("new-session", "-d", "-s", "panel", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), shell)
 	t.Cleanup(func() { exec.Command("tmux", "-S", p.socket, "kill-server").Run() })
 	return p
 }
@@ -51,6 +58,37 @@ func (p *tmuxPane) run(args ...string) string {
 }
 
 func (p *tmuxPane) screen() string { return p.run("capture-pane", "-p", "-t", "panel") }
+
+// exitCode waits for cully to exit and returns its exit status.
+func (p *tmuxPane) exitCode(limit time.Duration) int {
+	p.t.Helper()
+	p.waitFor("cully exited ", limit)
+	for _, l := range strings.Split(p.screen(), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "cully exited "); ok {
+			if n, err := strconv.Atoi(rest); err == nil {
+				return n
+			}
+		}
+	}
+	p.t.Fatalf("no exit status on screen:\n%s", p.screen())
+	return 0
+}
+
+// pid is the cully process's id.
+func (p *tmuxPane) pid() int {
+	p.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		b, err := os.ReadFile(p.pidFile)
+		if n, perr := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && perr == nil && n > 0 {
+			return n
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("no pid in %s: %v", p.pidFile, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
 
 func (p *tmuxPane) send(keys ...string) {
 	p.run(append([]string{"send-keys", "-t", "panel"}, keys...)...)

@@ -125,7 +125,7 @@ func (a *app) replay(o replayOpts, args []string) error {
 		}
 		for _, r := range roots {
 			if _, err := os.Stat(r); err != nil {
-				return fmt.Errorf("no %s transcripts to replay: %s does not exist (name files or folders to replay)", rp.Title(), r)
+				return fail(codeNotFound, err, "no %s transcripts to replay: %s does not exist (name files or folders to replay)", rp.Title(), r)
 			}
 		}
 	}
@@ -141,7 +141,7 @@ func (a *app) replay(o replayOpts, args []string) error {
 		prog.warn(fmt.Sprintf("cully: skipped %s: %s", s.File, s.Reason))
 	}
 	if len(groups) == 0 {
-		return fmt.Errorf("nothing to replay: none of the %d file(s) found is a %s transcript", len(files), rp.Title())
+		return fail(codeNothing, nil, "nothing to replay: none of the %d file(s) found is a %s transcript", len(files), rp.Title())
 	}
 	replayGroups(rp, groups, &cfg, prog)
 
@@ -176,7 +176,7 @@ func (a *app) replay(o replayOpts, args []string) error {
 	}
 	prog.stop()
 	if rep.Files == 0 {
-		return errors.New("nothing to replay: no session could be read")
+		return fail(codeNothing, nil, "nothing to replay: no session could be read")
 	}
 	if o.json {
 		enc := json.NewEncoder(a.stdout)
@@ -287,7 +287,7 @@ func findReplayFiles(roots []string) ([]replayFile, error) {
 		}
 		entries, err := os.ReadDir(dir)
 		if err != nil {
-			return err
+			return fail(codeFailed, err, "cannot read the folder %s: %s", dir, readProblem(err))
 		}
 		for _, e := range entries {
 			if strings.HasPrefix(e.Name(), ".") {
@@ -311,8 +311,11 @@ func findReplayFiles(roots []string) ([]replayFile, error) {
 	}
 	for _, r := range roots {
 		fi, err := os.Stat(r)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fail(codeNotFound, err, "nothing to replay at %s: no such file or folder", r)
+		}
 		if err != nil {
-			return nil, err
+			return nil, fail(codeFailed, err, "cannot replay %s: %s", r, readProblem(err))
 		}
 		if fi.IsDir() {
 			if err := walk(r); err != nil {
@@ -621,4 +624,19 @@ func (p *replayProgress) stop() {
 		fmt.Fprintf(p.w, "\r\033[Kreplay: %d sessions, %d files, %.0f MB in %.1f s (%.0f MB/s)\n",
 			p.sessions.Load(), p.files.Load(), mb, el, mb/el)
 	}
+}
+
+// readProblem is why a file or folder could not be read, in words.
+func readProblem(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	case errors.Is(err, fs.ErrNotExist):
+		return "it does not exist"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }

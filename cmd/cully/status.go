@@ -73,12 +73,21 @@ func (a *app) status(o statusOpts) error {
 	if err != nil {
 		return err
 	}
+	if err := checkHome(h); err != nil {
+		return err
+	}
 	var jr journalReport
 	if *rebuild {
+		// A session the journal holds but the state dir lost is rebuilt
+		// under its own name; the start of a recorded one, under its id.
+		only := *session
+		if id, err := a.session(h, only); err == nil {
+			only = id
+		}
 		cfg := a.config()
-		st, err := h.Rebuild(*session, &cfg)
+		st, err := h.Rebuild(only, &cfg)
 		if err != nil {
-			return fmt.Errorf("rebuild: %w", err)
+			return fail(codeJournal, err, "cannot rebuild from the journal: %s", plain(err))
 		}
 		jr = journalReport{ReadStats: st, Scanned: "whole"}
 	}
@@ -100,16 +109,16 @@ func (a *app) status(o statusOpts) error {
 		return err
 	}
 	st, err := h.ReadState(id)
-	if errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("no session %q in %s", id, h.Dir)
+	if errors.Is(err, os.ErrNotExist) { // gone since it was found
+		return unknownSession(h, id, nil)
 	}
 	if err != nil {
-		return fmt.Errorf("%w (run `cully status --rebuild` to rebuild it from the journal)", err)
+		return fail(codeState, err, "cannot read session %s: %s (run `cully status --rebuild` to rebuild it from the journal)", shortID(id), plain(err))
 	}
 	if !*rebuild {
 		stats, whole, err := h.ScanTail(healthWindow, func(*engine.Event) error { return nil })
 		if err != nil {
-			return fmt.Errorf("scan journal: %w", err)
+			return fail(codeJournal, err, "cannot read the journal: %s (`cully doctor` checks it)", plain(err))
 		}
 		jr = journalReport{ReadStats: stats, Scanned: "tail"}
 		if whole {
