@@ -1,13 +1,14 @@
 // Command cully-hook is `cully hook` alone, in a binary that links nothing
 // else: no TUI, no CLI framework, no flag parsing, no other subcommand. An
 // agent runs it before and after every tool call, so its start-up time is
-// the product's hot path. Measured with bench/ratio (300 interleaved runs,
-// a session at the state caps, a 1M-event journal, 2-core machine; both
-// built with CGO_ENABLED=0): cully-hook 1.57 ms median, `cully hook` from
-// the full binary 2.21 ms — the split saves about 0.6 ms a call, most of it
-// the package initialisation of the panel's and the CLI's libraries. (A
-// full binary built with cgo took 3.03 ms: cgo's start-up, through the
-// terminal stack's os/user, is why every build of cully disables it.)
+// the product's hot path. Measured with bench/hook.sh (interleaved runs
+// against a minimal Go hook, 2-core machine, CGO_ENABLED=0): cully-hook
+// 1.18x the minimal hook, flat in journal size; `cully hook` from the full
+// binary 1.92x, most of the difference the package initialisation of the
+// panel's and the CLI's libraries. (A full binary built with cgo took
+// 0.8 ms more: cgo's start-up, through the terminal stack's os/user, is why
+// every build of cully disables it.) docs/performance.md has the figures
+// and what each start-up cost was.
 //
 // Usage (in the agent's hook settings): cully-hook [--agent NAME]
 // It always exits 0. `-h` prints one usage line; a terminal on stdin (a
