@@ -347,7 +347,12 @@ func TestUnwritableStateDir(t *testing.T) {
 	s := newSession(t, nil, "CULLY_HOME="+filepath.Join(blocker, "state"))
 	f := s.file("notes.txt", 600)
 	s.api.script = append(repeat(21, read(f)), bash("ls /nonexistent-cully-e2e-dir"), bash("ls /nonexistent-cully-e2e-dir"), bash("ls /nonexistent-cully-e2e-dir"))
+	// Install keeps its record and backups in a state dir, so it runs with
+	// a usable one; the agent's hooks then get the broken one.
+	runEnv := s.env
+	s.env = append(append([]string(nil), runEnv...), "CULLY_HOME="+filepath.Join(dir, "install-state"))
 	s.install()
+	s.env = runEnv
 	s.run()
 	if len(s.api.issued) != 24 {
 		t.Errorf("issued %d calls, want 24", len(s.api.issued))
