@@ -8,6 +8,7 @@ import (
 
 	"cully/hookbridge"
 	"cully/hookbridge/claude"
+	"cully/hookbridge/gemini"
 	"cully/jsonlite"
 )
 
@@ -18,6 +19,7 @@ const Default = "claude"
 func All() []hookbridge.Agent {
 	return []hookbridge.Agent{
 		claude.Agent{},
+		gemini.Agent{},
 	}
 }
 
@@ -73,7 +75,6 @@ type upcoming struct {
 // Upcoming are the agents whose adapters are still to come.
 var Upcoming = []upcoming{
 	{"codex", "Codex", ".codex", "codex", "rollout", codexRollout},
-	{"gemini", "Gemini CLI", ".gemini", "gemini", "", nil},
 	{"copilot", "GitHub Copilot CLI", ".copilot", "copilot", "", nil},
 	{"opencode", "opencode", ".config/opencode", "opencode", "", nil},
 	{"cursor", "Cursor", ".cursor", "cursor-agent", "", nil},
