@@ -109,6 +109,10 @@ type Target struct {
 type InstallOptions struct {
 	HookCommand       string // the command line the agent runs for each hook
 	StatusLineCommand string // when set, also install the status line (agents that have one)
+	// Plugin is the plugin text of an agent that runs plugins instead of
+	// hook commands (opencode), from package cully/plugin, which the hook
+	// binary does not link.
+	Plugin string
 }
 
 // Check is one line of `cully doctor`: a pass, a note (Warn) or a failure,

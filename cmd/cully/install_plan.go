@@ -10,6 +10,7 @@ import (
 	"cully/hookbridge"
 	"cully/hookbridge/agents"
 	"cully/install"
+	"cully/plugin"
 	"cully/skill"
 )
 
@@ -141,7 +142,7 @@ func (r *installRun) planInstall(o installOpts) error {
 		if err != nil {
 			return err
 		}
-		plan, err := r.in.Install(r.t, before, hookbridge.InstallOptions{HookCommand: hookCmd, StatusLineCommand: statusCmd})
+		plan, err := r.in.Install(r.t, before, hookbridge.InstallOptions{HookCommand: hookCmd, StatusLineCommand: statusCmd, Plugin: plugin.For(r.in.Name())})
 		if err != nil {
 			return err
 		}

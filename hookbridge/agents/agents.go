@@ -9,6 +9,7 @@ import (
 	"cully/hookbridge"
 	"cully/hookbridge/claude"
 	"cully/hookbridge/gemini"
+	"cully/hookbridge/opencode"
 	"cully/jsonlite"
 )
 
@@ -20,6 +21,7 @@ func All() []hookbridge.Agent {
 	return []hookbridge.Agent{
 		claude.Agent{},
 		gemini.Agent{},
+		opencode.Agent{},
 	}
 }
 
@@ -76,7 +78,6 @@ type upcoming struct {
 var Upcoming = []upcoming{
 	{"codex", "Codex", ".codex", "codex", "rollout", codexRollout},
 	{"copilot", "GitHub Copilot CLI", ".copilot", "copilot", "", nil},
-	{"opencode", "opencode", ".config/opencode", "opencode", "", nil},
 	{"cursor", "Cursor", ".cursor", "cursor-agent", "", nil},
 }
 
