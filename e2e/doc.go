@@ -6,7 +6,7 @@
 // (GOOGLE_GEMINI_BASE_URL), and opencode to an OpenAI-compatible one
 // through a provider in the project's opencode.json.
 //
-// Run with: go test -tags e2e ./e2e/   (.ci/run does). The pinned client is
+// Run with: go test -tags e2e ./e2e/   (.ci/run does). The pinned
 // clients are installed from npm into a cache outside the repository on
 // first use ($CULLY_E2E_CACHE, default ~/.cache/cully-e2e);
 // $CULLY_E2E_CLAUDE, $CULLY_E2E_GEMINI (its gemini.js) and
