@@ -50,17 +50,18 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 		}
 	case KindAck:
 		sigs = s.ack(ev)
-	case KindHostUsage:
-		if ev.Usage != nil {
-			u := *ev.Usage
-			s.Usage = &u
-		}
 	case KindPreTool:
 		sigs = s.preTool(ev, cfg)
 	case KindPostTool:
 		sigs = s.postTool(ev, cfg)
 	case KindBatch:
 		sigs = s.rejected(ev, cfg)
+	}
+	// The host's own figures ride on any event: the status line's, or a
+	// turn's end that read them from the host's session log.
+	if ev.Usage != nil {
+		u := *ev.Usage
+		s.Usage = &u
 	}
 	ev.Task = s.Task
 	return sigs
@@ -139,6 +140,14 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 	warned := s.runGuards(ev, cfg)
 	for _, w := range warned {
 		sigs = append(sigs, Signal{Kind: SignalGuard, Reason: w.Reason, Evidence: w.Evidence})
+	}
+	if ev.Defer { // this answer reaches no one: the call's post-tool event says it
+		if !ev.Quiet {
+			for i := len(s.Warnings) - len(warned); i < len(s.Warnings); i++ {
+				s.Warnings[i].Held = true
+			}
+		}
+		return sigs
 	}
 
 	// Checkpoints reach the foreground agent only: a subagent cannot ask the user.
@@ -252,7 +261,55 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 			s.changed(ev)
 		}
 	}
-	return append(s.settle(ev), s.runCheckpoints(ev, cmd, key, cfg, false)...)
+	sigs := append(s.settle(ev), s.runCheckpoints(ev, cmd, key, cfg, false)...)
+	if ev.Defer {
+		sigs = s.deliverHeld(ev, sigs, cfg)
+	}
+	return sigs
+}
+
+// deliverHeld composes, for a host whose pre-tool answers never reach the
+// model, the nudge its post-tool answer carries: the checkpoints due (the
+// call has run and been booked, so they hold as of now) and the guard
+// warnings held from the pre-tool events since the last delivery.
+func (s *State) deliverHeld(ev *Event, sigs []Signal, cfg *Config) []Signal {
+	var pending []*Checkpoint
+	if ev.Subagent == "" { // a subagent cannot ask the user
+		for i := range s.Checkpoints {
+			c := &s.Checkpoints[i]
+			if c.Status != StatusOpen || c.Nudged {
+				continue
+			}
+			if r := rule(c.Reason); r != nil && r.tell != nil && !r.tell(s, cfg) {
+				continue
+			}
+			pending = append(pending, c)
+		}
+	}
+	var held []Warning
+	var heldAt []int
+	for i := range s.Warnings {
+		if w := &s.Warnings[i]; w.Held && !w.Nudged {
+			held, heldAt = append(held, *w), append(heldAt, i)
+		}
+	}
+	if ev.Quiet || len(pending) == 0 && len(held) == 0 {
+		return sigs
+	}
+	for _, c := range pending {
+		if r := rule(c.Reason); r != nil && r.told != nil {
+			c.Evidence = r.told(s)
+		}
+	}
+	text := composeNudge(pending, held, s.attended(), cfg)
+	for _, c := range pending {
+		c.Nudged = true
+	}
+	for _, i := range heldAt {
+		s.Warnings[i].Nudged, s.Warnings[i].Held = true, false
+	}
+	s.Counts.Nudges++
+	return append(sigs, Signal{Kind: SignalNudge, Text: text})
 }
 
 // rejected counts the calls the host refused before any tool hook: failed

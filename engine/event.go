@@ -104,6 +104,12 @@ type Event struct {
 
 	Attended *bool `json:"attended,omitempty"` // false when the host says nobody is watching
 	Quiet    bool  `json:"quiet,omitempty"`    // CULLY_GUARD=off: record, never nudge
+	// Defer marks the tool events of a host whose pre-tool answer never
+	// reaches the model (Gemini CLI's BeforeTool, opencode's
+	// tool.execute.before): what a pre-tool event would have said is held,
+	// and the call's post-tool event, whose answer the host appends to the
+	// tool's result, delivers it with the checkpoints due by then.
+	Defer bool `json:"defer,omitempty"`
 
 	Ack      []string   `json:"ack,omitempty"`      // checkpoint ids acknowledged ("*" = all)
 	Rejected []Rejected `json:"rejected,omitempty"` // calls the host refused before any tool hook (batch events)

@@ -41,6 +41,9 @@ type Warning struct {
 	Target   string    `json:"target,omitempty"`
 	Evidence string    `json:"evidence"`
 	Nudged   bool      `json:"nudged,omitempty"`
+	// Held: raised on a deferred pre-tool event (Event.Defer), it waits
+	// for the post-tool answer that delivers it.
+	Held bool `json:"held,omitempty"`
 }
 
 // SignalKind says what a Signal is.

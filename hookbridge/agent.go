@@ -38,6 +38,10 @@ type Env struct {
 	Now    time.Time
 	Getenv func(string) string
 	Stat   func(string) (fs.FileInfo, error)
+	// Open opens a regular file of the host's own for reading (Gemini CLI's
+	// session log, for its token figures); nil where nothing may be read
+	// (tests, replays), and then those figures stay unknown.
+	Open   func(string) (io.ReadCloser, error)
 	Config *engine.Config
 	Quiet  bool // CULLY_GUARD=off
 }
@@ -95,12 +99,20 @@ type Target struct {
 	// its path from the project root as a git ignore pattern
 	// ("/.claude/settings.local.json"): install asks git to ignore it.
 	Ignore string
+	// Notes are what the agent's own rules mean for this target, found
+	// when it was computed (Gemini CLI runs hooks only in folders it
+	// trusts): install prints them, doctor shows them as warnings.
+	Notes []string
 }
 
 // InstallOptions are the choices of one `cully install`.
 type InstallOptions struct {
 	HookCommand       string // the command line the agent runs for each hook
 	StatusLineCommand string // when set, also install the status line (agents that have one)
+	// Plugin is the plugin text of an agent that runs plugins instead of
+	// hook commands (opencode), from package cully/plugin, which the hook
+	// binary does not link.
+	Plugin string
 }
 
 // Check is one line of `cully doctor`: a pass, a note (Warn) or a failure,

@@ -113,6 +113,7 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 		Now:    now,
 		Getenv: a.Getenv,
 		Stat:   os.Stat,
+		Open:   hookbridge.OpenRegular,
 		Config: &cfg,
 		Quiet:  e.Quiet(),
 	}

@@ -314,6 +314,8 @@ func (d *stateDecoder) warning(v []byte) engine.Warning {
 			w.Evidence = jsonlite.Str(x)
 		case `"nudged"`:
 			w.Nudged = string(x) == "true"
+		case `"held"`:
+			w.Held = string(x) == "true"
 		}
 	})
 	return w

@@ -62,6 +62,9 @@ func AppendState(b []byte, s *engine.State) []byte {
 		if w.Nudged {
 			b = append(b, `,"nudged":true`...)
 		}
+		if w.Held {
+			b = append(b, `,"held":true`...)
+		}
 		return append(b, '}')
 	})
 	b = appendMap(b, "files", s.Files, func(b []byte, f *engine.FileSeen) []byte {

@@ -216,8 +216,15 @@ func wiringChecks(in hookbridge.Installer, at hookbridge.Place) []check {
 		if !in.Present(at) {
 			return append(cs, check{OK: true, Warn: true, What: in.Title() + ": not found on this machine, and cully is not installed for it"})
 		}
+		flag, project := "", " --scope project"
+		if in.Name() != agents.Default {
+			flag = " --agent " + in.Name()
+		}
+		if _, err := in.Target(hookbridge.ScopeProject, at); err != nil {
+			project += " --shared" // the agent has no settings of this machine's own in a project
+		}
 		return append(cs, check{What: in.Title() + ": cully is not installed (no entries in " + strings.Join(where, ", ") + ")",
-			Fix: "cully install (for every project), or cully install --scope project (for this one)"})
+			Fix: "cully install" + flag + " (for every project), or cully install" + flag + project + " (for this one)"})
 	case len(found) > 1:
 		for _, f := range found[1:] {
 			if f.cmd != found[0].cmd {

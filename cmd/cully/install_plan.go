@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"cully/hookbridge"
+	"cully/hookbridge/agents"
 	"cully/install"
+	"cully/plugin"
 	"cully/skill"
 )
 
@@ -140,7 +142,7 @@ func (r *installRun) planInstall(o installOpts) error {
 		if err != nil {
 			return err
 		}
-		plan, err := r.in.Install(r.t, before, hookbridge.InstallOptions{HookCommand: hookCmd, StatusLineCommand: statusCmd})
+		plan, err := r.in.Install(r.t, before, hookbridge.InstallOptions{HookCommand: hookCmd, StatusLineCommand: statusCmd, Plugin: plugin.For(r.in.Name())})
 		if err != nil {
 			return err
 		}
@@ -324,19 +326,55 @@ func (r *installRun) planUninstall() error {
 			}
 		}
 	}
+	if keepSkill == "" {
+		keepSkill = r.skillSharer()
+	}
 	if keepSkill != "" {
 		r.add(step{done: "skill " + r.t.Skill + ": left for " + keepSkill + ", which still wires cully",
 			would: "would leave skill " + r.t.Skill + " for " + keepSkill + ", which still wires cully"})
 	} else {
 		r.skillRemove()
 	}
-	bases := []string{filepath.Dir(r.t.Settings)}
+	bases := []string{filepath.Dir(r.t.Settings), r.skillBase()}
 	if ex != "" {
 		bases = append(bases, filepath.Dir(ex))
 	}
 	r.foldersRemove(bases)
 	r.finally = func() error { return r.recordUninstall(bases) }
 	return nil
+}
+
+// skillSharer is the settings file of another agent that reads the same
+// skill file and still wires cully (Gemini CLI and Codex both read
+// ~/.agents/skills), or "" for none: that skill stays.
+func (r *installRun) skillSharer() string {
+	for _, ag := range agents.All() {
+		in, ok := ag.(hookbridge.Installer)
+		if !ok || ag.Name() == r.in.Name() {
+			continue
+		}
+		for _, scope := range installScopes {
+			t, err := in.Target(scope, r.at)
+			if err != nil || absPath(t.Skill) != r.t.Skill {
+				continue
+			}
+			if in.Doctor(t, skill.SKILL).Command != "" {
+				return t.Settings
+			}
+		}
+	}
+	return ""
+}
+
+// skillBase is the outermost folder install created to hold the skill
+// (~/.agents for ~/.agents/skills/cully/SKILL.md, when it made all three):
+// uninstall removes what it created there once it is empty.
+func (r *installRun) skillBase() string {
+	d := filepath.Dir(r.t.Skill)
+	for up := filepath.Dir(d); up != d && r.rec.Created[up] == "dir"; up = filepath.Dir(up) {
+		d = up
+	}
+	return d
 }
 
 // excludeRemove takes cully's lines out of the repository's exclude file,

@@ -8,6 +8,8 @@ import (
 
 	"cully/hookbridge"
 	"cully/hookbridge/claude"
+	"cully/hookbridge/gemini"
+	"cully/hookbridge/opencode"
 	"cully/jsonlite"
 )
 
@@ -18,6 +20,8 @@ const Default = "claude"
 func All() []hookbridge.Agent {
 	return []hookbridge.Agent{
 		claude.Agent{},
+		gemini.Agent{},
+		opencode.Agent{},
 	}
 }
 
@@ -73,9 +77,7 @@ type upcoming struct {
 // Upcoming are the agents whose adapters are still to come.
 var Upcoming = []upcoming{
 	{"codex", "Codex", ".codex", "codex", "rollout", codexRollout},
-	{"gemini", "Gemini CLI", ".gemini", "gemini", "", nil},
 	{"copilot", "GitHub Copilot CLI", ".copilot", "copilot", "", nil},
-	{"opencode", "opencode", ".config/opencode", "opencode", "", nil},
 	{"cursor", "Cursor", ".cursor", "cursor-agent", "", nil},
 }
 

@@ -1,0 +1,288 @@
+package gemini
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"cully/engine"
+	"cully/hookbridge"
+	"cully/jsonlite"
+)
+
+// Decode turns one Gemini CLI hook payload into an Event.
+func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
+	if len(strings.TrimSpace(string(raw))) == 0 {
+		return nil, hookbridge.ErrEmpty
+	}
+	p, err := jsonlite.ParseObject(raw)
+	if err != nil {
+		return nil, fmt.Errorf("decode Gemini CLI payload: %w", err)
+	}
+	hook := p.Str("hook_event_name")
+	if hook == "" {
+		return nil, errors.New("decode Gemini CLI payload: no hook_event_name")
+	}
+	ev := &engine.Event{
+		V:       engine.SchemaVersion,
+		Time:    env.Now.UTC(),
+		Agent:   "gemini",
+		Session: p.Str("session_id"),
+		Hook:    hook,
+		Kind:    hookKind(hook),
+		Cwd:     hookbridge.RedactPath(p.Str("cwd")),
+		Tool:    p.Str("tool_name"),
+		Quiet:   env.Quiet,
+	}
+	if ev.Session == "" {
+		ev.Session = env.Var("GEMINI_SESSION_ID")
+	}
+	switch hook {
+	case "SessionStart":
+		ev.Source = p.Str("source")
+	case "SessionEnd":
+		ev.Source = p.Str("reason")
+	case "PreCompress":
+		ev.Source = p.Str("trigger")
+	}
+	switch ev.Kind {
+	case engine.KindPreTool, engine.KindPostTool:
+		ev.Defer = true // BeforeTool's answer never reaches the model
+		decodeTool(ev, p, env)
+	case engine.KindStop, engine.KindSessionEnd:
+		ev.Usage = sessionUsage(p.Str("transcript_path"), env)
+	}
+	return ev, nil
+}
+
+// decodeTool fills class, target, command and outcome of a tool event.
+func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
+	in := p.Sub("tool_input") // tolerant: a shape we do not know leaves fields empty
+	cwd := p.Str("cwd")
+	cfg := env.Config
+	if cfg == nil {
+		d := engine.DefaultConfig()
+		cfg = &d
+	}
+	project := env.Var("GEMINI_PROJECT_DIR")
+	if project == "" {
+		project = cwd
+	}
+	ev.Class = engine.ClassifyTool(ev.Tool)
+	isShell := engine.IsShellTool(ev.Tool)
+	var absTarget, command string
+	var shell engine.Shell
+	if isShell {
+		raw := in.Str("command")
+		shell = engine.ClassifyShell(raw, cfg)
+		ev.Class, ev.Changes = shell.Class, shell.Changes
+		command = engine.NormalizeCommand(hookbridge.Redact(raw))
+		ev.Cmd = hookbridge.Clip(command)
+		if command != "" {
+			ev.CmdFP = engine.Fingerprint(command)
+			if ev.Class == engine.ClassCheck {
+				fam := engine.CheckFamily(command)
+				if fam == "" {
+					fam = command
+				}
+				ev.FamilyFP = engine.Fingerprint("family", fam)
+			}
+		}
+		if in.Bool("is_background") && ev.Class != engine.ClassPoll {
+			ev.Note = "background"
+		}
+		if shell.Target != "" {
+			dir := cwd // the command runs in dir_path, from the workspace, when given
+			if d := in.Str("dir_path"); d != "" {
+				dir = hookbridge.AbsPath(d, cwd)
+			}
+			absTarget = hookbridge.AbsPath(shell.Target, dir)
+			ev.Ranged = shell.Ranged
+		}
+	} else {
+		path := in.Str("file_path")
+		if path == "" && ev.Tool == "list_directory" {
+			path = in.Str("dir_path")
+		}
+		if path != "" {
+			absTarget = hookbridge.AbsPath(path, cwd)
+		}
+		ev.Ranged = in.Present("start_line") || in.Present("end_line") || in.Present("offset") || in.Present("limit")
+		// read_file shows at most its first 2000 lines and says so: a
+		// large-read warning would repeat it.
+		ev.Bounded = ev.Tool == "read_file"
+	}
+	if absTarget != "" {
+		ev.Target = hookbridge.RedactPath(hookbridge.RelPath(absTarget, project))
+		if !isShell && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
+			// The same tool on the same file is "the same command" for the
+			// retry rules (a missing file read again and again).
+			ev.CmdFP = engine.Fingerprint("tool:"+ev.Tool, ev.Target)
+		}
+		if env.Stat != nil && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
+			if fi, err := env.Stat(absTarget); err == nil && fi.Mode().IsRegular() {
+				size, mt := fi.Size(), fi.ModTime().UTC()
+				ev.Size, ev.Mtime = &size, &mt
+			}
+		}
+	}
+	ev.CallFP = engine.Fingerprint("call", ev.Tool, string(headOf(p["tool_input"])))
+	if ev.Kind != engine.KindPostTool {
+		return
+	}
+	resp := p.Sub("tool_response")
+	if isShell {
+		shellOutcome(ev, resp)
+	} else if errObj := resp.Sub("error"); resp.Present("error") && string(resp["error"]) != "null" {
+		ev.Outcome = engine.OutcomeFailed
+		msg := errObj.Str("message")
+		if msg == "" {
+			msg = resp.Str("llmContent")
+		}
+		ev.FailSig = engine.FailureSignature(nil, errObj.Str("type")+"\n"+msg)
+		ev.ErrSig = engine.ErrorSignature(msg)
+	} else {
+		ev.Outcome = engine.OutcomeOK
+	}
+	if ev.Class == engine.ClassCheck && shell.Masked && ev.Outcome == engine.OutcomeOK {
+		ev.Outcome, ev.Note = engine.OutcomeUnknown, "masked"
+	}
+	if ev.Class == engine.ClassCheck && isShell && (ev.Note == "" || ev.Note == "masked" || ev.Note == "timeout") {
+		checkOutput(ev, resp, command)
+	}
+	var printed []byte
+	if isShell {
+		printed = headOf(resp["llmContent"])
+	}
+	ev.OutFP = engine.Fingerprint("out", string(ev.Outcome), ev.FailSig, stripPGID(string(printed)))
+}
+
+// The lines run_shell_command's result ends with, after the command's
+// output (Gemini CLI 0.61's shell tool): the ones cully reads, and the
+// process group, which differs on every run.
+const (
+	secExit = "\nExit Code: "
+	secPGID = "\nProcess Group PGID: "
+)
+
+// shellOutcome reads a shell call's outcome from its result text: an
+// "Exit Code: N" line for a non-zero exit, none for 0; a command cancelled
+// (by the user, or by the client's own timeout) or moved to the background
+// did not finish.
+func shellOutcome(ev *engine.Event, resp jsonlite.Object) {
+	text := resp.Str("llmContent")
+	body := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(text), "<untrusted_context>"), "</untrusted_context>"))
+	switch {
+	case strings.HasPrefix(body, "Command moved to background"):
+		ev.Outcome, ev.Note = engine.OutcomeUnknown, "background"
+		return
+	case strings.HasPrefix(body, "Command was automatically cancelled because it exceeded the timeout"):
+		ev.Outcome, ev.Note = engine.OutcomeFailed, "timeout"
+		ev.FailSig = engine.FailureSignature(nil, "timeout")
+		return
+	case strings.HasPrefix(body, "Command was cancelled"):
+		ev.Outcome, ev.Note = engine.OutcomeUnknown, "interrupted"
+		return
+	case !strings.HasPrefix(body, "Output: "):
+		ev.Outcome = engine.OutcomeUnknown // a shape this client version does not write
+		return
+	}
+	tail := trailer(body)
+	output := strings.TrimPrefix(body[:len(body)-len(tail)], "Output: ")
+	code, hasCode := exitCode(tail)
+	switch {
+	case hasCode:
+		ev.Exit = &code
+	case strings.Contains(tail, "\nSignal: "), strings.Contains(tail, "\nError: "):
+	default:
+		zero := 0
+		ev.Exit = &zero
+		ev.Outcome = engine.OutcomeOK
+		return
+	}
+	ev.Outcome = engine.OutcomeFailed
+	ev.FailSig = engine.FailureSignature(ev.Exit, output)
+	ev.ErrSig = engine.ErrorSignature(output)
+}
+
+// trailer returns the part of a shell result after the command's output:
+// the lines the tool adds (Error, Exit Code, Signal, Background PIDs,
+// Process Group PGID), found from the end so that output which happens to
+// print such a line is not taken for them.
+func trailer(body string) string {
+	start := len(body)
+	for {
+		i := strings.LastIndexByte(body[:start], '\n')
+		if i < 0 {
+			return body[start:]
+		}
+		line := body[i+1 : start]
+		known := false
+		for _, p := range [...]string{"Error: ", "Exit Code: ", "Signal: ", "Background PIDs: ", "Process Group PGID: "} {
+			known = known || strings.HasPrefix(line, p)
+		}
+		if !known {
+			return body[start:]
+		}
+		start = i
+	}
+}
+
+func exitCode(tail string) (int, bool) {
+	i := strings.Index(tail, secExit)
+	if i < 0 {
+		return 0, false
+	}
+	rest := tail[i+len(secExit):]
+	if j := strings.IndexByte(rest, '\n'); j >= 0 {
+		rest = rest[:j]
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(rest))
+	return n, err == nil
+}
+
+// stripPGID drops the process group line, so that two runs that printed
+// the same are the same answer.
+func stripPGID(s string) string {
+	if i := strings.LastIndex(s, secPGID); i >= 0 {
+		j := strings.IndexByte(s[i+1:], '\n')
+		if j < 0 {
+			return s[:i]
+		}
+		return s[:i] + s[i+1+j:]
+	}
+	return s
+}
+
+// checkOutput reads a check's own output: its counts, and, when a pipe or
+// a chain hid its status, the outcome it states.
+func checkOutput(ev *engine.Event, resp jsonlite.Object, command string) {
+	head, tail := hookbridge.OutputEdges(resp["llmContent"])
+	outcome, tests, ok := hookbridge.CheckFromOutput(command, head, tail)
+	ev.Tests = tests
+	if !ok || ev.Note != "masked" {
+		return
+	}
+	ev.Outcome, ev.Note = outcome, "from-output"
+	if outcome == engine.OutcomeFailed {
+		text := string(head)
+		if len(tail) > 0 && string(tail) != text {
+			text = string(tail)
+		}
+		ev.FailSig = engine.FailureSignature(nil, text)
+		ev.ErrSig = engine.ErrorSignature(text)
+	}
+}
+
+// fpHead bounds what the call and outcome fingerprints hash: a
+// write_file's content can be megabytes, and its first 64 KiB tell two
+// calls apart as surely as the whole.
+const fpHead = 64 << 10
+
+func headOf(raw []byte) []byte {
+	if len(raw) > fpHead {
+		return raw[:fpHead]
+	}
+	return raw
+}

@@ -1,0 +1,101 @@
+package gemini
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"cully/hookbridge"
+	"cully/install"
+)
+
+// Doctor checks one scope: every event has a cully entry whose command
+// runs, hooks are not turned off, the folder is one Gemini CLI trusts, a
+// committed file names no path of this machine, and the skill is present
+// and current. A scope with no settings file, or none of cully's entries,
+// has nothing to check.
+func (Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
+	where := fmt.Sprintf("Gemini CLI (%s, %s)", t.Scope, t.Settings)
+	installCmd := "cully install --agent gemini" + t.Scope.Flags()
+	b, err := os.ReadFile(t.Settings)
+	if errors.Is(err, os.ErrNotExist) || err == nil && len(strings.TrimSpace(string(b))) == 0 {
+		return hookbridge.Wiring{}
+	}
+	if err != nil {
+		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: where + ": " + err.Error()}}}
+	}
+	var s struct {
+		Hooks map[string]json.RawMessage `json:"hooks"`
+		// HooksConfig is Gemini CLI's switch for all hooks.
+		HooksConfig struct {
+			Enabled  *bool    `json:"enabled"`
+			Disabled []string `json:"disabled"`
+		} `json:"hooksConfig"`
+	}
+	if err := json.Unmarshal(stripComments(b), &s); err != nil {
+		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid settings JSON: %v", where, err), Fix: "fix the file by hand; cully will not rewrite it"}}}
+	}
+	var missing, stale []string
+	var cmd string
+	for _, ev := range Events {
+		var groups []struct {
+			Hooks []struct {
+				Command string `json:"command"`
+			} `json:"hooks"`
+		}
+		_ = json.Unmarshal(s.Hooks[ev], &groups) // a shape of the user's own is not cully's entry
+		found := false
+		for _, g := range groups {
+			for _, hk := range g.Hooks {
+				if install.IsCullyCommand(hk.Command) {
+					found, cmd = true, hk.Command
+					if !install.CommandRuns(hk.Command) {
+						stale = append(stale, ev)
+					}
+				}
+			}
+		}
+		if !found {
+			missing = append(missing, ev)
+		}
+	}
+	if len(missing) == len(Events) {
+		return hookbridge.Wiring{}
+	}
+	w := hookbridge.Wiring{Command: cmd}
+	add := func(c hookbridge.Check) { w.Checks = append(w.Checks, c) }
+	if len(missing) > 0 {
+		add(hookbridge.Check{What: where + ": no cully entry for " + strings.Join(missing, ", "), Fix: installCmd + " (idempotent: it adds what is missing)"})
+	} else {
+		add(hookbridge.Check{OK: true, What: where + ": hook entries present for all " + fmt.Sprint(len(Events)) + " events"})
+	}
+	if len(stale) > 0 {
+		add(hookbridge.Check{What: fmt.Sprintf("%s: hook command %q does not run (missing or not executable)", where, cmd), Fix: installCmd + " (rewrites the command to this cully)"})
+	}
+	if e := s.HooksConfig.Enabled; e != nil && !*e {
+		add(hookbridge.Check{What: where + ": hooksConfig.enabled is false, so Gemini CLI runs no hook at all", Fix: "remove hooksConfig.enabled from " + t.Settings})
+	}
+	for _, d := range s.HooksConfig.Disabled {
+		if d == hookName || install.IsCullyCommand(d) {
+			add(hookbridge.Check{What: where + ": hooksConfig.disabled lists cully's hook, so Gemini CLI skips it", Fix: "/hooks enable " + hookName + " in Gemini CLI"})
+		}
+	}
+	for _, n := range t.Notes {
+		add(hookbridge.Check{Warn: true, What: n})
+	}
+	if t.Scope == hookbridge.ScopeShared && !install.PathFree(cmd) {
+		add(hookbridge.Check{Warn: true, What: fmt.Sprintf("%s: the hook command %q names a path of this machine, in a file your team commits", where, cmd),
+			Fix: "cully uninstall --agent gemini --scope project --shared, then install it again with cully-hook on PATH"})
+	}
+	if sb, err := os.ReadFile(t.Skill); err != nil {
+		add(hookbridge.Check{What: "skill missing: " + t.Skill, Fix: installCmd})
+	} else if string(sb) != skill {
+		add(hookbridge.Check{Warn: true, What: "skill " + t.Skill + " differs from this cully's (edited, or written by another version): install keeps it",
+			Fix: "to take this version, delete it and run " + installCmd})
+	} else {
+		add(hookbridge.Check{OK: true, What: "skill present and current: " + t.Skill})
+	}
+	return w
+}

@@ -1,0 +1,146 @@
+package gemini
+
+import (
+	"fmt"
+
+	"cully/hookbridge"
+	"cully/install"
+)
+
+// Events are the Gemini CLI hook events cully registers: the tool events,
+// the prompt and the end of its turn, the session's start and end.
+// PreCompress is left out: it fires before every turn's compression check,
+// so it says nothing, at the cost of a hook process a turn.
+var Events = []string{"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "SessionStart", "SessionEnd"}
+
+// HookTimeout is each entry's timeout in milliseconds (Gemini CLI's unit):
+// a hook call takes milliseconds, so a cully stuck for this long is
+// broken, and the agent goes on without it.
+const HookTimeout = 5000
+
+// hookName names cully's entries: Gemini CLI lists hooks by name in
+// /hooks, and it knows a project's hooks it has already shown the user by
+// name and command.
+const hookName = "cully"
+
+// Install computes the settings after merging cully's entries into them:
+// one group per event holding cully's command, and nothing else changed.
+// A second install changes nothing, and one with another command rewrites
+// only the command.
+func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOptions) (*install.Plan, error) {
+	path, hookCmd := t.Settings, o.HookCommand
+	root, err := install.ParseSettings(path, before)
+	if err != nil {
+		return nil, err
+	}
+	p := &install.Plan{Path: path, Before: before, Notes: append([]string(nil), t.Notes...)}
+	if o.StatusLineCommand != "" {
+		p.Notes = append(p.Notes, "Gemini CLI has no status-line command: --statusline does nothing for it")
+	}
+	if hc := root.Get("hooksConfig"); hc != nil && string(hc.Get("enabled").Raw) == "false" {
+		p.Notes = append(p.Notes, fmt.Sprintf("%s turns Gemini CLI's hooks off (hooksConfig.enabled is false): cully's entries are written, but run only once that is removed", path))
+	}
+	hooks := root.Get("hooks")
+	if hooks == nil || hooks.Kind != 'o' {
+		if hooks != nil {
+			return nil, fmt.Errorf("%s: \"hooks\" is not an object; fix it by hand first", path)
+		}
+		hooks = install.Object()
+		root.Set("hooks", hooks)
+	}
+	for _, ev := range Events {
+		arr := hooks.Get(ev)
+		if arr == nil {
+			arr = &install.Node{Kind: 'a'}
+			hooks.Set(ev, arr)
+		}
+		if arr.Kind != 'a' {
+			return nil, fmt.Errorf("%s: hooks.%s is not a list; fix it by hand first", path, ev)
+		}
+		found := false
+		for _, group := range arr.Items {
+			for _, h := range group.Get("hooks").ItemsOrNil() {
+				if !install.IsCullyCommand(h.Get("command").Str()) || found {
+					continue // a duplicate of ours stays for uninstall to take
+				}
+				found = true
+				if h.Get("command").Str() != hookCmd {
+					h.Set("command", install.Scalar(hookCmd))
+				}
+				if tm := h.Get("timeout"); tm == nil || string(tm.Raw) != fmt.Sprint(HookTimeout) {
+					h.Set("timeout", install.Scalar(HookTimeout))
+				}
+			}
+		}
+		if !found {
+			h := install.Object()
+			h.Set("name", install.Scalar(hookName))
+			h.Set("type", install.Scalar("command"))
+			h.Set("command", install.Scalar(hookCmd))
+			h.Set("timeout", install.Scalar(HookTimeout))
+			group := install.Object()
+			group.Set("hooks", &install.Node{Kind: 'a', Items: []*install.Node{h}})
+			arr.Items = append(arr.Items, group)
+		}
+	}
+	p.After = root.Encode()
+	p.Changed = before == nil || !install.SameJSON(before, p.After)
+	if !p.Changed {
+		p.After = before
+	}
+	return p, nil
+}
+
+// Uninstall computes the settings with exactly cully's entries removed:
+// a group left empty goes, an event left with no group goes, and "hooks"
+// goes when nothing is left in it.
+func (Agent) Uninstall(t hookbridge.Target, before []byte) (*install.Plan, error) {
+	path := t.Settings
+	p := &install.Plan{Path: path, Before: before}
+	if before == nil {
+		return p, nil
+	}
+	root, err := install.ParseSettings(path, before)
+	if err != nil {
+		return nil, err
+	}
+	if hooks := root.Get("hooks"); hooks != nil && hooks.Kind == 'o' {
+		for i := 0; i < len(hooks.Keys); i++ {
+			arr := hooks.Vals[i]
+			if arr.Kind != 'a' {
+				continue
+			}
+			var groups []*install.Node
+			for _, group := range arr.Items {
+				list := group.Get("hooks")
+				if list == nil || list.Kind != 'a' {
+					groups = append(groups, group)
+					continue
+				}
+				var keep []*install.Node
+				for _, h := range list.Items {
+					if !install.IsCullyCommand(h.Get("command").Str()) {
+						keep = append(keep, h)
+					}
+				}
+				if len(keep) == 0 && len(list.Items) > 0 {
+					continue // the whole group was ours
+				}
+				list.Items = keep
+				groups = append(groups, group)
+			}
+			if len(groups) == 0 && len(arr.Items) > 0 {
+				hooks.Del(hooks.Keys[i])
+				i--
+				continue
+			}
+			arr.Items = groups
+		}
+		if len(hooks.Keys) == 0 {
+			root.Del("hooks")
+		}
+	}
+	p.After = root.Encode()
+	p.Changed = string(before) != string(p.After)
+	return p, nil
+}

@@ -1,0 +1,187 @@
+package opencode
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"cully/engine"
+	"cully/hookbridge"
+	"cully/jsonlite"
+)
+
+// Decode turns one payload of cully's opencode plugin into an Event.
+func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
+	if len(strings.TrimSpace(string(raw))) == 0 {
+		return nil, hookbridge.ErrEmpty
+	}
+	p, err := jsonlite.ParseObject(raw)
+	if err != nil {
+		return nil, fmt.Errorf("decode opencode payload: %w", err)
+	}
+	hook := p.Str("hook_event_name")
+	if hook == "" {
+		return nil, errors.New("decode opencode payload: no hook_event_name")
+	}
+	ev := &engine.Event{
+		V:         engine.SchemaVersion,
+		Time:      env.Now.UTC(),
+		Agent:     "opencode",
+		Session:   p.Str("session_id"),
+		Hook:      hook,
+		Kind:      hookKind(hook),
+		Cwd:       hookbridge.RedactPath(p.Str("cwd")),
+		Tool:      p.Str("tool_name"),
+		ToolUseID: p.Str("tool_use_id"),
+		Quiet:     env.Quiet,
+	}
+	if ev.Kind == engine.KindPreTool || ev.Kind == engine.KindPostTool {
+		ev.Defer = true // tool.execute.before cannot speak to the model
+		decodeTool(ev, p, env)
+	}
+	return ev, nil
+}
+
+// classify is opencode's tool names on top of the engine's common ones.
+func classify(tool string) engine.Class {
+	switch tool {
+	case "list":
+		return engine.ClassRead
+	case "patch":
+		return engine.ClassEdit
+	case "todowrite", "todoread", "task", "skill":
+		return engine.ClassOther
+	}
+	return engine.ClassifyTool(tool)
+}
+
+// decodeTool fills class, target, command and outcome of a tool event.
+// opencode's tool arguments are camelCase (filePath).
+func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
+	in := p.Sub("tool_input")
+	cwd := p.Str("cwd")
+	cfg := env.Config
+	if cfg == nil {
+		d := engine.DefaultConfig()
+		cfg = &d
+	}
+	project := env.Var("OPENCODE_PROJECT_DIR")
+	if project == "" {
+		project = cwd
+	}
+	ev.Class = classify(ev.Tool)
+	isShell := engine.IsShellTool(ev.Tool)
+	var absTarget, command string
+	var shell engine.Shell
+	if isShell {
+		raw := in.Str("command")
+		shell = engine.ClassifyShell(raw, cfg)
+		ev.Class, ev.Changes = shell.Class, shell.Changes
+		command = engine.NormalizeCommand(hookbridge.Redact(raw))
+		ev.Cmd = hookbridge.Clip(command)
+		if command != "" {
+			ev.CmdFP = engine.Fingerprint(command)
+			if ev.Class == engine.ClassCheck {
+				fam := engine.CheckFamily(command)
+				if fam == "" {
+					fam = command
+				}
+				ev.FamilyFP = engine.Fingerprint("family", fam)
+			}
+		}
+		if shell.Target != "" {
+			dir := cwd
+			if w := in.Str("workdir"); w != "" {
+				dir = hookbridge.AbsPath(w, cwd)
+			}
+			absTarget = hookbridge.AbsPath(shell.Target, dir)
+			ev.Ranged = shell.Ranged
+		}
+	} else {
+		path := in.Str("filePath")
+		if path == "" && ev.Tool == "list" {
+			path = in.Str("path")
+		}
+		if path != "" {
+			absTarget = hookbridge.AbsPath(path, cwd)
+		}
+		ev.Ranged = in.Present("offset") || in.Present("limit")
+		// read shows at most its first 2000 lines and says so.
+		ev.Bounded = ev.Tool == "read"
+	}
+	if absTarget != "" {
+		ev.Target = hookbridge.RedactPath(hookbridge.RelPath(absTarget, project))
+		if !isShell && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
+			ev.CmdFP = engine.Fingerprint("tool:"+ev.Tool, ev.Target)
+		}
+		if env.Stat != nil && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
+			if fi, err := env.Stat(absTarget); err == nil && fi.Mode().IsRegular() {
+				size, mt := fi.Size(), fi.ModTime().UTC()
+				ev.Size, ev.Mtime = &size, &mt
+			}
+		}
+	}
+	ev.CallFP = engine.Fingerprint("call", ev.Tool, string(headOf(p["tool_input"])))
+	if ev.Kind != engine.KindPostTool {
+		return
+	}
+	resp := p.Sub("tool_response")
+	switch {
+	case ev.Hook == evToolError:
+		msg := p.Str("error")
+		ev.Outcome = engine.OutcomeFailed
+		ev.FailSig = engine.FailureSignature(nil, msg)
+		ev.ErrSig = engine.ErrorSignature(msg)
+	case isShell:
+		meta := resp.Sub("metadata")
+		exit := meta["exit"]
+		if len(exit) == 0 || string(exit) == "null" {
+			// No status: the command was killed (timeout, abort).
+			ev.Outcome, ev.Note = engine.OutcomeUnknown, "no-exit"
+			break
+		}
+		code := int(jsonlite.Int(exit))
+		ev.Exit = &code
+		if code == 0 {
+			ev.Outcome = engine.OutcomeOK
+		} else {
+			out := resp.Str("output")
+			ev.Outcome = engine.OutcomeFailed
+			ev.FailSig = engine.FailureSignature(ev.Exit, out)
+			ev.ErrSig = engine.ErrorSignature(out)
+		}
+	default:
+		ev.Outcome = engine.OutcomeOK // a tool that fails throws: tool.error
+	}
+	if ev.Class == engine.ClassCheck && shell.Masked && ev.Outcome == engine.OutcomeOK {
+		ev.Outcome, ev.Note = engine.OutcomeUnknown, "masked"
+	}
+	if ev.Class == engine.ClassCheck && isShell && ev.Hook == evAfter && (ev.Note == "" || ev.Note == "masked") {
+		head, tail := hookbridge.OutputEdges(resp["output"])
+		outcome, tests, ok := hookbridge.CheckFromOutput(command, head, tail)
+		ev.Tests = tests
+		if ok && ev.Note == "masked" {
+			ev.Outcome, ev.Note = outcome, "from-output"
+			if outcome == engine.OutcomeFailed {
+				ev.FailSig = engine.FailureSignature(nil, string(tail))
+				ev.ErrSig = engine.ErrorSignature(string(tail))
+			}
+		}
+	}
+	var printed []byte
+	if isShell {
+		printed = headOf(resp["output"])
+	}
+	ev.OutFP = engine.Fingerprint("out", string(ev.Outcome), ev.FailSig, string(printed))
+}
+
+// fpHead bounds what the fingerprints hash (a write's content can be
+// megabytes; its first 64 KiB tell two calls apart as surely).
+const fpHead = 64 << 10
+
+func headOf(raw []byte) []byte {
+	if len(raw) > fpHead {
+		return raw[:fpHead]
+	}
+	return raw
+}

@@ -1,0 +1,54 @@
+package opencode
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"cully/hookbridge"
+	"cully/install"
+)
+
+// Doctor checks one scope: cully's plugin is there, this cully's version,
+// with a hook command that runs (and, in a committed file, names no path
+// of this machine), and the skill is present and current. A scope without
+// cully's plugin has nothing to check.
+func (Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
+	where := fmt.Sprintf("opencode (%s, %s)", t.Scope, t.Settings)
+	installCmd := "cully install --agent opencode" + t.Scope.Flags()
+	b, err := os.ReadFile(t.Settings)
+	if errors.Is(err, os.ErrNotExist) {
+		return hookbridge.Wiring{}
+	}
+	if err != nil {
+		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: where + ": " + err.Error()}}}
+	}
+	cmd := hookOf(b)
+	if cmd == "" {
+		return hookbridge.Wiring{}
+	}
+	w := hookbridge.Wiring{Command: cmd}
+	add := func(c hookbridge.Check) { w.Checks = append(w.Checks, c) }
+	if strings.Contains(string(b), "\n"+PluginVersion+"\n") {
+		add(hookbridge.Check{OK: true, What: where + ": cully's plugin is installed"})
+	} else {
+		add(hookbridge.Check{Warn: true, What: where + ": cully's plugin is another cully's version", Fix: installCmd + " (rewrites it)"})
+	}
+	if !install.CommandRuns(cmd) {
+		add(hookbridge.Check{What: fmt.Sprintf("%s: hook command %q does not run (missing or not executable)", where, cmd), Fix: installCmd + " (rewrites the command to this cully)"})
+	}
+	if t.Scope == hookbridge.ScopeShared && !install.PathFree(cmd) {
+		add(hookbridge.Check{Warn: true, What: fmt.Sprintf("%s: the hook command %q names a path of this machine, in a file your team commits", where, cmd),
+			Fix: "cully uninstall --agent opencode --scope project --shared, then install it again with cully-hook on PATH"})
+	}
+	if sb, err := os.ReadFile(t.Skill); err != nil {
+		add(hookbridge.Check{What: "skill missing: " + t.Skill, Fix: installCmd})
+	} else if string(sb) != skill {
+		add(hookbridge.Check{Warn: true, What: "skill " + t.Skill + " differs from this cully's (edited, or written by another version): install keeps it",
+			Fix: "to take this version, delete it and run " + installCmd})
+	} else {
+		add(hookbridge.Check{OK: true, What: "skill present and current: " + t.Skill})
+	}
+	return w
+}
