@@ -143,14 +143,14 @@ type Installer interface {
 // Completer is an agent whose hook payloads leave out what its own record
 // of the session holds (Codex: a command's exit code, the token counts, in
 // its rollout). Complete runs for every event, under the session's lock,
-// after Decode and before the rules see the event: it reads on in that
-// record from the position the session's state holds (st.Transcript), fills
-// in the event, and sets ev.Transcript to how far it read. Its work is
-// bounded whatever the record's size, and it never fails: what it cannot
-// read stays unknown.
+// after Decode (raw and env are what Decode was given) and before the rules
+// see the event: it reads on in that record from the position the
+// session's state holds (st.Transcript), fills in the event, and sets
+// ev.Transcript to how far it read. Its work is bounded whatever the
+// record's size, and it never fails: what it cannot read stays unknown.
 type Completer interface {
 	Agent
-	Complete(ev *engine.Event, st *engine.State)
+	Complete(raw []byte, env Env, ev *engine.Event, st *engine.State)
 }
 
 // Truster is an installer for an agent that runs user hooks only once the

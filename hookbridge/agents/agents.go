@@ -1,14 +1,12 @@
 package agents
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"strings"
 
 	"cully/hookbridge"
 	"cully/hookbridge/claude"
-	"cully/jsonlite"
+	"cully/hookbridge/codex"
 )
 
 // Default is the agent a hook call speaks when it names none.
@@ -18,6 +16,7 @@ const Default = "claude"
 func All() []hookbridge.Agent {
 	return []hookbridge.Agent{
 		claude.Agent{},
+		codex.Agent{},
 	}
 }
 
@@ -72,7 +71,6 @@ type upcoming struct {
 
 // Upcoming are the agents whose adapters are still to come.
 var Upcoming = []upcoming{
-	{"codex", "Codex", ".codex", "codex", "rollout", codexRollout},
 	{"gemini", "Gemini CLI", ".gemini", "gemini", "", nil},
 	{"copilot", "GitHub Copilot CLI", ".copilot", "copilot", "", nil},
 	{"opencode", "opencode", ".config/opencode", "opencode", "", nil},
@@ -88,38 +86,4 @@ func RecordedBy(head []byte) string {
 		}
 	}
 	return ""
-}
-
-// codexRollout: a Codex rollout is JSON lines that open with a
-// "session_meta" record, and whose turns are "response_item" records.
-func codexRollout(head []byte) bool {
-	for i := 0; len(head) > 0; i++ {
-		line, rest, _ := bytes.Cut(head, []byte{'\n'})
-		switch topType(line) {
-		case "session_meta":
-			if i == 0 {
-				return true
-			}
-		case "response_item":
-			return true
-		}
-		head = rest
-	}
-	return false
-}
-
-var errStop = errors.New("stop")
-
-// topType reads a JSON line's top-level "type" string, stopping there (so
-// a line cut short after it still tells).
-func topType(line []byte) string {
-	var typ string
-	_ = jsonlite.Members(line, func(k, v []byte) error {
-		if string(k) == `"type"` {
-			typ = jsonlite.Str(v)
-			return errStop
-		}
-		return nil
-	})
-	return typ
 }
