@@ -188,6 +188,8 @@ func (s *ReplayStats) Add(o ReplayStats) {
 // rules (`cully replay`).
 type Replayer interface {
 	Agent
+	// Record is what its recorded sessions are called ("transcript").
+	Record() string
 	// RecordDirs are the folders where the agent keeps its recorded
 	// sessions, for a replay that names none.
 	RecordDirs(getenv func(string) string) ([]string, error)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,6 +56,7 @@ func codexBin() (string, bool) {
 // (JSON-RPC, one message a line).
 type appServer struct {
 	cmd  *exec.Cmd
+	pipe io.Closer // its stdin: closing it ends the server
 	in   *json.Encoder
 	out  *bufio.Scanner
 	next int
@@ -80,7 +82,7 @@ func startAppServer(ctx context.Context, bin string, t hookbridge.Target) (*appS
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	s := &appServer{cmd: cmd, in: json.NewEncoder(in), out: bufio.NewScanner(out)}
+	s := &appServer{cmd: cmd, pipe: in, in: json.NewEncoder(in), out: bufio.NewScanner(out)}
 	s.out.Buffer(make([]byte, 1<<20), 64<<20)
 	if _, err := s.call("initialize", map[string]any{"clientInfo": map[string]string{"name": "cully", "version": "1"}}); err != nil {
 		s.close()
@@ -124,9 +126,7 @@ func (s *appServer) call(method string, params any) (json.RawMessage, error) {
 }
 
 func (s *appServer) close() {
-	if c, ok := s.cmd.Stdin.(interface{ Close() error }); ok {
-		_ = c.Close()
-	}
+	_ = s.pipe.Close()
 	done := make(chan struct{})
 	go func() { _ = s.cmd.Wait(); close(done) }()
 	select {
