@@ -170,10 +170,14 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, end *en
 		ev.OutFP = engine.Fingerprint("out", string(ev.Outcome), ev.FailSig, string(printed))
 	}()
 	text := responseText(resp)
-	if ev.Tool == toolPatch && end == nil {
+	if ev.Tool == toolPatch && (end == nil || end.exit == nil) {
 		// apply_patch's own answer starts with its exit code.
 		if code, body, ok := parseExitCode(text); ok {
-			end, text = &ended{exit: &code}, body
+			e := ended{exit: &code}
+			if end != nil {
+				e.status = end.status
+			}
+			end, text = &e, body
 		}
 	}
 	switch {
