@@ -1,10 +1,16 @@
-// Package e2e runs the real Claude Code client, headless, against a
-// scripted loopback mock of the Messages API, with cully installed by
-// `cully install`, and asserts on what the model is sent next: that each
-// nudge reaches it exactly once, and that cully's failures never do.
+// Package e2e runs the real agent clients, headless, against scripted
+// loopback mocks of their model APIs, with cully installed by `cully
+// install`, and asserts on what the model is sent next: that each nudge
+// reaches it exactly once, and that cully's failures never do. Claude Code
+// runs against a mock of the Messages API (claude_test.go); Codex, with its
+// hooks trusted through its own app server by `cully install --agent
+// codex`, against a mock of the Responses API (codex_test.go), where a
+// hook's context arrives as a developer message.
 //
-// Run with: go test -tags e2e ./e2e/   (.ci/run does). The pinned client is
-// installed from npm into a cache outside the repository on first use
-// ($CULLY_E2E_CACHE, default ~/.cache/cully-e2e); $CULLY_E2E_CLAUDE names
-// a claude binary to use instead.
+// Run with: go test -tags e2e ./e2e/   (.ci/run does). The pinned clients
+// are installed from npm into a cache outside the repository on first use
+// ($CULLY_E2E_CACHE, default ~/.cache/cully-e2e); $CULLY_E2E_CLAUDE and
+// $CULLY_E2E_CODEX name binaries to use instead. The mocks listen on
+// 127.0.0.1 only; the Codex run turns off its update check, plugins, apps
+// and analytics, so it has nothing to fetch elsewhere.
 package e2e
