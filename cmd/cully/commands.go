@@ -176,11 +176,17 @@ Where:
                              commit, so its commands name no path of this machine (cully-hook on
                              PATH, by name)
 
+--agent codex: $CODEX_HOME/hooks.json (else ~/.codex/hooks.json) and ~/.agents/skills for the
+user scope, .codex/hooks.json (git-ignored) and .agents/skills for a project; no --shared.
+Codex runs only hooks the user trusts: install asks codex (when on PATH) to trust cully's
+entries, or says the one step left (docs/agents.md).
+
 --dry-run prints the diff and what install would do, and writes nothing.`,
 		Example: `  cully install
   cully install --dry-run
   cully install --scope project --statusline
-  cully install --scope project --shared`,
+  cully install --scope project --shared
+  cully install --agent codex`,
 		Args: a.noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.installCmd(verb, o) },
 	}
