@@ -402,3 +402,58 @@ func TestAnswersValidate(t *testing.T) {
 		}
 	}
 }
+
+// A captured rollout replays as the hooks saw the session: its start, the
+// prompt, and each call with the outcome the hook read, exit codes
+// included; Identify names its session.
+func TestReplayCaptured(t *testing.T) {
+	for _, run := range runs {
+		f, err := os.Open(filepath.Join("testdata", run, "rollout.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		session, why := Agent{}.Identify(f)
+		f.Close()
+		if session == "" || !strings.HasPrefix(session, "01a22ab9-") {
+			t.Fatalf("%s: Identify = %q, %q", run, session, why)
+		}
+		b, _ := os.ReadFile(filepath.Join("testdata", run, "rollout.jsonl"))
+		cfg := engine.DefaultConfig()
+		var got []string
+		var usage *engine.HostUsage
+		st, err := Agent{}.Replay(bytes.NewReader(b), &cfg, func(ev *engine.Event) error {
+			if ev.Session != session {
+				t.Errorf("%s: event of session %q", run, ev.Session)
+			}
+			s := ev.Hook
+			if ev.Kind == engine.KindPostTool {
+				exit := "?"
+				if ev.Exit != nil {
+					exit = strconv.Itoa(*ev.Exit)
+				}
+				s += fmt.Sprintf(":%s:%s:%s:%s", ev.Tool, ev.Class, ev.Outcome, exit)
+			}
+			if ev.Usage != nil {
+				usage = ev.Usage
+			}
+			got = append(got, s)
+			return nil
+		})
+		if err != nil || st.Corrupt != 0 || st.Skipped != 0 {
+			t.Fatalf("%s: %v %+v", run, err, st)
+		}
+		want := "SessionStart UserPromptSubmit PreToolUse PostToolUse:Bash:read:failed:3 PreToolUse PostToolUse:apply_patch:edit:ok:0 PreToolUse PostToolUse:Bash:read:ok:0"
+		if run == "block" { // both calls denied by the hooks: no output for the patch, the read failed
+			want = "SessionStart UserPromptSubmit PreToolUse PostToolUse:Bash:read:unknown:? PreToolUse PostToolUse:apply_patch:edit:unknown:? PreToolUse PostToolUse:Bash:read:failed:1"
+		}
+		if g := strings.Join(got, " "); g != want {
+			t.Errorf("%s:\n got %s\nwant %s", run, g, want)
+		}
+		if usage == nil || usage.InputTokens == nil || usage.ContextWindow == nil {
+			t.Errorf("%s: no usage replayed: %s", run, jsonOf(usage))
+		}
+	}
+	if s, why := (Agent{}).Identify(strings.NewReader("not json\n")); s != "" || why != "not a Codex rollout (not JSON lines)" {
+		t.Errorf("Identify(not json) = %q, %q", s, why)
+	}
+}

@@ -110,7 +110,8 @@ type player struct {
 	turns    bool                       // a task_started was seen: prompts come from those
 	pending  map[string]jsonlite.Object // call_id → its PreToolUse payload
 	ends     map[string]ended           // call_id → how it ended, as recorded before its output
-	usage    *engine.HostUsage          // figures read since the last event
+	usage    engine.HostUsage           // the figures read so far
+	fresh    bool                       // they changed since the last event
 	lastSeen time.Time
 }
 
@@ -239,13 +240,10 @@ func (p *player) line(line []byte) error {
 // event plays an event_msg (or a token record): turns, outcomes, usage.
 func (p *player) event(typ, line []byte, pl jsonlite.Object, at time.Time) error {
 	pos := engine.TranscriptPos{}
-	u := engine.HostUsage{}
-	if p.usage != nil {
-		u = *p.usage
-	}
+	u := p.usage
 	readLine(line, &pos, &u) // the hook's own reading: outcomes and figures
-	if !sameUsage(&u, &engine.HostUsage{}) {
-		p.usage = &u
+	if !sameUsage(&u, &p.usage) {
+		p.usage, p.fresh = u, true
 	}
 	for _, x := range pos.Exits {
 		p.ends[x.ID] = ended{exit: x.Exit, status: x.Status}
@@ -437,12 +435,12 @@ func (p *player) decode(o jsonlite.Object, at time.Time, end *ended) error {
 	}
 	ev.TranscriptPath = ""
 	ev.Usage = nil
-	if p.usage != nil {
-		u := *p.usage
-		if ev.Usage == nil && p.model != nil {
+	if p.fresh {
+		u := p.usage
+		if p.model != nil {
 			u.Model = jsonlite.Str(p.model)
 		}
-		ev.Usage, p.usage = &u, nil
+		ev.Usage, p.fresh = &u, false
 	}
 	return p.fn(ev)
 }
