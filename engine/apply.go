@@ -29,6 +29,15 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	if ev.Attended != nil {
 		s.Attended = ev.Attended
 	}
+	// The host's own figures, from a status line or from its record of the
+	// session read by the hook, whatever the event.
+	if ev.Usage != nil {
+		u := *ev.Usage
+		s.Usage = &u
+	}
+	if ev.Transcript != nil {
+		s.Transcript = ev.Transcript.Clone()
+	}
 
 	var sigs []Signal
 	switch ev.Kind {
@@ -226,7 +235,7 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 		c.Edits++
 		if ev.Outcome != OutcomeFailed {
 			s.changed(ev)
-			if !proseFile(ev.Target) { // plans and notes have nothing to test
+			if !proseEdit(ev) { // plans and notes have nothing to test
 				s.EditsSinceCheck++
 				s.EditsSinceTry++
 			}
@@ -342,10 +351,18 @@ func callPreview(tool, target string) string {
 func (s *State) changed(ev *Event) {
 	s.ChangeSeq++
 	s.ReadsSinceAct = 0
-	if ev.Target != "" {
-		if f := s.Files[fileKey(ev)]; f != nil {
+	forget := func(target string) {
+		if target == "" {
+			return
+		}
+		e := Event{Subagent: ev.Subagent, Target: target}
+		if f := s.Files[fileKey(&e)]; f != nil {
 			f.WholeAt, f.WholeMod, f.WholeSize = 0, 0, 0
 		}
+	}
+	forget(ev.Target)
+	for _, t := range ev.Files {
+		forget(t)
 	}
 }
 

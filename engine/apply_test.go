@@ -256,3 +256,57 @@ func TestHistoryCaps(t *testing.T) {
 		t.Fatalf("newest warning %+v", w)
 	}
 }
+
+// The host's figures and the transcript position are kept from any event
+// that carries them, not only from a status line's; the state holds its
+// own copy of the position.
+func TestUsageAndTranscriptFromAnyEvent(t *testing.T) {
+	s := newSim(t)
+	in := int64(4600)
+	zero := 0
+	pos := &TranscriptPos{File: "f1", Off: 812, Exits: []CallExit{{ID: "call_2", Exit: &zero, Status: "completed"}}}
+	s.apply(Event{Kind: KindPostTool, Tool: "Bash", Class: ClassRun, Outcome: OutcomeOK, Usage: &HostUsage{InputTokens: &in}, Transcript: pos})
+	if s.st.Usage == nil || *s.st.Usage.InputTokens != 4600 {
+		t.Errorf("usage from a tool event not kept: %+v", s.st.Usage)
+	}
+	if s.st.Transcript == nil || s.st.Transcript.Off != 812 || len(s.st.Transcript.Exits) != 1 {
+		t.Fatalf("transcript position not kept: %+v", s.st.Transcript)
+	}
+	pos.Exits[0].ID = "changed"
+	if s.st.Transcript.Exits[0].ID != "call_2" {
+		t.Error("the state shares the event's list of exits")
+	}
+	s.apply(Event{Kind: KindPreTool, Tool: "Bash", Class: ClassRun})
+	if s.st.Transcript == nil || s.st.Usage == nil {
+		t.Error("an event without them must not clear them")
+	}
+}
+
+// A patch that edits a file beside its first one makes a later whole read
+// of that file a fresh read, and a patch of prose and code counts as an
+// edit to verify.
+func TestEditOfSeveralFiles(t *testing.T) {
+	s := newSim(t)
+	size := int64(20 << 10)
+	mt := s.now
+	for _, f := range []string{"a.go", "b.go"} {
+		ev := read(f)
+		ev.Size, ev.Mtime = &size, &mt
+		s.call(ev)
+	}
+	patch := Event{Tool: "apply_patch", Class: ClassEdit, Target: "notes.md", Files: []string{"a.go"}}
+	s.call(patch)
+	if f := s.st.Files["a.go"]; f == nil || f.WholeAt != 0 {
+		t.Errorf("a.go, patched as the second file, still counts as read whole: %+v", f)
+	}
+	if f := s.st.Files["b.go"]; f == nil || f.WholeAt == 0 {
+		t.Errorf("b.go was not patched, yet its read was forgotten: %+v", f)
+	}
+	if s.st.EditsSinceCheck != 1 {
+		t.Errorf("a patch of notes.md and a.go is an edit to verify: edits since check %d", s.st.EditsSinceCheck)
+	}
+	s.call(Event{Tool: "apply_patch", Class: ClassEdit, Target: "notes.md", Files: []string{"plan.md"}})
+	if s.st.EditsSinceCheck != 1 {
+		t.Errorf("a patch of prose alone has nothing to test: edits since check %d", s.st.EditsSinceCheck)
+	}
+}

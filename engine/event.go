@@ -69,7 +69,10 @@ type Event struct {
 	ToolUseID string    `json:"tool_use_id,omitempty"`
 	Class     Class     `json:"class,omitempty"`
 
-	Target string     `json:"target,omitempty"` // file path, project-relative where possible
+	Target string `json:"target,omitempty"` // file path, project-relative where possible
+	// Files are the further files an edit writes besides Target (a patch
+	// that touches several), so a change to each of them is noted.
+	Files  []string   `json:"files,omitempty"`
 	Size   *int64     `json:"size,omitempty"`   // target size at hook time
 	Mtime  *time.Time `json:"mtime,omitempty"`  // target modification time at hook time
 	Ranged bool       `json:"ranged,omitempty"` // a read with an offset/limit/range
@@ -114,6 +117,14 @@ type Event struct {
 	Ack      []string   `json:"ack,omitempty"`      // checkpoint ids acknowledged ("*" = all)
 	Rejected []Rejected `json:"rejected,omitempty"` // calls the host refused before any tool hook (batch events)
 	Usage    *HostUsage `json:"usage,omitempty"`    // host-reported usage (status line, transcript)
+	// Transcript is how far the adapter has read the host's own record of
+	// the session to complete this event (see TranscriptPos); nil when it
+	// read none.
+	Transcript *TranscriptPos `json:"transcript,omitempty"`
+	// TranscriptPath is the host's record of the session as the payload
+	// names it, for the adapter that completes events from it. It is never
+	// journaled: the record keeps no path of this machine it does not need.
+	TranscriptPath string `json:"-"`
 
 	Signals []Signal `json:"signals,omitempty"` // what cully raised or said on this event (output of the reducer)
 }
@@ -149,4 +160,33 @@ type HostUsage struct {
 	ContextTokens *int64   `json:"context_tokens,omitempty"`
 	ContextWindow *int64   `json:"context_window,omitempty"`
 	Model         string   `json:"model,omitempty"`
+}
+
+// TranscriptPos is how far a hook has read the host's own record of a
+// session (Codex's rollout, whose lines hold what its hook payloads leave
+// out: a command's exit code, the token counts), and the outcomes it read
+// there whose call's hook had not come yet. The adapter that reads one sets
+// it on the event it completes, and the session's state keeps the latest,
+// so each hook call reads on from where the last one stopped.
+type TranscriptPos struct {
+	File  string     `json:"file"`            // which record: a hash of its path
+	Off   int64      `json:"off"`             // bytes read, up to the end of a whole line
+	Exits []CallExit `json:"exits,omitempty"` // outcomes not yet claimed, oldest first
+}
+
+// CallExit is one call's outcome as the host recorded it.
+type CallExit struct {
+	ID     string `json:"id"`               // the call's tool_use_id
+	Exit   *int   `json:"exit,omitempty"`   // its exit status, where the host gave one
+	Status string `json:"status,omitempty"` // the host's word for how it ended: completed, failed, declined
+}
+
+// Clone copies p, its list included.
+func (p *TranscriptPos) Clone() *TranscriptPos {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	c.Exits = append([]CallExit(nil), p.Exits...)
+	return &c
 }

@@ -38,6 +38,19 @@ var unverifiedEdits = checkpointRule{
 // documentation.
 var proseExt = []string{".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc", ".org"}
 
+// proseEdit reports whether every file an edit writes is prose.
+func proseEdit(ev *Event) bool {
+	if !proseFile(ev.Target) {
+		return false
+	}
+	for _, f := range ev.Files {
+		if !proseFile(f) {
+			return false
+		}
+	}
+	return true
+}
+
 // proseFile reports whether an edit target is prose (see proseExt).
 func proseFile(target string) bool {
 	dot := strings.LastIndexByte(target, '.')

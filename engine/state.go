@@ -57,6 +57,9 @@ type State struct {
 	Commands    map[string]*CmdSeen  `json:"commands,omitempty"`
 	Warned      []string             `json:"warned,omitempty"` // guard dedup keys already used
 	Usage       *HostUsage           `json:"usage,omitempty"`  // last host-reported usage
+	// Transcript is how far the hooks have read the host's own record of
+	// the session (the last event's TranscriptPos).
+	Transcript *TranscriptPos `json:"transcript,omitempty"`
 	// SubagentAt is the Unix second of a subagent's last tool call: a file
 	// the foreground agent read before it is not an unchanged re-read of
 	// the agent's own context once a subagent has worked since.

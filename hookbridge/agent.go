@@ -152,6 +152,33 @@ type Installer interface {
 	Present(at Place) bool
 }
 
+// Completer is an agent whose hook payloads leave out what its own record
+// of the session holds (Codex: a command's exit code, the token counts, in
+// its rollout). Complete runs for every event, under the session's lock,
+// after Decode (raw and env are what Decode was given) and before the rules
+// see the event: it reads on in that record from the position the
+// session's state holds (st.Transcript), fills in the event, and sets
+// ev.Transcript to how far it read. Its work is bounded whatever the
+// record's size, and it never fails: what it cannot read stays unknown.
+type Completer interface {
+	Agent
+	Complete(raw []byte, env Env, ev *engine.Event, st *engine.State)
+}
+
+// Truster is an installer for an agent that runs user hooks only once the
+// user trusts them (Codex). Both methods run after the settings are
+// written, outside the hook.
+type Truster interface {
+	Installer
+	// Trust marks cully's entries in t as trusted through the agent's own
+	// mechanism. done says what it did; when it cannot (the agent's binary
+	// is missing, or refused), step is the one thing the user must do.
+	Trust(t Target) (done, step string, err error)
+	// TrustChecks are doctor's lines on whether the agent will run cully's
+	// entries in t: untrusted, or modified since they were trusted.
+	TrustChecks(t Target) []Check
+}
+
 // ReplayStats counts a recorded session's lines, the ones that were not
 // JSON or could not be read (Corrupt: of the lines a replay needs; a line
 // whose head says it holds nothing for the rules is not read further),
@@ -173,6 +200,8 @@ func (s *ReplayStats) Add(o ReplayStats) {
 // rules (`cully replay`).
 type Replayer interface {
 	Agent
+	// Record is what its recorded sessions are called ("transcript").
+	Record() string
 	// RecordDirs are the folders where the agent keeps its recorded
 	// sessions, for a replay that names none.
 	RecordDirs(getenv func(string) string) ([]string, error)

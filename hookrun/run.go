@@ -155,7 +155,11 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	if ev.Session == "" {
 		ev.Session = "unknown"
 	}
-	sigs, err := h.Record(ev, &cfg)
+	var complete func(*engine.Event, *engine.State)
+	if c, ok := agent.(hookbridge.Completer); ok && total <= maxPayload {
+		complete = func(ev *engine.Event, st *engine.State) { c.Complete(raw, benv, ev, st) }
+	}
+	sigs, err := h.RecordWith(ev, &cfg, complete)
 	if err != nil {
 		return nil, ev, err
 	}

@@ -181,6 +181,10 @@ func decodeStateFile(b []byte) (*engine.State, *journalPos, error) {
 			if string(v) != "null" {
 				st.Usage = d.usage(v)
 			}
+		case `"transcript"`:
+			if string(v) != "null" {
+				st.Transcript = d.transcript(v)
+			}
 		}
 		return nil
 	})
@@ -349,4 +353,35 @@ func (d *stateDecoder) usage(v []byte) *engine.HostUsage {
 		}
 	})
 	return u
+}
+
+func (d *stateDecoder) transcript(v []byte) *engine.TranscriptPos {
+	p := &engine.TranscriptPos{}
+	d.members(v, func(k, x []byte) {
+		switch string(k) {
+		case `"file"`:
+			p.File = jsonlite.Str(x)
+		case `"off"`:
+			p.Off = jsonlite.Int(x)
+		case `"exits"`:
+			d.each(x, func(e []byte) {
+				var c engine.CallExit
+				d.members(e, func(k, v []byte) {
+					switch string(k) {
+					case `"id"`:
+						c.ID = jsonlite.Str(v)
+					case `"exit"`:
+						if string(v) != "null" {
+							n := d.int(v)
+							c.Exit = &n
+						}
+					case `"status"`:
+						c.Status = jsonlite.Str(v)
+					}
+				})
+				p.Exits = append(p.Exits, c)
+			})
+		}
+	})
+	return p
 }

@@ -30,6 +30,7 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 	b = appendStr(b, "tool_use_id", e.ToolUseID, true)
 	b = appendStr(b, "class", string(e.Class), true)
 	b = appendStr(b, "target", e.Target, true)
+	b = appendList(b, "files", e.Files, appendQuoted)
 	if e.Size != nil {
 		b = appendField(b, "size")
 		b = strconv.AppendInt(b, *e.Size, 10)
@@ -93,6 +94,9 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 	})
 	if e.Usage != nil {
 		b = appendUsage(appendField(b, "usage"), e.Usage)
+	}
+	if e.Transcript != nil {
+		b = appendTranscript(appendField(b, "transcript"), e.Transcript)
 	}
 	b = appendList(b, "signals", e.Signals, func(b []byte, s engine.Signal) []byte {
 		b = append(b, `{"kind":`...)

@@ -27,6 +27,9 @@ func TestAppendEventMatchesEncodingJSON(t *testing.T) {
 		{V: 1, Kind: engine.KindBatch, Rejected: []engine.Rejected{{Tool: "Edit", Class: engine.ClassEdit, Target: "a.go", FP: "f", Sig: "s"}, {Tool: "X", FP: "g", Sig: "t"}}},
 		{V: 1, Kind: engine.KindHostUsage, Usage: &engine.HostUsage{InputTokens: &tok}},
 		{V: 1, Kind: engine.KindPostTool, Tests: &engine.TestCounts{Runner: "py\"test"}},
+		{V: 1, Kind: engine.KindPostTool, Target: "a.go", Files: []string{"b \"c\".go", "d.go"}, TranscriptPath: "/not/journaled",
+			Transcript: &engine.TranscriptPos{File: "f", Off: 42, Exits: []engine.CallExit{{ID: "call_1", Exit: &one, Status: "failed"}, {ID: "call_2"}}}},
+		{V: 1, Kind: engine.KindPostTool, Transcript: &engine.TranscriptPos{}},
 	}
 	for i, ev := range evs {
 		want, err := json.Marshal(&ev)

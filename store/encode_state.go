@@ -90,6 +90,9 @@ func AppendState(b []byte, s *engine.State) []byte {
 	if s.Usage != nil {
 		b = appendUsage(appendField(b, "usage"), s.Usage)
 	}
+	if s.Transcript != nil {
+		b = appendTranscript(appendField(b, "transcript"), s.Transcript)
+	}
 	b = appendInt64(b, "subagent_at", s.SubagentAt, true)
 	b = appendList(b, "recent", s.Recent, func(b []byte, r engine.RecentCall) []byte {
 		b = appendQuoted(append(b, `{"c":`...), r.Call)
@@ -175,6 +178,20 @@ func appendUsage(b []byte, u *engine.HostUsage) []byte {
 	if len(b) > n && b[n] == ',' { // the first field needs no comma
 		b = append(b[:n], b[n+1:]...)
 	}
+	return append(b, '}')
+}
+
+func appendTranscript(b []byte, p *engine.TranscriptPos) []byte {
+	b = appendQuoted(append(b, `{"file":`...), p.File)
+	b = appendInt64(b, "off", p.Off, false)
+	b = appendList(b, "exits", p.Exits, func(b []byte, x engine.CallExit) []byte {
+		b = appendQuoted(append(b, `{"id":`...), x.ID)
+		if x.Exit != nil {
+			b = appendInt(b, "exit", *x.Exit, false)
+		}
+		b = appendStr(b, "status", x.Status, true)
+		return append(b, '}')
+	})
 	return append(b, '}')
 }
 

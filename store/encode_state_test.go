@@ -35,6 +35,10 @@ func richState() *engine.State {
 	apply(engine.Event{Kind: engine.KindAck, Ack: []string{"c1"}})
 	cost, tok := 0.125, int64(4242)
 	apply(engine.Event{Kind: engine.KindHostUsage, Usage: &engine.HostUsage{CostUSD: &cost, ContextTokens: &tok, Model: "m"}})
+	zero, three := 0, 3
+	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassRun, Outcome: engine.OutcomeOK, Exit: &zero,
+		Transcript: &engine.TranscriptPos{File: "9f3a\"x", Off: 1 << 33, Exits: []engine.CallExit{{ID: "call_1", Exit: &three, Status: "failed"}, {ID: "c\"2"}}}})
+	apply(engine.Event{Kind: engine.KindPostTool, Tool: "apply_patch", Class: engine.ClassEdit, Target: "d/f2.go", Files: []string{"d/f3.go"}, Outcome: engine.OutcomeOK})
 	apply(engine.Event{Kind: engine.KindPreTool, Tool: "Grep", Class: engine.ClassRead})
 	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Edit", Class: engine.ClassEdit, Target: "d/f1.go", CmdFP: "edit-fp", Outcome: engine.OutcomeFailed, FailSig: "e"})
 	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Read", Class: engine.ClassRead, Target: "x.go", Subagent: "a1", Outcome: engine.OutcomeOK})

@@ -173,3 +173,36 @@ func TestAcquireTimesOutAndReleases(t *testing.T) {
 		}
 	}
 }
+
+// RecordWith hands its step the session's state as the last call left it,
+// under the lock, before the rules: what the step sets on the event is in
+// the journal and in the saved state, and a rebuild from the journal gives
+// the same state.
+func TestRecordWithCompletesFromTheState(t *testing.T) {
+	h := Home{Dir: t.TempDir(), LockWait: testLockWait}
+	cfg := engine.DefaultConfig()
+	var seen []int64
+	step := func(ev *engine.Event, st *engine.State) {
+		var off int64
+		if st.Transcript != nil {
+			off = st.Transcript.Off
+		}
+		seen = append(seen, off)
+		ev.Transcript = &engine.TranscriptPos{File: "f", Off: off + 100}
+		zero := 0
+		ev.Exit = &zero
+	}
+	for i := range 3 {
+		if _, err := h.RecordWith(testEvent("s", i), &cfg, step); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fmt.Sprint(seen) != "[0 100 200]" {
+		t.Errorf("the step saw positions %v, want [0 100 200]", seen)
+	}
+	st, err := h.LoadState("s")
+	if err != nil || st.Transcript == nil || st.Transcript.Off != 300 {
+		t.Fatalf("saved state's position: %+v, %v", st, err)
+	}
+	assertNoDrift(t, h, &cfg)
+}

@@ -37,11 +37,23 @@ const maxStateFile = 64 << 20
 // runs ahead of the journal, and a state left behind it is caught up on
 // the session's next call (see update).
 func (h Home) Record(ev *engine.Event, cfg *engine.Config) ([]engine.Signal, error) {
+	return h.RecordWith(ev, cfg, nil)
+}
+
+// RecordWith is Record with a step before the rules: complete, when set,
+// is given the event and the session's state under the session lock, to
+// fill in what the adapter reads from the host's own record of the session
+// (hookbridge.Completer), starting where the state says the last call
+// stopped.
+func (h Home) RecordWith(ev *engine.Event, cfg *engine.Config, complete func(ev *engine.Event, st *engine.State)) ([]engine.Signal, error) {
 	if err := h.ready(); err != nil {
 		return nil, err
 	}
 	var sigs []engine.Signal
 	err := h.update(ev.Session, cfg, func(st *engine.State) []byte {
+		if complete != nil {
+			complete(ev, st)
+		}
 		if h.Now != nil {
 			ev.Time = h.Now().UTC()
 		}

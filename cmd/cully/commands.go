@@ -176,11 +176,17 @@ Where:
                              commit, so its commands name no path of this machine (cully-hook on
                              PATH, by name)
 
+--agent codex: $CODEX_HOME/hooks.json (else ~/.codex/hooks.json) and ~/.agents/skills for the
+user scope, .codex/hooks.json (git-ignored) and .agents/skills for a project; no --shared.
+Codex runs only hooks the user trusts: install asks codex (when on PATH) to trust cully's
+entries, or says the one step left (docs/agents.md).
+
 --dry-run prints the diff and what install would do, and writes nothing.`,
 		Example: `  cully install
   cully install --dry-run
   cully install --scope project --statusline
-  cully install --scope project --shared`,
+  cully install --scope project --shared
+  cully install --agent codex`,
 		Args: a.noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.installCmd(verb, o) },
 	}
@@ -270,29 +276,32 @@ use them. It never fails the status line.`,
 }
 
 func replayCmd(a *app) *cobra.Command {
-	o := replayOpts{agent: agents.Default}
+	o := replayOpts{}
 	c := &cobra.Command{
 		Use:   "replay [FILE|DIR]...",
 		Short: "Run the rules over recorded transcripts: what would have been flagged",
-		Long: `Run the rules over recorded Claude Code transcripts and report what cully would have
-flagged, where (the time, tool and redacted command or file of each call), totals per
-rule, and its nudges per 100 tool calls. Nothing is written to the state dir.
+		Long: `Run the rules over recorded sessions (Claude Code transcripts, Codex rollouts) and report
+what cully would have flagged, where (the time, tool and redacted command or file of each
+call), totals per rule, and its nudges per 100 tool calls. Nothing is written to the state
+dir.
 
-Folders are read recursively; with no argument, Claude Code's own transcripts
-($CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects). Every file that carries the same
-session id is one session: a transcript split in parts (full.jsonl.001, .002, …) is
-merged, each record taken once and all in time order, and a subagent's transcript
-(<session>/subagents/agent-*.jsonl) is replayed inside its parent's session. A file that
-is not a Claude Code transcript (a Codex rollout, anything else) is skipped with one
-warning line on stderr; the command fails when nothing could be replayed. Sessions are
-replayed in parallel; on a terminal, a replay longer than a second shows its progress.`,
-		Example: `  cully replay                                  # every transcript in ~/.claude/projects
+Folders are read recursively; with no argument, the agents' own folders that exist
+($CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects; $CODEX_HOME/sessions, else
+~/.codex/sessions). Each file is read by the agent that recorded it (--agent: only that
+one's). Every file that carries the same session id is one session: a transcript split in
+parts (full.jsonl.001, .002, …) is merged, each record taken once and all in time order,
+and a subagent's transcript (<session>/subagents/agent-*.jsonl) is replayed inside its
+parent's session. Any other file is skipped with one warning line on stderr; the command
+fails when nothing could be replayed. Sessions are replayed in parallel; on a terminal, a
+replay longer than a second shows its progress.`,
+		Example: `  cully replay                                  # every transcript and rollout the agents kept
   cully replay ~/.claude/projects/-home-me-app/
+  cully replay --agent codex ~/.codex/sessions/2026/
   cully replay session.jsonl --json`,
 		RunE: func(_ *cobra.Command, args []string) error { return a.replay(o, args) },
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON (schema: docs/json.md)")
-	c.Flags().StringVar(&o.agent, "agent", agents.Default, "the agent that recorded the files")
+	c.Flags().StringVar(&o.agent, "agent", "", "read only this agent's recorded sessions ("+agents.Names()+"; default: every one's)")
 	return c
 }
 

@@ -169,6 +169,15 @@ func lastError(h store.Home) (int, string) {
 	return len(lines), fmt.Sprintf("%s %s: %s", rec.TS, rec.Op, msg)
 }
 
+// agentFlags is the --agent flag a command needs for an agent ("" for
+// the default one).
+func agentFlags(ag hookbridge.Agent) string {
+	if ag.Name() == agents.Default {
+		return ""
+	}
+	return " --agent " + ag.Name()
+}
+
 // installScopes are the scopes doctor and status look in: cully is
 // installed for an agent when one of them wires it.
 var installScopes = []hookbridge.Scope{hookbridge.ScopeUser, hookbridge.ScopeProject, hookbridge.ScopeShared}
@@ -205,6 +214,13 @@ func wiring(in hookbridge.Installer, at hookbridge.Place) ([]wired, []check) {
 // install is an install), or twice over.
 func wiringChecks(in hookbridge.Installer, at hookbridge.Place) []check {
 	found, cs := wiring(in, at)
+	if tr, ok := in.(hookbridge.Truster); ok {
+		for _, f := range found {
+			for _, c := range tr.TrustChecks(f.t) {
+				cs = append(cs, check(c))
+			}
+		}
+	}
 	switch {
 	case len(found) == 0:
 		var where []string
@@ -216,20 +232,17 @@ func wiringChecks(in hookbridge.Installer, at hookbridge.Place) []check {
 		if !in.Present(at) {
 			return append(cs, check{OK: true, Warn: true, What: in.Title() + ": not found on this machine, and cully is not installed for it"})
 		}
-		flag, project := "", " --scope project"
-		if in.Name() != agents.Default {
-			flag = " --agent " + in.Name()
-		}
+		project := " --scope project"
 		if _, err := in.Target(hookbridge.ScopeProject, at); err != nil {
 			project += " --shared" // the agent has no settings of this machine's own in a project
 		}
 		return append(cs, check{What: in.Title() + ": cully is not installed (no entries in " + strings.Join(where, ", ") + ")",
-			Fix: "cully install" + flag + " (for every project), or cully install" + flag + project + " (for this one)"})
+			Fix: "cully install" + agentFlags(in) + " (for every project), or cully install" + agentFlags(in) + project + " (for this one)"})
 	case len(found) > 1:
 		for _, f := range found[1:] {
 			if f.cmd != found[0].cmd {
 				cs = append(cs, check{Warn: true, What: fmt.Sprintf("%s: cully is wired in both %s (%q) and %s (%q): %s runs each, so every call is recorded twice",
-					in.Title(), found[0].t.Settings, found[0].cmd, f.t.Settings, f.cmd, in.Title()), Fix: "cully uninstall" + f.t.Scope.Flags() + ", or cully uninstall" + found[0].t.Scope.Flags()})
+					in.Title(), found[0].t.Settings, found[0].cmd, f.t.Settings, f.cmd, in.Title()), Fix: "cully uninstall" + agentFlags(in) + f.t.Scope.Flags() + ", or cully uninstall" + agentFlags(in) + found[0].t.Scope.Flags()})
 			}
 		}
 	}

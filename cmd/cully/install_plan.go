@@ -151,6 +151,9 @@ func (r *installRun) planInstall(o installOpts) error {
 		if r.t.Ignore != "" {
 			r.excludeAdd()
 		}
+		if tr, ok := r.in.(hookbridge.Truster); ok {
+			r.trustStep(tr)
+		}
 	}
 	r.legacyNote()
 	sk, err := install.PlanSkillInstall(r.t.Skill, skill.SKILL, r.rec.Skills[r.t.Skill])
@@ -177,12 +180,35 @@ func (r *installRun) planInstall(o installOpts) error {
 	case install.SkillCurrent:
 		s.done, s.would = "skill "+sk.Path+": already current", "would keep skill "+sk.Path+" (already current)"
 	case install.SkillKept:
-		why := " as it is: it differs from this cully's (edited, or written by another version), and install never overwrites it; to take this version, delete it and run `cully install" + r.t.Scope.Flags() + "` again"
+		why := " as it is: it differs from this cully's (edited, or written by another version), and install never overwrites it; to take this version, delete it and run `cully install" + agentFlags(r.in) + r.t.Scope.Flags() + "` again"
 		s.done, s.would = "skill "+sk.Path+": kept"+why, "would keep skill "+sk.Path+why
 	}
 	r.add(s)
 	r.finally = r.recordInstall
 	return nil
+}
+
+// trustStep asks the agent to trust cully's entries once they are written
+// (Codex runs none it does not trust). A trust that cannot be given does
+// not fail the install: the user is told the one step left.
+func (r *installRun) trustStep(tr hookbridge.Truster) {
+	r.add(step{
+		would: "would ask " + r.in.Title() + " to trust cully's hook entries in " + r.t.Settings + " (it runs untrusted hooks not at all)",
+		do: func() error {
+			done, next, err := tr.Trust(r.t)
+			w := termSafe{r.a.stdout}
+			if done != "" {
+				fmt.Fprintln(w, done)
+			}
+			if err != nil {
+				fmt.Fprintf(w, "note: %s could not trust cully's hooks itself (%v)\n", r.in.Title(), err)
+			}
+			if next != "" {
+				fmt.Fprintf(w, "next: %s runs user hooks only once trusted: %s\n", r.in.Title(), next)
+			}
+			return nil
+		},
+	})
 }
 
 // recordInstall adds what this install created to the record.

@@ -30,8 +30,9 @@ import (
 //
 //  1. find the files: the arguments, folders walked recursively (none: the
 //     agent's own transcript folder);
-//  2. identify each one from its first lines (in parallel): the session it
-//     belongs to, or why it is skipped (a Codex rollout, not a transcript);
+//  2. identify each one from its first lines (in parallel): the agent that
+//     recorded it (each adapter that can replay is asked, unless --agent
+//     names one) and the session it belongs to, or why it is skipped;
 //  3. replay each session — every file that carries its id: split parts,
 //     subagent transcripts — through its own rule state, sessions in
 //     parallel (GOMAXPROCS workers), each one's records in time order.
@@ -105,6 +106,7 @@ type replayFile struct {
 
 // replayGroup is one session's files.
 type replayGroup struct {
+	rp    hookbridge.Replayer
 	id    string
 	files []replayFile
 	size  int64
@@ -114,19 +116,34 @@ type replayGroup struct {
 }
 
 func (a *app) replay(o replayOpts, args []string) error {
-	rp, err := adapter[hookbridge.Replayer](o.agent, "replay the sessions of")
+	rps, err := replayers(o.agent)
 	if err != nil {
 		return err
 	}
 	roots := args
 	if len(roots) == 0 {
-		if roots, err = rp.RecordDirs(a.getenv); err != nil {
-			return err
-		}
-		for _, r := range roots {
-			if _, err := os.Stat(r); err != nil {
-				return fail(codeNotFound, err, "no %s transcripts to replay: %s does not exist (name files or folders to replay)", rp.Title(), r)
+		var missing []string
+		for _, rp := range rps {
+			dirs, err := rp.RecordDirs(a.getenv)
+			if err != nil {
+				if o.agent != "" {
+					return err
+				}
+				continue
 			}
+			for _, r := range dirs {
+				if _, err := os.Stat(r); err != nil {
+					if o.agent != "" {
+						return fail(codeNotFound, err, "no %s %ss to replay: %s does not exist (name files or folders to replay)", rp.Title(), rp.Record(), r)
+					}
+					missing = append(missing, r)
+					continue
+				}
+				roots = append(roots, r)
+			}
+		}
+		if len(roots) == 0 {
+			return fail(codeNotFound, nil, "no %s to replay: %s (name files or folders to replay)", recordNames(rps, "s"), existNone(missing))
 		}
 	}
 	cfg := a.config()
@@ -136,14 +153,14 @@ func (a *app) replay(o replayOpts, args []string) error {
 	}
 	prog := newReplayProgress(a.stderr)
 	defer prog.stop()
-	groups, skipped := identifyReplayFiles(rp, files, prog)
+	groups, skipped := identifyReplayFiles(rps, files, prog)
 	for _, s := range skipped {
 		prog.warn(fmt.Sprintf("cully: skipped %s: %s", s.File, s.Reason))
 	}
 	if len(groups) == 0 {
-		return fail(codeNothing, nil, "nothing to replay: none of the %d file(s) found is a %s transcript", len(files), rp.Title())
+		return fail(codeNothing, nil, "nothing to replay: none of the %d file(s) found is a %s", len(files), recordNames(rps, ""))
 	}
-	replayGroups(rp, groups, &cfg, prog)
+	replayGroups(groups, &cfg, prog)
 
 	rep := replayReport{Schema: jsonSchema, Skipped: skipped, Checkpoints: map[string]int{}, Guards: map[string]int{}, Sessions: []replaySession{}}
 	if rep.Skipped == nil {
@@ -236,6 +253,43 @@ func (a *app) printReplay(rep *replayReport) {
 	fmt.Fprintf(w, "guards: %s\n", byReason(rep.Guards))
 	fmt.Fprintf(w, "%d nudge(s) in %d tool calls: %.1f per 100 calls\n", rep.Nudges, rep.ToolCalls, rep.Per100)
 	fmt.Fprintln(w, "(transcripts hold no file sizes or modification times: the large-read and unchanged-re-read guards are not judged in a replay)")
+}
+
+// replayers are the adapters a replay asks about each file: the one
+// --agent names, else every one that can replay.
+func replayers(name string) ([]hookbridge.Replayer, error) {
+	if name != "" {
+		rp, err := adapter[hookbridge.Replayer](name, "replay the sessions of")
+		if err != nil {
+			return nil, err
+		}
+		return []hookbridge.Replayer{rp}, nil
+	}
+	var out []hookbridge.Replayer
+	for _, ag := range agents.All() {
+		if rp, ok := ag.(hookbridge.Replayer); ok {
+			out = append(out, rp)
+		}
+	}
+	return out, nil
+}
+
+// recordNames names what the replayers read: "Claude Code transcript or
+// Codex rollout" (plural: "…transcripts or Codex rollouts").
+func recordNames(rps []hookbridge.Replayer, plural string) string {
+	var n []string
+	for _, rp := range rps {
+		n = append(n, rp.Title()+" "+rp.Record()+plural)
+	}
+	return strings.Join(n, " or ")
+}
+
+// existNone says that none of the folders exists.
+func existNone(dirs []string) string {
+	if len(dirs) == 1 {
+		return dirs[0] + " does not exist"
+	}
+	return "none of " + strings.Join(dirs, ", ") + " exists"
 }
 
 // byReason lists counts by reason, in name order ("none" for none).
@@ -335,11 +389,14 @@ const replayHead = 64 << 10
 // identifyReplayFiles reads each file's first lines (GOMAXPROCS at a time)
 // and groups the files by the session their records carry; the rest are
 // skipped, each with its reason.
-func identifyReplayFiles(rp hookbridge.Replayer, files []replayFile, prog *replayProgress) ([]*replayGroup, []replaySkip) {
-	type ident struct{ session, why string }
+func identifyReplayFiles(rps []hookbridge.Replayer, files []replayFile, prog *replayProgress) ([]*replayGroup, []replaySkip) {
+	type ident struct {
+		rp           hookbridge.Replayer
+		session, why string
+	}
 	ids := make([]ident, len(files))
 	parallel(len(files), func(i int) {
-		ids[i].session, ids[i].why = identifyReplayFile(rp, files[i].path)
+		ids[i].rp, ids[i].session, ids[i].why = identifyReplayFile(rps, files[i].path)
 		prog.identified.Add(1)
 	})
 	byID := map[string]*replayGroup{}
@@ -350,10 +407,11 @@ func identifyReplayFiles(rp hookbridge.Replayer, files []replayFile, prog *repla
 			skipped = append(skipped, replaySkip{f.path, ids[i].why})
 			continue
 		}
-		g := byID[ids[i].session]
+		key := ids[i].rp.Name() + "\x00" + ids[i].session
+		g := byID[key]
 		if g == nil {
-			g = &replayGroup{id: ids[i].session}
-			byID[g.id] = g
+			g = &replayGroup{rp: ids[i].rp, id: ids[i].session}
+			byID[key] = g
 			groups = append(groups, g)
 		}
 		g.files = append(g.files, f)
@@ -381,38 +439,73 @@ func isSubagentFile(path string) bool {
 	return filepath.Base(filepath.Dir(path)) == "subagents"
 }
 
-func identifyReplayFile(rp hookbridge.Replayer, path string) (session, why string) {
+// identifyReplayFile asks each replayer in turn whether the file is one
+// of its agent's recorded sessions; when none says so, why says what each
+// found.
+func identifyReplayFile(rps []hookbridge.Replayer, path string) (rp hookbridge.Replayer, session, why string) {
 	f, err := os.Open(path)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return "", "cannot read: " + err.Error()
+		return nil, "", "cannot read: " + err.Error()
 	}
 	defer f.Close()
 	head := make([]byte, replayHead)
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return "", "cannot read: " + err.Error()
+		return nil, "", "cannot read: " + err.Error()
 	}
 	head = head[:n]
 	if name := agents.RecordedBy(head); name != "" {
-		return "", name + ": not replayed yet"
+		return nil, "", name + ": not replayed yet"
 	}
-	return rp.Identify(io.MultiReader(bytes.NewReader(head), f))
+	var whys []string
+	for _, rp := range rps {
+		r := io.MultiReader(bytes.NewReader(head), io.NewSectionReader(f, int64(n), 1<<62))
+		session, why := rp.Identify(r)
+		if session != "" {
+			return rp, session, ""
+		}
+		whys = append(whys, why)
+	}
+	return nil, "", joinWhys(whys)
+}
+
+// joinWhys puts the replayers' reasons together: one when they agree,
+// "not a Claude Code transcript or a Codex rollout (not JSON lines)" when
+// they differ only in what they looked for, else all of them.
+func joinWhys(whys []string) string {
+	same := true
+	for _, w := range whys {
+		same = same && w == whys[0]
+	}
+	if same {
+		return whys[0]
+	}
+	var what []string
+	detail := ""
+	for i, w := range whys {
+		head, rest, ok := strings.Cut(w, " (")
+		if !ok || !strings.HasPrefix(head, "not a ") || i > 0 && rest != detail {
+			return strings.Join(whys, "; ")
+		}
+		detail, what = rest, append(what, strings.TrimPrefix(head, "not a "))
+	}
+	return "not a " + strings.Join(what, " or a ") + " (" + detail
 }
 
 // replayGroups replays every session, the largest first so that the
 // workers finish together.
-func replayGroups(rp hookbridge.Replayer, groups []*replayGroup, cfg *engine.Config, prog *replayProgress) {
+func replayGroups(groups []*replayGroup, cfg *engine.Config, prog *replayProgress) {
 	order := make([]*replayGroup, len(groups))
 	copy(order, groups)
 	sort.SliceStable(order, func(i, j int) bool { return order[i].size > order[j].size })
 	prog.startReplay(groups)
 	parallel(len(order), func(i int) {
 		g := order[i]
-		g.out, g.stats, g.err = replayGroup1(rp, g, cfg, prog)
+		g.out, g.stats, g.err = replayGroup1(g.rp, g, cfg, prog)
 		prog.sessions.Add(1)
 		prog.files.Add(int64(len(g.files)))
 	})

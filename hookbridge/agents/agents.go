@@ -1,16 +1,14 @@
 package agents
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"strings"
 
 	"cully/hookbridge"
 	"cully/hookbridge/claude"
+	"cully/hookbridge/codex"
 	"cully/hookbridge/gemini"
 	"cully/hookbridge/opencode"
-	"cully/jsonlite"
 )
 
 // Default is the agent a hook call speaks when it names none.
@@ -20,6 +18,7 @@ const Default = "claude"
 func All() []hookbridge.Agent {
 	return []hookbridge.Agent{
 		claude.Agent{},
+		codex.Agent{},
 		gemini.Agent{},
 		opencode.Agent{},
 	}
@@ -76,7 +75,6 @@ type upcoming struct {
 
 // Upcoming are the agents whose adapters are still to come.
 var Upcoming = []upcoming{
-	{"codex", "Codex", ".codex", "codex", "rollout", codexRollout},
 	{"copilot", "GitHub Copilot CLI", ".copilot", "copilot", "", nil},
 	{"cursor", "Cursor", ".cursor", "cursor-agent", "", nil},
 }
@@ -90,38 +88,4 @@ func RecordedBy(head []byte) string {
 		}
 	}
 	return ""
-}
-
-// codexRollout: a Codex rollout is JSON lines that open with a
-// "session_meta" record, and whose turns are "response_item" records.
-func codexRollout(head []byte) bool {
-	for i := 0; len(head) > 0; i++ {
-		line, rest, _ := bytes.Cut(head, []byte{'\n'})
-		switch topType(line) {
-		case "session_meta":
-			if i == 0 {
-				return true
-			}
-		case "response_item":
-			return true
-		}
-		head = rest
-	}
-	return false
-}
-
-var errStop = errors.New("stop")
-
-// topType reads a JSON line's top-level "type" string, stopping there (so
-// a line cut short after it still tells).
-func topType(line []byte) string {
-	var typ string
-	_ = jsonlite.Members(line, func(k, v []byte) error {
-		if string(k) == `"type"` {
-			typ = jsonlite.Str(v)
-			return errStop
-		}
-		return nil
-	})
-	return typ
 }

@@ -638,6 +638,9 @@ func (a Agent) ReplaySession(files []io.Reader, cfg *engine.Config, fn func(ev *
 	return p.st, nil
 }
 
+// Record: Claude Code calls its recorded sessions transcripts.
+func (Agent) Record() string { return "transcript" }
+
 // RecordDirs: Claude Code keeps its transcripts under projects/ in its
 // user folder ($CLAUDE_CONFIG_DIR, else ~/.claude).
 func (Agent) RecordDirs(getenv func(string) string) ([]string, error) {

@@ -1,0 +1,59 @@
+package codex
+
+import "strconv"
+
+// contextEvent reports whether Codex's schema for an event's answer has
+// hookSpecificOutput.additionalContext, which Codex hands the model as a
+// developer message of its own (seen in the real client: the captures in
+// testdata/inject, and the end-to-end test).
+func contextEvent(hookEvent string) bool {
+	switch hookEvent {
+	case "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "SubagentStart":
+		return true
+	}
+	return false
+}
+
+// Encode returns the answer for a hook event: one JSON object carrying the
+// nudge as additional context, or nothing. Codex's output schemas reject
+// unknown fields, so the object holds exactly hookSpecificOutput with
+// hookEventName and additionalContext. Stop, SubagentStop and the
+// compaction events have no context channel (only a block, which cully
+// never sends, or a message for the user): they get nothing. It is written
+// by hand, like the journal's records, so the hook links no reflection.
+func (Agent) Encode(hookEvent, nudge string) []byte {
+	if nudge == "" || !contextEvent(hookEvent) {
+		return nil
+	}
+	b := make([]byte, 0, len(nudge)+96)
+	b = append(b, `{"hookSpecificOutput":{"hookEventName":`...)
+	b = strconv.AppendQuote(b, hookEvent)
+	b = append(b, `,"additionalContext":`...)
+	b = appendJSONString(b, nudge)
+	return append(b, "}}\n"...)
+}
+
+// appendJSONString writes s as a JSON string (valid UTF-8 is kept as is;
+// control characters, quotes and backslashes are escaped, and so are the
+// bytes of invalid UTF-8, as U+FFFD).
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r == '\n':
+			b = append(b, '\\', 'n')
+		case r == '\t':
+			b = append(b, '\\', 't')
+		case r == '\r':
+			b = append(b, '\\', 'r')
+		case r < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xf])
+		default:
+			b = append(b, string(r)...)
+		}
+	}
+	return append(b, '"')
+}

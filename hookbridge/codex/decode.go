@@ -1,0 +1,268 @@
+package codex
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"cully/engine"
+	"cully/hookbridge"
+	"cully/jsonlite"
+)
+
+// Codex's tool names as its hooks see them: every shell command is "Bash"
+// (exec_command, shell, unified exec), and every file edit apply_patch,
+// its patch text in tool_input.command.
+const (
+	toolShell = "Bash"
+	toolPatch = "apply_patch"
+)
+
+// noExit is the note of a command whose exit code the rollout did not hold
+// when its PostToolUse hook ran: its outcome is unknown.
+const noExit = "no-exit-code"
+
+// ended is how a call ended, as the rollout tells it (nil: not known).
+type ended struct {
+	exit   *int
+	status string // completed, failed, declined
+}
+
+// decodeError is this package's error type: a constant, so no error value
+// is built at start-up.
+type decodeError string
+
+func (e decodeError) Error() string { return string(e) }
+
+const errNoHook = decodeError("decode Codex payload: no hook_event_name")
+
+// Decode turns one Codex hook payload into an Event. A command's outcome
+// is unknown here (the payload holds no exit code): Complete reads it from
+// the rollout.
+func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
+	if len(strings.TrimSpace(string(raw))) == 0 {
+		return nil, hookbridge.ErrEmpty
+	}
+	p, err := jsonlite.ParseObject(raw)
+	if err != nil {
+		return nil, fmt.Errorf("decode Codex payload: %w", err)
+	}
+	return decodePayload(p, env, nil)
+}
+
+// decodePayload is Decode after the parse; end, when known, is how the
+// call ended (from the rollout: Complete for the hook, the rollout's own
+// records for a replay).
+func decodePayload(p jsonlite.Object, env hookbridge.Env, end *ended) (*engine.Event, error) {
+	hook := p.Str("hook_event_name")
+	if hook == "" {
+		return nil, errNoHook
+	}
+	ev := &engine.Event{
+		V:              engine.SchemaVersion,
+		Time:           env.Now.UTC(),
+		Agent:          "codex",
+		Session:        p.Str("session_id"),
+		Hook:           hook,
+		Kind:           hookKind(hook),
+		Subagent:       p.Str("agent_id"),
+		Cwd:            hookbridge.RedactPath(p.Str("cwd")),
+		Tool:           p.Str("tool_name"),
+		ToolUseID:      p.Str("tool_use_id"),
+		Quiet:          env.Quiet,
+		TranscriptPath: p.Str("transcript_path"),
+	}
+	if m := p.Str("model"); m != "" {
+		ev.Usage = &engine.HostUsage{Model: m}
+	}
+	switch hook {
+	case "SessionStart":
+		ev.Source = p.Str("source")
+	case "SessionEnd":
+		ev.Source = p.Str("reason")
+	case "PreCompact", "PostCompact":
+		ev.Source = p.Str("trigger")
+	case "SubagentStart":
+		ev.Source = "start"
+	case "SubagentStop":
+		ev.Source = "stop"
+	}
+	if ev.Kind == engine.KindPreTool || ev.Kind == engine.KindPostTool {
+		decodeTool(ev, p, env, end)
+	}
+	return ev, nil
+}
+
+// decodeTool fills class, target, command and outcome of a tool event.
+func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, end *ended) {
+	in := p.Sub("tool_input") // tolerant: a shape we do not know leaves fields empty
+	cwd := p.Str("cwd")
+	cfg := env.Config
+	if cfg == nil {
+		d := engine.DefaultConfig()
+		cfg = &d
+	}
+	project := cwd // Codex runs in the session's folder and names no other root
+	rel := func(path string) string {
+		return hookbridge.RedactPath(hookbridge.RelPath(hookbridge.AbsPath(path, cwd), project))
+	}
+	ev.Class = engine.ClassifyTool(ev.Tool)
+	isShell := ev.Tool == toolShell || engine.IsShellTool(ev.Tool)
+	var shell engine.Shell
+	var command, absTarget string
+	switch {
+	case isShell:
+		raw := in.Str("command")
+		shell = engine.ClassifyShell(raw, cfg)
+		norm := engine.NormalizeCommand(hookbridge.Redact(raw))
+		command = norm
+		ev.Class, ev.Changes = shell.Class, shell.Changes
+		ev.Cmd = hookbridge.Clip(norm)
+		if norm != "" {
+			ev.CmdFP = engine.Fingerprint(norm)
+			if ev.Class == engine.ClassCheck {
+				fam := engine.CheckFamily(norm)
+				if fam == "" {
+					fam = norm
+				}
+				ev.FamilyFP = engine.Fingerprint("family", fam)
+			}
+		}
+		if shell.Target != "" {
+			absTarget = hookbridge.AbsPath(shell.Target, cwd)
+			ev.Ranged = shell.Ranged
+		}
+	case ev.Tool == toolPatch:
+		ev.Class = engine.ClassEdit
+		files := patchFiles(in.Str("command"))
+		for i, f := range files {
+			if i == 0 {
+				absTarget = hookbridge.AbsPath(f, cwd)
+				continue
+			}
+			ev.Files = append(ev.Files, rel(f))
+		}
+	}
+	if absTarget != "" {
+		ev.Target = hookbridge.RedactPath(hookbridge.RelPath(absTarget, project))
+		if !isShell && ev.Class == engine.ClassEdit {
+			// The same patch failing on the same file is "the same
+			// command" for the retry rules.
+			ev.CmdFP = engine.Fingerprint("tool:"+ev.Tool, ev.Target)
+		}
+		if env.Stat != nil && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
+			if fi, err := env.Stat(absTarget); err == nil && fi.Mode().IsRegular() {
+				size, mt := fi.Size(), fi.ModTime().UTC()
+				ev.Size, ev.Mtime = &size, &mt
+			}
+		}
+	}
+	ev.CallFP = engine.Fingerprint("call", ev.Tool, string(headOf(p["tool_input"])))
+	if ev.Kind != engine.KindPostTool {
+		return
+	}
+	resp := p["tool_response"]
+	defer func() {
+		var printed []byte
+		if isShell {
+			printed = headOf(resp)
+		}
+		ev.OutFP = engine.Fingerprint("out", string(ev.Outcome), ev.FailSig, string(printed))
+	}()
+	text := responseText(resp)
+	if ev.Tool == toolPatch && (end == nil || end.exit == nil) {
+		// apply_patch's own answer starts with its exit code.
+		if code, body, ok := parseExitCode(text); ok {
+			e := ended{exit: &code}
+			if end != nil {
+				e.status = end.status
+			}
+			end, text = &e, body
+		}
+	}
+	switch {
+	case end == nil:
+		ev.Outcome = engine.OutcomeUnknown
+		if isShell || ev.Tool == toolPatch {
+			ev.Note = noExit
+		}
+	case end.status == "declined":
+		ev.Outcome, ev.Note = engine.OutcomeUnknown, "declined"
+	case end.exit != nil && *end.exit == 0, end.exit == nil && end.status == "completed":
+		ev.Outcome, ev.Exit = engine.OutcomeOK, end.exit
+	case end.exit != nil || end.status == "failed":
+		ev.Outcome, ev.Exit = engine.OutcomeFailed, end.exit
+		ev.FailSig = engine.FailureSignature(ev.Exit, text)
+		ev.ErrSig = engine.ErrorSignature(text)
+	default:
+		ev.Outcome = engine.OutcomeUnknown
+	}
+	// A check whose status is hidden behind a pipe or ';' proves nothing by
+	// its exit status; its own output may still say how it went.
+	if ev.Class == engine.ClassCheck && shell.Masked && ev.Outcome == engine.OutcomeOK {
+		ev.Outcome, ev.Note = engine.OutcomeUnknown, "masked"
+	}
+	if ev.Class == engine.ClassCheck && isShell && (ev.Note == "" || ev.Note == "masked" || ev.Note == noExit) {
+		checkOutput(ev, resp, command)
+	}
+}
+
+// checkOutput reads a check's own output: the counts it printed go into
+// the record, and a run whose status a pipe hid, or whose exit code the
+// rollout did not hold yet, takes the outcome the output states.
+func checkOutput(ev *engine.Event, resp []byte, command string) {
+	head, tail := hookbridge.OutputEdges(resp)
+	outcome, tests, ok := hookbridge.CheckFromOutput(command, head, tail)
+	ev.Tests = tests
+	if !ok || ev.Outcome != engine.OutcomeUnknown {
+		return
+	}
+	ev.Outcome, ev.Note = outcome, "from-output"
+	if outcome == engine.OutcomeFailed {
+		text := string(head)
+		if len(tail) > 0 && string(tail) != text {
+			text = string(tail)
+		}
+		ev.FailSig = engine.FailureSignature(nil, text)
+		ev.ErrSig = engine.ErrorSignature(text)
+	}
+}
+
+// responseText is the head of a tool_response, as text: Codex gives a
+// command's output (and apply_patch's report) as one string.
+func responseText(resp []byte) string {
+	if len(resp) == 0 || resp[0] != '"' {
+		return string(headOf(resp))
+	}
+	head, _ := hookbridge.OutputEdges(resp)
+	return string(head)
+}
+
+// parseExitCode reads apply_patch's "Exit code: N" first line; it returns
+// the code, the text after the header lines, and whether it was there.
+func parseExitCode(msg string) (int, string, bool) {
+	const prefix = "Exit code: "
+	if !strings.HasPrefix(msg, prefix) {
+		return 0, msg, false
+	}
+	line, rest, _ := strings.Cut(msg[len(prefix):], "\n")
+	n, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil {
+		return 0, msg, false
+	}
+	if _, out, ok := strings.Cut(rest, "Output:\n"); ok {
+		rest = out
+	}
+	return n, rest, true
+}
+
+// fpHead bounds what the call and outcome fingerprints hash: the first
+// 64 KiB of a patch or an output tell two calls apart as surely as the whole.
+const fpHead = 64 << 10
+
+func headOf(raw []byte) []byte {
+	if len(raw) > fpHead {
+		return raw[:fpHead]
+	}
+	return raw
+}

@@ -1,0 +1,86 @@
+package codex
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"cully/hookbridge"
+	"cully/install"
+)
+
+// Doctor checks one scope's hooks.json: every event has a cully entry
+// whose command runs and names the agent, and the skill is present and
+// current. Whether Codex trusts the entries is TrustChecks' (it asks the
+// codex binary). A scope with no hooks.json, or none of cully's entries in
+// it, has nothing to check.
+func (Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
+	where := fmt.Sprintf("Codex (%s, %s)", t.Scope, t.Settings)
+	installCmd := "cully install --agent codex" + t.Scope.Flags()
+	b, err := os.ReadFile(t.Settings)
+	if errors.Is(err, os.ErrNotExist) || err == nil && len(strings.TrimSpace(string(b))) == 0 {
+		return hookbridge.Wiring{}
+	}
+	if err != nil {
+		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: where + ": " + err.Error()}}}
+	}
+	var s struct {
+		Hooks map[string][]struct {
+			Hooks []struct {
+				Command string `json:"command"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid hooks JSON: %v", where, err), Fix: "fix the file by hand; cully will not rewrite it"}}}
+	}
+	var missing, stale, noAgent []string
+	var cmd string
+	for _, ev := range Events {
+		found := false
+		for _, g := range s.Hooks[ev] {
+			for _, hk := range g.Hooks {
+				if !install.IsCullyCommand(hk.Command) {
+					continue
+				}
+				found, cmd = true, hk.Command
+				if !install.CommandRuns(hk.Command) {
+					stale = append(stale, ev)
+				}
+				if !strings.Contains(hk.Command, agentFlag) {
+					noAgent = append(noAgent, ev)
+				}
+			}
+		}
+		if !found {
+			missing = append(missing, ev)
+		}
+	}
+	if len(missing) == len(Events) {
+		return hookbridge.Wiring{}
+	}
+	w := hookbridge.Wiring{Command: cmd}
+	add := func(c hookbridge.Check) { w.Checks = append(w.Checks, c) }
+	if len(missing) > 0 {
+		add(hookbridge.Check{What: where + ": no cully entry for " + strings.Join(missing, ", "), Fix: installCmd + " (idempotent: it adds what is missing)"})
+	} else {
+		add(hookbridge.Check{OK: true, What: where + ": hook entries present for all " + fmt.Sprint(len(Events)) + " events"})
+	}
+	if len(stale) > 0 {
+		add(hookbridge.Check{What: fmt.Sprintf("%s: hook command %q does not run (missing or not executable)", where, cmd), Fix: installCmd + " (rewrites the command to this cully)"})
+	}
+	if len(noAgent) > 0 {
+		add(hookbridge.Check{What: fmt.Sprintf("%s: hook command %q does not say %s, so cully reads Codex's payloads as another agent's (%s)", where, cmd, agentFlag, strings.Join(noAgent, ", ")), Fix: installCmd})
+	}
+	if sb, err := os.ReadFile(t.Skill); err != nil {
+		add(hookbridge.Check{What: "skill missing: " + t.Skill, Fix: installCmd})
+	} else if string(sb) != skill {
+		add(hookbridge.Check{Warn: true, What: "skill " + t.Skill + " differs from this cully's (edited, or written by another version): install keeps it",
+			Fix: "to take this version, delete it and run " + installCmd})
+	} else {
+		add(hookbridge.Check{OK: true, What: "skill present and current: " + t.Skill})
+	}
+	return w
+}

@@ -1,0 +1,446 @@
+package codex
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"cully/engine"
+	"cully/hookbridge"
+	"cully/jsonlite"
+)
+
+// A rollout is JSON lines, {"timestamp","type","payload"} each. Replay
+// turns its records into the hook events the session would have produced,
+// by building each hook's payload and decoding it with the hook's own
+// decoder (decodePayload), so a replayed call is the event the hook would
+// have recorded, its outcome included:
+//
+//   - session_meta: SessionStart (its payload names the session and the cwd);
+//   - event_msg task_started (a turn; older rollouts: user_message): UserPromptSubmit;
+//   - response_item function_call, custom_tool_call, local_shell_call: PreToolUse,
+//     a shell command as Bash with its command line, a patch as apply_patch;
+//   - response_item function_call_output, custom_tool_call_output: PostToolUse,
+//     with the call's outcome from event_msg item_completed (0.171) or
+//     exec_command_end (older rollouts), else from the output's own words
+//     ("Process exited with code N", "Exit code: N", metadata.exit_code);
+//   - event_msg context_compacted, response_item compaction: PreCompact;
+//   - token_usage_record, event_msg token_count: the usage, on the next event.
+//
+// A rollout holds no file sizes or modification times, so events carry
+// none. A subagent's thread is a rollout of its own, replayed as its own
+// session.
+
+// Record: Codex calls its recorded sessions rollouts.
+func (Agent) Record() string { return "rollout" }
+
+// RecordDirs: Codex keeps its rollouts under sessions/ in its home
+// ($CODEX_HOME, else ~/.codex), by date.
+func (Agent) RecordDirs(getenv func(string) string) ([]string, error) {
+	d, err := home(getenv)
+	if err != nil {
+		return nil, err
+	}
+	return []string{filepath.Join(d, "sessions")}, nil
+}
+
+// Identify: a rollout opens with a session_meta record whose payload names
+// the session ("id"); older ones may start with other records, so the first
+// lines are read until one does.
+func (Agent) Identify(head io.Reader) (session, why string) {
+	const maxLines, maxBytes = 200, 8 << 20
+	lines, objects, rollout := 0, 0, false
+	head = io.LimitReader(head, maxBytes)
+	_, err := hookbridge.Lines(head, func(line []byte) error {
+		lines++
+		var typ, payload []byte
+		err := jsonlite.Members(line, func(k, v []byte) error {
+			switch string(k) {
+			case `"type"`:
+				typ = v
+			case `"payload"`:
+				payload = v
+			}
+			return nil
+		})
+		if err == nil {
+			objects++
+		}
+		switch string(typ) {
+		case `"session_meta"`:
+			rollout = true
+			if id := jsonlite.AsObject(payload).Str("id"); id != "" {
+				session = id
+				return hookbridge.ErrStop
+			}
+		case `"response_item"`, `"event_msg"`, `"turn_context"`:
+			rollout = true
+		}
+		if lines >= maxLines {
+			return hookbridge.ErrStop
+		}
+		return nil
+	})
+	switch {
+	case session != "":
+		return session, ""
+	case err != nil:
+		return "", err.Error()
+	case lines == 0:
+		return "", "empty file"
+	case objects == 0:
+		return "", "not a Codex rollout (not JSON lines)"
+	case rollout:
+		return "", "not a Codex rollout (no session_meta names its session)"
+	}
+	return "", "not a Codex rollout (no session_meta, response_item or event_msg record)"
+}
+
+// player turns rollout records into events.
+type player struct {
+	cfg      *engine.Config
+	fn       func(ev *engine.Event) error
+	st       hookbridge.ReplayStats
+	session  []byte // raw JSON strings, as payload values
+	cwd      []byte
+	model    []byte
+	turns    bool                       // a task_started was seen: prompts come from those
+	pending  map[string]jsonlite.Object // call_id → its PreToolUse payload
+	ends     map[string]ended           // call_id → how it ended, as recorded before its output
+	usage    engine.HostUsage           // the figures read so far
+	fresh    bool                       // they changed since the last event
+	lastSeen time.Time
+}
+
+func newPlayer(cfg *engine.Config, fn func(ev *engine.Event) error) *player {
+	return &player{cfg: cfg, fn: fn, pending: map[string]jsonlite.Object{}, ends: map[string]ended{}}
+}
+
+// Replay reads one rollout and calls fn with each event, in the order of
+// its lines.
+func (Agent) Replay(r io.Reader, cfg *engine.Config, fn func(ev *engine.Event) error) (hookbridge.ReplayStats, error) {
+	p := newPlayer(cfg, fn)
+	err := p.read(r)
+	return p.st, err
+}
+
+// ReplaySession reads every file of one session: a rollout is one file
+// (a resumed session appends to it), so the files are played one after
+// the other, each line taken once.
+func (Agent) ReplaySession(files []io.Reader, cfg *engine.Config, fn func(ev *engine.Event) error) (hookbridge.ReplayStats, error) {
+	p := newPlayer(cfg, fn)
+	seen := map[string]struct{}{}
+	for _, f := range files {
+		if err := p.readUnique(f, seen); err != nil {
+			return p.st, err
+		}
+	}
+	return p.st, nil
+}
+
+func (p *player) read(r io.Reader) error { return p.readUnique(r, nil) }
+
+// readUnique plays every line of r; with seen, a line met before (in
+// another copy of the rollout) is counted and skipped.
+func (p *player) readUnique(r io.Reader, seen map[string]struct{}) error {
+	long, err := hookbridge.Lines(r, func(line []byte) error {
+		p.st.Lines++
+		if seen != nil {
+			if _, dup := seen[string(line)]; dup {
+				p.st.Duplicates++
+				return nil
+			}
+			seen[string(line)] = struct{}{}
+		}
+		return p.line(line)
+	})
+	p.st.Lines += long
+	p.st.Corrupt += long
+	if err != nil {
+		return fmt.Errorf("read rollout: %w", err)
+	}
+	return nil
+}
+
+var (
+	hookStart   = []byte(`"SessionStart"`)
+	hookPrompt  = []byte(`"UserPromptSubmit"`)
+	hookPre     = []byte(`"PreToolUse"`)
+	hookPost    = []byte(`"PostToolUse"`)
+	hookCompact = []byte(`"PreCompact"`)
+	toolBash    = []byte(`"Bash"`)
+	toolApply   = []byte(`"apply_patch"`)
+	srcReplay   = []byte(`"replay"`)
+	srcResume   = []byte(`"resume"`)
+	srcStartup  = []byte(`"startup"`)
+)
+
+// line plays one record.
+func (p *player) line(line []byte) error {
+	var typ, payload, ts []byte
+	err := jsonlite.Members(line, func(k, v []byte) error {
+		switch string(k) {
+		case `"type"`:
+			typ = v
+		case `"payload"`:
+			payload = v
+		case `"timestamp"`:
+			ts = v
+		}
+		return nil
+	})
+	if err != nil {
+		p.st.Corrupt++
+		return nil
+	}
+	at := p.lastSeen
+	if t, err := time.Parse(time.RFC3339Nano, jsonlite.Str(ts)); err == nil {
+		at = t
+		p.lastSeen = t
+	}
+	pl := jsonlite.AsObject(payload)
+	switch string(typ) {
+	case `"session_meta"`:
+		first := p.session == nil
+		if id := pl["id"]; len(id) > 2 {
+			p.session = id
+		}
+		if cwd := pl["cwd"]; len(cwd) > 0 {
+			p.cwd = cwd
+		}
+		src := srcStartup
+		if !first {
+			src = srcResume
+		}
+		o := p.base(hookStart)
+		o["source"] = src
+		return p.decode(o, at, nil)
+	case `"turn_context"`:
+		if cwd := pl["cwd"]; len(cwd) > 0 {
+			p.cwd = cwd
+		}
+		if m := pl["model"]; len(m) > 2 {
+			p.model = m
+		}
+	case `"token_usage_record"`, `"event_msg"`:
+		return p.event(typ, line, pl, at)
+	case `"response_item"`:
+		return p.item(pl, at)
+	case `"compacted"`:
+		o := p.base(hookCompact)
+		o["trigger"] = srcReplay
+		return p.decode(o, at, nil)
+	}
+	return nil
+}
+
+// event plays an event_msg (or a token record): turns, outcomes, usage.
+func (p *player) event(typ, line []byte, pl jsonlite.Object, at time.Time) error {
+	pos := engine.TranscriptPos{}
+	u := p.usage
+	readLine(line, &pos, &u) // the hook's own reading: outcomes and figures
+	if !sameUsage(&u, &p.usage) {
+		p.usage, p.fresh = u, true
+	}
+	for _, x := range pos.Exits {
+		p.ends[x.ID] = ended{exit: x.Exit, status: x.Status}
+	}
+	if string(typ) != `"event_msg"` {
+		return nil
+	}
+	switch pl.Str("type") {
+	case "task_started":
+		p.turns = true
+		return p.decode(p.base(hookPrompt), at, nil)
+	case "user_message":
+		if !p.turns {
+			return p.decode(p.base(hookPrompt), at, nil)
+		}
+	case "exec_command_end": // older rollouts: the outcome of a command
+		if id := pl.Str("call_id"); id != "" {
+			if v := pl["exit_code"]; len(v) > 0 && v[0] != 'n' {
+				n := int(jsonlite.Int(v))
+				p.ends[id] = ended{exit: &n}
+			}
+		}
+	case "context_compacted":
+		o := p.base(hookCompact)
+		o["trigger"] = srcReplay
+		return p.decode(o, at, nil)
+	}
+	return nil
+}
+
+// item plays a response_item: tool calls and their outputs.
+func (p *player) item(pl jsonlite.Object, at time.Time) error {
+	switch pl.Str("type") {
+	case "function_call", "custom_tool_call", "local_shell_call":
+		id := pl.Str("call_id")
+		if id == "" {
+			id = pl.Str("id")
+		}
+		name, input := toolCall(pl)
+		o := p.base(hookPre)
+		o["tool_name"], o["tool_input"], o["tool_use_id"] = name, input, quote(id)
+		p.pending[id] = o
+		return p.decode(o, at, nil)
+	case "function_call_output", "custom_tool_call_output":
+		id := pl.Str("call_id")
+		pre := p.pending[id]
+		if pre == nil {
+			p.st.Skipped++
+			return nil
+		}
+		delete(p.pending, id)
+		out := outputText(pl["output"])
+		o := make(jsonlite.Object, len(pre)+1)
+		for k, v := range pre {
+			o[k] = v
+		}
+		o["hook_event_name"], o["tool_response"] = hookPost, quote(out)
+		var end *ended
+		if e, ok := p.ends[id]; ok {
+			delete(p.ends, id)
+			end = &e
+		} else if e, ok := endFromOutput(pl["output"], out); ok {
+			end = &e
+		}
+		return p.decode(o, at, end)
+	case "compaction":
+		o := p.base(hookCompact)
+		o["trigger"] = srcReplay
+		return p.decode(o, at, nil)
+	}
+	return nil
+}
+
+// toolCall names a call as the hooks see it: a shell command is Bash with
+// its command line, a patch apply_patch with its text, anything else its
+// own name and arguments.
+func toolCall(pl jsonlite.Object) (name, input []byte) {
+	n := pl.Str("name")
+	args := pl["arguments"]
+	var argObj jsonlite.Object
+	if s, ok := jsonlite.Unquote(args); ok { // function_call arguments are a JSON text
+		argObj, _ = jsonlite.ParseObject([]byte(s))
+		args = []byte(s)
+	}
+	switch {
+	case pl.Str("type") == "local_shell_call":
+		return toolBash, commandInput(commandLine(pl.Sub("action")["command"]))
+	case n == "exec_command":
+		return toolBash, commandInput(argObj.Str("cmd"))
+	case n == "shell" || n == "container.exec" || n == "shell_command":
+		return toolBash, commandInput(commandLine(argObj["command"]))
+	case n == "apply_patch":
+		patch := pl.Str("input") // custom_tool_call
+		if patch == "" {
+			patch = argObj.Str("input")
+		}
+		return toolApply, commandInput(patch)
+	}
+	if len(args) == 0 || args[0] != '{' {
+		args = []byte("null")
+	}
+	return quote(n), args
+}
+
+// commandLine is a command given as a string, or as an argv whose shell
+// runs a script (["bash", "-lc", "…"]): that script, else the words joined.
+func commandLine(v []byte) string {
+	if s, ok := jsonlite.Unquote(v); ok {
+		return s
+	}
+	var words []string
+	_ = jsonlite.Elements(v, func(x []byte) { words = append(words, jsonlite.Str(x)) })
+	if n := len(words); n == 3 && (words[1] == "-lc" || words[1] == "-c") {
+		return words[2]
+	}
+	return strings.Join(words, " ")
+}
+
+func commandInput(cmd string) []byte {
+	return append(append([]byte(`{"command":`), quote(cmd)...), '}')
+}
+
+// outputText is a call output's text: a string, or (older rollouts) a
+// JSON text {"output": …, "metadata": {…}}, or content items.
+func outputText(v []byte) string {
+	s, ok := jsonlite.Unquote(v)
+	if !ok {
+		var parts []string
+		_ = jsonlite.Elements(v, func(x []byte) {
+			if t := jsonlite.AsObject(x).Str("text"); t != "" {
+				parts = append(parts, t)
+			}
+		})
+		return strings.Join(parts, "\n")
+	}
+	if strings.HasPrefix(s, `{"output":`) {
+		if o, err := jsonlite.ParseObject([]byte(s)); err == nil {
+			return o.Str("output")
+		}
+	}
+	return s
+}
+
+// endFromOutput reads an outcome from a call output's own words, for a
+// call the rollout recorded no completion of.
+func endFromOutput(raw []byte, text string) (ended, bool) {
+	if s, ok := jsonlite.Unquote(raw); ok && strings.HasPrefix(s, `{"output":`) {
+		if o, err := jsonlite.ParseObject([]byte(s)); err == nil {
+			if v := o.Sub("metadata")["exit_code"]; len(v) > 0 && v[0] != 'n' {
+				n := int(jsonlite.Int(v))
+				return ended{exit: &n}, true
+			}
+		}
+	}
+	for _, mark := range [...]string{"Process exited with code ", "Exit code: "} {
+		if i := strings.Index(text, mark); i >= 0 && (i == 0 || text[i-1] == '\n') {
+			rest := text[i+len(mark):]
+			if j := strings.IndexByte(rest, '\n'); j >= 0 {
+				rest = rest[:j]
+			}
+			if n, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil {
+				return ended{exit: &n}, true
+			}
+		}
+	}
+	return ended{}, false
+}
+
+func quote(s string) []byte { return appendJSONString(nil, s) }
+
+func (p *player) base(hook []byte) jsonlite.Object {
+	o := jsonlite.Object{"session_id": p.session, "cwd": p.cwd, "hook_event_name": hook}
+	if p.model != nil {
+		o["model"] = p.model
+	}
+	return o
+}
+
+func noEnv(string) string { return "" }
+
+func (p *player) decode(o jsonlite.Object, at time.Time, end *ended) error {
+	if p.session == nil {
+		p.st.Skipped++
+		return nil
+	}
+	ev, err := decodePayload(o, hookbridge.Env{Now: at, Getenv: noEnv, Config: p.cfg}, end)
+	if err != nil {
+		return err
+	}
+	ev.TranscriptPath = ""
+	ev.Usage = nil
+	if p.fresh {
+		u := p.usage
+		if p.model != nil {
+			u.Model = jsonlite.Str(p.model)
+		}
+		ev.Usage, p.fresh = &u, false
+	}
+	return p.fn(ev)
+}

@@ -1,0 +1,218 @@
+package codex
+
+import (
+	"bytes"
+	"hash/fnv"
+	"strconv"
+
+	"cully/engine"
+	"cully/hookbridge"
+	"cully/jsonlite"
+)
+
+// maxRead bounds what one hook call reads of the rollout: the lines
+// written since the session's last call are a few KiB (a command's output
+// is in them twice, in its completion record and in the model's input);
+// when more than this has been written since (a hook installed in the
+// middle of a long session, an output of megabytes), the call reads only
+// the last maxRead bytes, from the first whole line in them. Reading 4 MiB
+// takes about a millisecond; a record it skipped leaves its call's outcome
+// unknown.
+const maxRead = 4 << 20
+
+// maxExits bounds the outcomes kept for calls whose hook has not come yet
+// (parallel calls, read by another call's hook first). A call whose
+// PostToolUse never comes (denied by another hook, interrupted) would
+// otherwise stay forever: the oldest go first.
+const maxExits = 16
+
+// rolloutFile names a rollout in the session's state without keeping its
+// path: a 64-bit FNV-1a of the path, in hex.
+func rolloutFile(path string) string {
+	h := fnv.New64a()
+	h.Write([]byte(path))
+	return strconv.FormatUint(h.Sum64(), 16)
+}
+
+// Complete reads the rollout on from where the session's last call
+// stopped: the outcomes of the calls that ended since, the token counts
+// and the model's context window. A PostToolUse whose call's outcome it
+// finds is decoded again with it; its usage goes on the event only when it
+// changed.
+func (Agent) Complete(raw []byte, env hookbridge.Env, ev *engine.Event, st *engine.State) {
+	model := ""
+	if ev.Usage != nil {
+		model = ev.Usage.Model
+	}
+	usage := engine.HostUsage{}
+	if st.Usage != nil {
+		usage = *st.Usage
+	}
+	if model != "" {
+		usage.Model = model
+	}
+	if ev.TranscriptPath != "" {
+		pos := engine.TranscriptPos{File: rolloutFile(ev.TranscriptPath)}
+		if st.Transcript != nil && st.Transcript.File == pos.File {
+			pos = *st.Transcript.Clone()
+		}
+		if readRollout(ev.TranscriptPath, &pos, &usage) {
+			ev.Transcript = &pos
+		}
+		if ev.Kind == engine.KindPostTool && ev.ToolUseID != "" {
+			if end, ok := claim(&pos, ev.ToolUseID); ok {
+				ev.Transcript = &pos
+				if p, err := jsonlite.ParseObject(raw); err == nil {
+					if again, err := decodePayload(p, env, &end); err == nil {
+						again.Time, again.TranscriptPath = ev.Time, ev.TranscriptPath
+						*ev = *again
+						ev.Transcript = &pos
+					}
+				}
+			}
+		}
+	}
+	ev.Usage = nil
+	if !sameUsage(st.Usage, &usage) {
+		ev.Usage = &usage
+	}
+}
+
+// claim takes a call's outcome out of the position's list.
+func claim(pos *engine.TranscriptPos, id string) (ended, bool) {
+	for i, x := range pos.Exits {
+		if x.ID == id {
+			pos.Exits = append(pos.Exits[:i:i], pos.Exits[i+1:]...)
+			return ended{exit: x.Exit, status: x.Status}, true
+		}
+	}
+	return ended{}, false
+}
+
+// readRollout reads what was written to the rollout after pos.Off, up to
+// its last whole line, into pos (the outcomes) and u (the token counts). It
+// reports whether it moved pos.
+func readRollout(path string, pos *engine.TranscriptPos, u *engine.HostUsage) bool {
+	buf, start, ok := readFrom(path, pos.Off, maxRead)
+	if !ok {
+		return false
+	}
+	if start < pos.Off { // shorter than what was read of it: rewritten, read anew
+		pos.Off, pos.Exits = 0, nil
+	}
+	if start > pos.Off {
+		// A jump past unread lines: start at the first whole one.
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			return false
+		}
+		buf, start = buf[i+1:], start+int64(i)+1
+	}
+	end := bytes.LastIndexByte(buf, '\n')
+	if end < 0 {
+		return false // no whole line since: read it once it ends
+	}
+	for _, line := range bytes.Split(buf[:end], []byte{'\n'}) {
+		readLine(line, pos, u)
+	}
+	if n := len(pos.Exits); n > maxExits {
+		pos.Exits = append(pos.Exits[:0:0], pos.Exits[n-maxExits:]...)
+	}
+	pos.Off = start + int64(end) + 1
+	return true
+}
+
+// skipLine ends a walk of a rollout line's members early: the line holds
+// nothing the hook reads, or what it reads has been found.
+const skipLine = decodeError("skip")
+
+// readLine takes from one rollout line what the hook payloads lack:
+//
+//	{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"CommandExecution","id":"call_1","status":"failed","exit_code":3,…}}}
+//	{"type":"event_msg","payload":{"type":"task_started","model_context_window":258400,…}}
+//	{"type":"token_usage_record","payload":{"usage":{"input_tokens":1000,…},"thread_token_usage":{"input_tokens":1000,"output_tokens":50,…}}}
+//
+// Other lines are left at their "type", which comes before their payload.
+func readLine(line []byte, pos *engine.TranscriptPos, u *engine.HostUsage) {
+	var typ, payload []byte
+	_ = jsonlite.Members(line, func(k, v []byte) error {
+		switch string(k) {
+		case `"type"`:
+			typ = v
+			if string(v) != `"event_msg"` && string(v) != `"token_usage_record"` {
+				return skipLine
+			}
+		case `"payload"`:
+			payload = v
+		}
+		if typ != nil && payload != nil {
+			return skipLine
+		}
+		return nil
+	})
+	if payload == nil {
+		return
+	}
+	p := jsonlite.AsObject(payload)
+	if string(typ) == `"token_usage_record"` {
+		if last := p.Sub("usage"); last != nil {
+			setInt(&u.ContextTokens, last["input_tokens"])
+		}
+		if all := p.Sub("thread_token_usage"); all != nil {
+			setInt(&u.InputTokens, all["input_tokens"])
+			setInt(&u.OutputTokens, all["output_tokens"])
+		}
+		return
+	}
+	switch p.Str("type") {
+	case "item_completed":
+		item := p.Sub("item")
+		id, status := item.Str("id"), item.Str("status")
+		if id == "" || status == "" {
+			return // a message, not a call
+		}
+		x := engine.CallExit{ID: id, Status: status}
+		if v := item["exit_code"]; len(v) > 0 && string(v) != "null" {
+			n := int(jsonlite.Int(v))
+			x.Exit = &n
+		}
+		for i := range pos.Exits {
+			if pos.Exits[i].ID == id {
+				pos.Exits[i] = x
+				return
+			}
+		}
+		pos.Exits = append(pos.Exits, x)
+	case "task_started":
+		setInt(&u.ContextWindow, p["model_context_window"])
+	case "token_count":
+		info := p.Sub("info")
+		setInt(&u.ContextWindow, info["model_context_window"])
+		if all := info.Sub("total_token_usage"); all != nil {
+			setInt(&u.InputTokens, all["input_tokens"])
+			setInt(&u.OutputTokens, all["output_tokens"])
+		}
+		if last := info.Sub("last_token_usage"); last != nil {
+			setInt(&u.ContextTokens, last["input_tokens"])
+		}
+	}
+}
+
+// setInt sets *dst to a JSON number (a null or a missing value leaves it).
+func setInt(dst **int64, v []byte) {
+	if len(v) == 0 || v[0] < '0' || v[0] > '9' {
+		return
+	}
+	n := jsonlite.Int(v)
+	*dst = &n
+}
+
+func sameUsage(a, b *engine.HostUsage) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	eq := func(x, y *int64) bool { return x == nil && y == nil || x != nil && y != nil && *x == *y }
+	eqf := func(x, y *float64) bool { return x == nil && y == nil || x != nil && y != nil && *x == *y }
+	return a.Model == b.Model && eqf(a.CostUSD, b.CostUSD) && eq(a.InputTokens, b.InputTokens) &&
+		eq(a.OutputTokens, b.OutputTokens) && eq(a.ContextTokens, b.ContextTokens) && eq(a.ContextWindow, b.ContextWindow)
+}
