@@ -185,3 +185,20 @@ type StatusLiner interface {
 	// the usage figures it exposes.
 	StatusLine(raw []byte) (session string, u *engine.HostUsage, err error)
 }
+
+// Skilled is an installer whose skill says more than cully's common one:
+// what the agent must be told in advance because its hooks cannot carry a
+// note to the model.
+type Skilled interface {
+	Installer
+	// SkillText is the skill this agent gets, given cully's common one.
+	SkillText(common string) string
+}
+
+// SkillFor is the skill text an installer writes and doctor compares.
+func SkillFor(in Installer, common string) string {
+	if s, ok := in.(Skilled); ok {
+		return s.SkillText(common)
+	}
+	return common
+}
