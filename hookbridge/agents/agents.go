@@ -8,6 +8,8 @@ import (
 
 	"cully/hookbridge"
 	"cully/hookbridge/claude"
+	"cully/hookbridge/copilot"
+	"cully/hookbridge/cursor"
 	"cully/jsonlite"
 )
 
@@ -18,6 +20,8 @@ const Default = "claude"
 func All() []hookbridge.Agent {
 	return []hookbridge.Agent{
 		claude.Agent{},
+		copilot.Agent{},
+		cursor.Agent{},
 	}
 }
 
@@ -74,9 +78,7 @@ type upcoming struct {
 var Upcoming = []upcoming{
 	{"codex", "Codex", ".codex", "codex", "rollout", codexRollout},
 	{"gemini", "Gemini CLI", ".gemini", "gemini", "", nil},
-	{"copilot", "GitHub Copilot CLI", ".copilot", "copilot", "", nil},
 	{"opencode", "opencode", ".config/opencode", "opencode", "", nil},
-	{"cursor", "Cursor", ".cursor", "cursor-agent", "", nil},
 }
 
 // RecordedBy names the upcoming agent whose recorded session a file's
