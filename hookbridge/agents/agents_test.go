@@ -14,6 +14,11 @@ func TestLookup(t *testing.T) {
 			t.Errorf("Lookup(%q) = %v, %v", name, a, err)
 		}
 	}
+	for _, name := range []string{"copilot", "cursor"} {
+		if a, err := Lookup(name); err != nil || a.Name() != name {
+			t.Errorf("Lookup(%q) = %v, %v", name, a, err)
+		}
+	}
 	if _, err := Lookup("codex"); err == nil || !strings.Contains(err.Error(), "not supported yet") {
 		t.Errorf("an upcoming agent says so: %v", err)
 	}
