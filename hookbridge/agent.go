@@ -202,3 +202,12 @@ func SkillFor(in Installer, common string) string {
 	}
 	return common
 }
+
+// Guest is an agent that runs another agent's hook entries as well as its
+// own: GitHub Copilot CLI runs the Claude Code hooks a repository holds,
+// with payloads of its own. Hosts says, from a hook call's environment,
+// that a call to the named agent's entry is really this agent's.
+type Guest interface {
+	Agent
+	Hosts(agent string, getenv func(string) string) bool
+}

@@ -125,3 +125,22 @@ func TestCursorFixturesByteForByte(t *testing.T) {
 		}
 	}
 }
+
+// A Claude Code entry run by GitHub Copilot CLI (COPILOT_CLI=1, as it runs
+// a repository's .claude hooks) is recorded as Copilot CLI's call, with
+// the exit status its result gives, and not answered.
+func TestClaudeEntryRunByCopilot(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "hookbridge", "copilot", "testdata", "claude-format", "PostToolUse.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	env := map[string]string{"CULLY_HOME": home, "CULLY_NOW": "2026-12-01T12:00:00Z", "CULLY_CONFIG": filepath.Join(home, "none.toml"),
+		"COPILOT_CLI": "1", "COPILOT_PROJECT_DIR": "/home/dev/project", "CLAUDE_PROJECT_DIR": "/home/dev/project"}
+	var stdout, stderr bytes.Buffer
+	Run(IO{Stdin: bytes.NewReader(raw), Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return env[k] }}, "claude")
+	journal, _ := os.ReadFile(filepath.Join(home, "journal.jsonl"))
+	if stdout.Len() > 0 || stderr.Len() > 0 || !bytes.Contains(journal, []byte(`"agent":"copilot"`)) || !bytes.Contains(journal, []byte(`"exit":0`)) {
+		t.Errorf("answer %q, stderr %q, journal %s", stdout.String(), stderr.String(), journal)
+	}
+}

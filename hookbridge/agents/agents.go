@@ -43,6 +43,22 @@ func Lookup(name string) (hookbridge.Agent, error) {
 	return nil, fmt.Errorf("unknown agent %q (supported: %s)", name, Names())
 }
 
+// ForCall finds the adapter for one hook call: the one its entry names
+// (Lookup), unless another agent's environment says the call is that
+// agent's running the named one's entry (a Guest).
+func ForCall(name string, getenv func(string) string) (hookbridge.Agent, error) {
+	a, err := Lookup(name)
+	if err != nil || getenv == nil {
+		return a, err
+	}
+	for _, g := range All() {
+		if guest, ok := g.(hookbridge.Guest); ok && g.Name() != a.Name() && guest.Hosts(a.Name(), getenv) {
+			return g, nil
+		}
+	}
+	return a, nil
+}
+
 // Names lists the supported --agent values.
 func Names() string {
 	var n []string

@@ -63,3 +63,28 @@ func TestRecordedBy(t *testing.T) {
 		}
 	}
 }
+
+// A Claude Code entry that GitHub Copilot CLI runs is Copilot CLI's call;
+// Claude Code's own, and any call without that environment, stay Claude
+// Code's.
+func TestForCall(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"", nil, "claude"},
+		{"claude", map[string]string{"COPILOT_CLI": "1"}, "copilot"},
+		{"claude", map[string]string{"COPILOT_CLI": "1", "CLAUDECODE": "1"}, "claude"},
+		{"copilot", map[string]string{"COPILOT_CLI": "1"}, "copilot"},
+		{"cursor", map[string]string{"COPILOT_CLI": "1"}, "cursor"},
+	} {
+		a, err := ForCall(c.name, func(k string) string { return c.env[k] })
+		if err != nil || a.Name() != c.want {
+			t.Errorf("ForCall(%q, %v) = %v, %v; want %s", c.name, c.env, a, err, c.want)
+		}
+	}
+	if _, err := ForCall("vim", func(string) string { return "" }); err == nil {
+		t.Error("an unknown agent is still an error")
+	}
+}

@@ -22,14 +22,33 @@ func contextEvent(hookEvent string) bool {
 	return false
 }
 
+// claudeAnswer is the answer to a Claude Code entry's PreToolUse that
+// Copilot CLI runs (Hosts): Claude Code's own shape, which Copilot CLI was
+// seen to show the model there as it shows its own preToolUse context.
+type claudeAnswer struct {
+	HookSpecificOutput struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+	} `json:"hookSpecificOutput"`
+}
+
 // Encode returns the answer for a hook event: one JSON object carrying the
 // nudge as additional context, or nothing. It never sets a permission
 // decision and never blocks agentStop: cully has no mode that stops an
 // agent (the `unattended = "stop"` setting only words the nudge).
 func (Agent) Encode(hookEvent, nudge string) []byte {
-	if nudge == "" || !contextEvent(hookEvent) {
+	var b []byte
+	switch {
+	case nudge == "":
+		return nil
+	case contextEvent(hookEvent):
+		b, _ = json.Marshal(answer{AdditionalContext: nudge})
+	case hookEvent == "PreToolUse":
+		var a claudeAnswer
+		a.HookSpecificOutput.HookEventName, a.HookSpecificOutput.AdditionalContext = hookEvent, nudge
+		b, _ = json.Marshal(a)
+	default:
 		return nil
 	}
-	b, _ := json.Marshal(answer{AdditionalContext: nudge})
 	return append(b, '\n')
 }

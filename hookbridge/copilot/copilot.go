@@ -18,6 +18,15 @@ func (Agent) Title() string { return "GitHub Copilot CLI" }
 // (measured; it sets CLAUDE_PROJECT_DIR to the same folder too).
 func (Agent) ProjectVars() []string { return []string{"COPILOT_PROJECT_DIR"} }
 
+// Hosts: Copilot CLI runs the Claude Code hooks of a repository's
+// .claude/settings*.json too, with its VS Code-compatible payloads and
+// COPILOT_CLI=1 in their environment (measured), where Claude Code's own
+// calls have CLAUDECODE=1: such a call is Copilot CLI's, decoded as such
+// (Claude Code's decoder would take its failing commands for successes).
+func (Agent) Hosts(agent string, getenv func(string) string) bool {
+	return agent == "claude" && getenv("COPILOT_CLI") == "1" && getenv("CLAUDECODE") == ""
+}
+
 // EventVar is the environment variable each installed hook entry sets to
 // its event's name: Copilot CLI's camelCase payloads do not name the event
 // they are for.

@@ -270,3 +270,40 @@ func TestDecodeHead(t *testing.T) {
 		t.Errorf("salvaged %+v", ev)
 	}
 }
+
+// The Claude Code hooks a repository holds, as Copilot CLI runs them (its
+// VS Code-compatible payloads, captured): they name their event, use
+// Claude Code's tool names and snake_case fields, and decode as Copilot
+// CLI's calls; PreToolUse is answered in Claude Code's shape, which Copilot
+// CLI was seen to show the model, and nothing else is.
+func TestDecodeClaudeFormat(t *testing.T) {
+	files, _ := filepath.Glob("testdata/claude-format/*.json")
+	if len(files) != 5 {
+		t.Fatalf("want the 5 captured payloads, found %d", len(files))
+	}
+	for _, f := range files {
+		raw, _ := os.ReadFile(f)
+		ev, err := agent.Decode(raw, fixtureEnv(""))
+		if err != nil || ev.Session != "d0812672-d9de-4fa6-9a94-dd324734b94f" || ev.Hook != strings.TrimSuffix(filepath.Base(f), ".json") || ev.Kind == engine.KindOther {
+			t.Errorf("%s: %+v, %v", f, ev, err)
+		}
+		out := agent.Encode(ev.Hook, "cully: a note")
+		switch {
+		case ev.Hook == "PreToolUse" && string(out) != `{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"cully: a note"}}`+"\n":
+			t.Errorf("%s: the answer Copilot CLI was seen to show the model: %q", f, out)
+		case ev.Hook != "PreToolUse" && out != nil:
+			t.Errorf("%s: answered %q", f, out)
+		}
+	}
+	raw, _ := os.ReadFile("testdata/claude-format/PostToolUse.json")
+	ev, _ := agent.Decode(raw, fixtureEnv(""))
+	if ev.Tool != "Bash" || ev.Class != engine.ClassRead || ev.Outcome != engine.OutcomeOK || ev.Exit == nil || *ev.Exit != 0 || ev.Cmd != "ls /nonexistent-dir; echo hi" {
+		t.Errorf("PostToolUse: %+v", ev)
+	}
+	host := func(env map[string]string) bool {
+		return agent.Hosts("claude", func(k string) string { return env[k] })
+	}
+	if !host(map[string]string{"COPILOT_CLI": "1"}) || host(map[string]string{"COPILOT_CLI": "1", "CLAUDECODE": "1"}) || host(nil) || agent.Hosts("cursor", func(string) string { return "1" }) {
+		t.Error("Copilot CLI hosts a Claude Code entry only when COPILOT_CLI=1 and the call is not Claude Code's own")
+	}
+}

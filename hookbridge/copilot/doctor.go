@@ -93,8 +93,8 @@ func (a Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 		add(hookbridge.Check{OK: true, Warn: true, What: a.Title() + " runs a repository's hooks only in a folder you trusted (it asks at its first start there; `copilot -p` needs --trust-folder)"})
 		for _, f := range []string{filepath.Join(root, ".claude", "settings.json"), filepath.Join(root, ".claude", "settings.local.json")} {
 			if claude.Wires(f) {
-				add(hookbridge.Check{Warn: true, What: fmt.Sprintf("%s also runs the Claude Code hooks in %s, which wire cully: each of its calls there is recorded twice, once as Claude Code's", a.Title(), f),
-					Fix: "keep cully in one of them for this repository: cully uninstall --agent copilot" + t.Scope.Flags() + " (Copilot CLI's calls are then recorded as Claude Code's), or move Claude Code's to --scope user"})
+				add(hookbridge.Check{Warn: true, What: fmt.Sprintf("%s also runs the Claude Code hooks in %s, which wire cully: each of its calls there is recorded twice", a.Title(), f),
+					Fix: "keep one for this repository: cully uninstall --agent copilot" + t.Scope.Flags() + " (cully tells Copilot CLI's calls through Claude Code's entries apart, and records them as Copilot CLI's), or move Claude Code's to --scope user"})
 			}
 		}
 	}
