@@ -7,13 +7,15 @@
 // codex`, against a mock of the Responses API (codex_test.go), where a
 // hook's context arrives as a developer message; Gemini CLI against a
 // Gemini API mock (GOOGLE_GEMINI_BASE_URL); opencode against an
-// OpenAI-compatible one through a provider in the project's opencode.json.
+// OpenAI-compatible one through a provider in the project's opencode.json;
+// GitHub Copilot CLI against the Messages mock through its
+// bring-your-own-model settings (COPILOT_PROVIDER_*, offline, no sign-in).
 //
 // Run with: go test -tags e2e ./e2e/   (.ci/run does). The pinned clients
 // are installed from npm into a cache outside the repository on first use
 // ($CULLY_E2E_CACHE, default ~/.cache/cully-e2e); $CULLY_E2E_CLAUDE,
-// $CULLY_E2E_CODEX, $CULLY_E2E_GEMINI (its gemini.js) and
-// $CULLY_E2E_OPENCODE name a client to use instead. The mocks listen on
+// $CULLY_E2E_CODEX, $CULLY_E2E_GEMINI (its gemini.js), $CULLY_E2E_OPENCODE
+// and $CULLY_E2E_COPILOT name a client to use instead. The mocks listen on
 // 127.0.0.1 only; the Codex run turns off its update check, plugins, apps
 // and analytics, so it has nothing to fetch elsewhere.
 package e2e

@@ -226,3 +226,29 @@ type StatusLiner interface {
 	// the usage figures it exposes.
 	StatusLine(raw []byte) (session string, u *engine.HostUsage, err error)
 }
+
+// Skilled is an installer whose skill says more than cully's common one:
+// what the agent must be told in advance because its hooks cannot carry a
+// note to the model.
+type Skilled interface {
+	Installer
+	// SkillText is the skill this agent gets, given cully's common one.
+	SkillText(common string) string
+}
+
+// SkillFor is the skill text an installer writes and doctor compares.
+func SkillFor(in Installer, common string) string {
+	if s, ok := in.(Skilled); ok {
+		return s.SkillText(common)
+	}
+	return common
+}
+
+// Guest is an agent that runs another agent's hook entries as well as its
+// own: GitHub Copilot CLI runs the Claude Code hooks a repository holds,
+// with payloads of its own. Hosts says, from a hook call's environment,
+// that a call to the named agent's entry is really this agent's.
+type Guest interface {
+	Agent
+	Hosts(agent string, getenv func(string) string) bool
+}

@@ -90,7 +90,7 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	if a.Getenv("CULLY_FAULT") == "panic" { // fault injection for the never-break-the-agent tests
 		panic("injected fault (CULLY_FAULT=panic)")
 	}
-	agent, err := agents.Lookup(name)
+	agent, err := agents.ForCall(name, a.Getenv)
 	if err != nil {
 		return nil, nil, err
 	}

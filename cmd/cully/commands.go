@@ -176,13 +176,16 @@ Where:
                              commit, so its commands name no path of this machine (cully-hook on
                              PATH, by name)
 
---agent codex: $CODEX_HOME/hooks.json (else ~/.codex/hooks.json) and ~/.agents/skills for the
-user scope, .codex/hooks.json (git-ignored) and .agents/skills for a project; no --shared.
-Codex runs only hooks the user trusts: install asks codex (when on PATH) to trust cully's
-entries, or says the one step left (docs/agents.md).
+Those are Claude Code's files; --agent picks another agent, whose files docs/agents.md
+lists (Codex: $CODEX_HOME/hooks.json, else ~/.codex/hooks.json, and ~/.agents/skills; it runs
+only hooks the user trusts, which install asks codex to record, or says the one step left;
+GitHub Copilot CLI: ~/.copilot/hooks/cully.json, .github/copilot/settings.local.json,
+.github/hooks/cully.json; Cursor: ~/.cursor/hooks.json, .cursor/hooks.json). --agent all
+installs for every agent found on this machine, and says which it skipped.
 
 --dry-run prints the diff and what install would do, and writes nothing.`,
 		Example: `  cully install
+  cully install --agent all
   cully install --dry-run
   cully install --scope project --statusline
   cully install --scope project --shared
@@ -197,11 +200,13 @@ its own whitespace: every other byte stays. The skill goes if it is still cully'
 What install created goes too once nothing else is in it: the settings file, the
 folders, its line in .git/info/exclude; so a repository is left as it was. The scopes
 are install's: --scope project leaves the committed .claude/settings.json alone
-(--shared removes cully from that one). --dry-run says what would go.`
+(--shared removes cully from that one). --agent all uninstalls from every agent.
+--dry-run says what would go.`
 		c.Example = `  cully uninstall
+  cully uninstall --agent all
   cully uninstall --scope project --dry-run`
 	}
-	c.Flags().StringVar(&o.agent, "agent", agents.Default, "the agent ("+agents.Names()+")")
+	c.Flags().StringVar(&o.agent, "agent", agents.Default, "the agent ("+agents.Names()+"), or "+allAgents+" (every agent found here)")
 	c.Flags().StringVar(&o.scope, "scope", "user", "user (the agent's user settings) or project (this repository's, this machine only)")
 	c.Flags().BoolVar(&o.shared, "shared", false, "with --scope project: the settings the team commits (.claude/settings.json), with commands found on PATH")
 	c.Flags().BoolVar(&o.dryRun, "dry-run", false, "print what would change, write nothing")

@@ -45,12 +45,21 @@ func (a *app) doctor() error {
 		add(check{OK: true, What: "binary: cully-hook found"})
 	}
 
-	// Every agent cully watches, in every scope.
+	// Every agent cully watches, in every scope. An agent found here that
+	// cully is not installed for is a problem when cully is installed for
+	// none; beside another agent's install it is a note.
 	at := a.place()
+	var ins []hookbridge.Installer
+	anyWired := false
 	for _, ag := range agents.All() {
 		if in, ok := ag.(hookbridge.Installer); ok {
-			cs = append(cs, wiringChecks(in, at)...)
+			ins = append(ins, in)
+			found, _ := wiring(in, at)
+			anyWired = anyWired || len(found) > 0
 		}
+	}
+	for _, in := range ins {
+		cs = append(cs, wiringChecks(in, at, anyWired)...)
 	}
 
 	// Agents cully does not watch yet: say so when one is here.
@@ -193,14 +202,19 @@ type wired struct {
 func wiring(in hookbridge.Installer, at hookbridge.Place) ([]wired, []check) {
 	var found []wired
 	var cs []check
+	seen, said := map[string]bool{}, map[string]bool{}
 	for _, scope := range installScopes {
 		t, err := in.Target(scope, at)
-		if err != nil {
+		if err != nil || seen[t.Settings] { // one file for two scopes (Cursor's) is checked once
 			continue
 		}
-		w := in.Doctor(t, skill.SKILL)
+		seen[t.Settings] = true
+		w := in.Doctor(t, hookbridge.SkillFor(in, skill.SKILL))
 		for _, c := range w.Checks {
-			cs = append(cs, check(c))
+			if !said[c.What] { // a note that holds for two scopes is said once
+				said[c.What] = true
+				cs = append(cs, check(c))
+			}
 		}
 		if w.Command != "" {
 			found = append(found, wired{t, w.Command})
@@ -211,8 +225,10 @@ func wiring(in hookbridge.Installer, at hookbridge.Place) ([]wired, []check) {
 
 // wiringChecks are doctor's lines for one agent: each scope's checks, and
 // whether cully is installed at all (in any one scope: a project-only
-// install is an install), or twice over.
-func wiringChecks(in hookbridge.Installer, at hookbridge.Place) []check {
+// install is an install), or twice over. An agent found here without cully
+// fails the check unless cully is installed for another agent (elsewhere:
+// a note).
+func wiringChecks(in hookbridge.Installer, at hookbridge.Place, otherWired bool) []check {
 	found, cs := wiring(in, at)
 	if tr, ok := in.(hookbridge.Truster); ok {
 		for _, f := range found {
@@ -224,8 +240,10 @@ func wiringChecks(in hookbridge.Installer, at hookbridge.Place) []check {
 	switch {
 	case len(found) == 0:
 		var where []string
+		seen := map[string]bool{}
 		for _, scope := range installScopes {
-			if t, err := in.Target(scope, at); err == nil {
+			if t, err := in.Target(scope, at); err == nil && !seen[t.Settings] {
+				seen[t.Settings] = true
 				where = append(where, t.Settings)
 			}
 		}
@@ -236,7 +254,7 @@ func wiringChecks(in hookbridge.Installer, at hookbridge.Place) []check {
 		if _, err := in.Target(hookbridge.ScopeProject, at); err != nil {
 			project += " --shared" // the agent has no settings of this machine's own in a project
 		}
-		return append(cs, check{What: in.Title() + ": cully is not installed (no entries in " + strings.Join(where, ", ") + ")",
+		return append(cs, check{Warn: otherWired, What: in.Title() + ": cully is not installed (no entries in " + strings.Join(where, ", ") + ")",
 			Fix: "cully install" + agentFlags(in) + " (for every project), or cully install" + agentFlags(in) + project + " (for this one)"})
 	case len(found) > 1:
 		for _, f := range found[1:] {

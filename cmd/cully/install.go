@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cully/hookbridge"
+	"cully/hookbridge/agents"
 	"cully/install"
 )
 
@@ -130,11 +131,60 @@ func (o installOpts) commands(scope hookbridge.Scope) (hook, status, note string
 	return hook, shellQuote(self) + " statusline", note, nil
 }
 
+// allAgents is the --agent value that installs for every agent found here
+// (and uninstalls from every one).
+const allAgents = "all"
+
 func (a *app) installCmd(verb string, o installOpts) error {
+	if o.agent == allAgents {
+		return a.installAll(verb, o)
+	}
 	in, err := adapter[hookbridge.Installer](o.agent, "install itself into")
 	if err != nil {
 		return err
 	}
+	return a.installOne(verb, o, in)
+}
+
+// installAll runs install (or uninstall) for every registered agent that
+// installs itself, under a line naming each: install for those found on
+// this machine (the others are named and skipped), uninstall for all of
+// them, so that nothing cully wrote is left behind. One agent's failure
+// does not stop the others; each is reported.
+func (a *app) installAll(verb string, o installOpts) error {
+	if _, err := o.targetScope(); err != nil {
+		return err
+	}
+	w := termSafe{a.stdout}
+	var failed []error
+	ran := 0
+	for _, ag := range agents.All() {
+		in, ok := ag.(hookbridge.Installer)
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(w, "%s:\n", in.Title())
+		if verb == "install" && !in.Present(a.place()) {
+			fmt.Fprintf(w, "not found on this machine: skipped (cully install --agent %s installs for it anyway)\n", in.Name())
+			continue
+		}
+		ran++
+		if err := a.installOne(verb, o, in); err != nil {
+			fmt.Fprintf(w, "failed: %v\n", err)
+			failed = append(failed, fmt.Errorf("%s: %w", in.Title(), err))
+		}
+	}
+	switch {
+	case len(failed) > 0:
+		return errors.Join(failed...)
+	case ran == 0:
+		return fmt.Errorf("%w: no agent that cully watches (%s) was found on this machine; name one with --agent to install for it anyway", errUsage, watched())
+	}
+	return nil
+}
+
+// installOne is install (or uninstall) for one agent.
+func (a *app) installOne(verb string, o installOpts, in hookbridge.Installer) error {
 	scope, err := o.targetScope()
 	if err != nil {
 		return err

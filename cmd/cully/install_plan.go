@@ -55,6 +55,9 @@ func (r *installRun) note(format string, args ...any) {
 
 func (r *installRun) add(s step) { r.steps = append(r.steps, s) }
 
+// skill is the skill text this agent gets.
+func (r *installRun) skill() string { return hookbridge.SkillFor(r.in, skill.SKILL) }
+
 // run prints the notes, then carries out the steps (or, for a dry run,
 // prints the diff and what each step would do), then updates the record.
 func (r *installRun) run() error {
@@ -100,19 +103,26 @@ func (r *installRun) wiredIn(scope hookbridge.Scope) (hookbridge.Target, string)
 	if err != nil {
 		return t, ""
 	}
-	return t, r.in.Doctor(t, skill.SKILL).Command
+	return t, r.in.Doctor(t, r.skill()).Command
 }
 
 // sibling is the other settings file of a project scope: the committed
-// one for this machine's, and the other way round.
+// one for this machine's, and the other way round. An agent that reads one
+// file for both (Cursor's .cursor/hooks.json) has no sibling.
 func (r *installRun) sibling() (hookbridge.Scope, bool) {
+	var sib hookbridge.Scope
 	switch r.t.Scope {
 	case hookbridge.ScopeProject:
-		return hookbridge.ScopeShared, true
+		sib = hookbridge.ScopeShared
 	case hookbridge.ScopeShared:
-		return hookbridge.ScopeProject, true
+		sib = hookbridge.ScopeProject
+	default:
+		return "", false
 	}
-	return "", false
+	if t, err := r.in.Target(sib, r.at); err != nil || absPath(t.Settings) == r.t.Settings {
+		return "", false
+	}
+	return sib, true
 }
 
 func (r *installRun) planInstall(o installOpts) error {
@@ -156,18 +166,18 @@ func (r *installRun) planInstall(o installOpts) error {
 		}
 	}
 	r.legacyNote()
-	sk, err := install.PlanSkillInstall(r.t.Skill, skill.SKILL, r.rec.Skills[r.t.Skill])
+	sk, err := install.PlanSkillInstall(r.t.Skill, r.skill(), r.rec.Skills[r.t.Skill])
 	if err != nil {
 		return err
 	}
 	s := step{do: func() error {
-		created, err := install.ApplySkill(sk, skill.SKILL)
+		created, err := install.ApplySkill(sk, r.skill())
 		r.created = append(r.created, created...)
 		if sk.Action == install.SkillWrite {
 			r.created = append(r.created, sk.Path)
 		}
 		if sk.Action != install.SkillKept {
-			r.skillSum = install.Sum([]byte(skill.SKILL))
+			r.skillSum = install.Sum([]byte(r.skill()))
 		}
 		return err
 	}}
@@ -361,7 +371,10 @@ func (r *installRun) planUninstall() error {
 	} else {
 		r.skillRemove()
 	}
-	bases := []string{filepath.Dir(r.t.Settings), r.skillBase()}
+	// The folders install may have created: the settings' and the skill's,
+	// and where they meet (Copilot: ~/.copilot; Codex: ~/.agents beside
+	// ~/.codex); only those the record says it created, once empty.
+	bases := []string{filepath.Dir(r.t.Settings), r.skillBase(), commonDir(filepath.Dir(r.t.Settings), filepath.Dir(r.t.Skill))}
 	if ex != "" {
 		bases = append(bases, filepath.Dir(ex))
 	}
@@ -433,9 +446,9 @@ func (r *installRun) excludeRemove(ex string) {
 
 // skillRemove removes the skill if it is still cully's text.
 func (r *installRun) skillRemove() {
-	sk := install.PlanSkillRemove(r.t.Skill, skill.SKILL, r.rec.Skills[r.t.Skill])
+	sk := install.PlanSkillRemove(r.t.Skill, r.skill(), r.rec.Skills[r.t.Skill])
 	s := step{do: func() error {
-		_, err := install.ApplySkill(sk, skill.SKILL)
+		_, err := install.ApplySkill(sk, r.skill())
 		r.dropSkill = sk.Action != install.SkillAbsent
 		return err
 	}}
@@ -540,4 +553,19 @@ func (r *installRun) recordUninstall(bases []string) error {
 			delete(rec.Skills, r.t.Skill)
 		}
 	})
+}
+
+// commonDir is the deepest folder holding both a and b: where an agent's
+// settings and skill meet (~/.claude; a repository's .github for GitHub
+// Copilot CLI, whose hooks and skills are sibling folders there), under
+// which uninstall looks for the folders install created.
+func commonDir(a, b string) string {
+	for d := a; ; d = filepath.Dir(d) {
+		if b == d || strings.HasPrefix(b, d+string(filepath.Separator)) {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return d
+		}
+	}
 }

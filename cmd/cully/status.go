@@ -11,6 +11,7 @@ import (
 
 	"cully/engine"
 	"cully/store"
+	"cully/tui"
 )
 
 // healthWindow is how much of the live journal `status` scans for corrupt
@@ -28,6 +29,8 @@ type statusReport struct {
 	Schema       int                 `json:"schema_version"`
 	Session      string              `json:"session"`
 	Agent        *string             `json:"agent"`
+	Project      *string             `json:"project"`   // the project's name: the git work tree of Directory, else its base name
+	Directory    *string             `json:"directory"` // the session's working directory, as the agent last gave it
 	Task         int                 `json:"task"`
 	State        string              `json:"state"`
 	Started      *time.Time          `json:"started"`
@@ -148,6 +151,10 @@ func buildReport(st *engine.State, jr journalReport, now time.Time) statusReport
 	if st.Agent != "" {
 		r.Agent = &st.Agent
 	}
+	if st.Cwd != "" {
+		dir, name := st.Cwd, tui.FindProject(st.Cwd).Name
+		r.Directory, r.Project = &dir, &name
+	}
 	if !st.Started.IsZero() {
 		r.Started = &st.Started
 	}
@@ -185,6 +192,9 @@ func orUnknown[T any](v *T, format string) string {
 
 func printReport(w io.Writer, r statusReport, now time.Time) {
 	fmt.Fprintf(w, "session  %s (%s) · task %d · %s\n", r.Session, orUnknown(r.Agent, "%s"), r.Task, r.State)
+	if r.Project != nil {
+		fmt.Fprintf(w, "project  %s · %s\n", *r.Project, *r.Directory)
+	}
 	ended := ""
 	if r.Ended {
 		ended = " · session ended"

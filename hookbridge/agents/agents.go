@@ -7,6 +7,8 @@ import (
 	"cully/hookbridge"
 	"cully/hookbridge/claude"
 	"cully/hookbridge/codex"
+	"cully/hookbridge/copilot"
+	"cully/hookbridge/cursor"
 	"cully/hookbridge/gemini"
 	"cully/hookbridge/opencode"
 )
@@ -21,6 +23,8 @@ func All() []hookbridge.Agent {
 		codex.Agent{},
 		gemini.Agent{},
 		opencode.Agent{},
+		copilot.Agent{},
+		cursor.Agent{},
 	}
 }
 
@@ -40,6 +44,22 @@ func Lookup(name string) (hookbridge.Agent, error) {
 		}
 	}
 	return nil, fmt.Errorf("unknown agent %q (supported: %s)", name, Names())
+}
+
+// ForCall finds the adapter for one hook call: the one its entry names
+// (Lookup), unless another agent's environment says the call is that
+// agent's running the named one's entry (a Guest).
+func ForCall(name string, getenv func(string) string) (hookbridge.Agent, error) {
+	a, err := Lookup(name)
+	if err != nil || getenv == nil {
+		return a, err
+	}
+	for _, g := range All() {
+		if guest, ok := g.(hookbridge.Guest); ok && g.Name() != a.Name() && guest.Hosts(a.Name(), getenv) {
+			return g, nil
+		}
+	}
+	return a, nil
 }
 
 // Names lists the supported --agent values.
@@ -73,11 +93,10 @@ type upcoming struct {
 	Recorded func(head []byte) bool
 }
 
-// Upcoming are the agents whose adapters are still to come.
-var Upcoming = []upcoming{
-	{"copilot", "GitHub Copilot CLI", ".copilot", "copilot", "", nil},
-	{"cursor", "Cursor", ".cursor", "cursor-agent", "", nil},
-}
+// Upcoming are the agents whose adapters are still to come: none today,
+// every agent cully knows has its adapter. A new one is listed here first,
+// so that doctor and replay name it before cully watches it.
+var Upcoming []upcoming
 
 // RecordedBy names the upcoming agent whose recorded session a file's
 // first bytes are, as "codex rollout" ("" when none is recognised).

@@ -14,8 +14,15 @@ func TestLookup(t *testing.T) {
 			t.Errorf("Lookup(%q) = %v, %v", name, a, err)
 		}
 	}
-	if _, err := Lookup("gemini"); err == nil || !strings.Contains(err.Error(), "not supported yet") {
-		t.Errorf("an upcoming agent says so: %v", err)
+	for _, name := range []string{"gemini", "opencode", "copilot", "cursor"} {
+		if a, err := Lookup(name); err != nil || a.Name() != name {
+			t.Errorf("Lookup(%q) = %v, %v", name, a, err)
+		}
+	}
+	for _, u := range Upcoming { // none today: every agent cully knows has its adapter
+		if _, err := Lookup(u.Name); err == nil || !strings.Contains(err.Error(), "not supported yet") {
+			t.Errorf("an upcoming agent says so: %v", err)
+		}
 	}
 	if _, err := Lookup("vim"); err == nil || !strings.Contains(err.Error(), "unknown agent") {
 		t.Errorf("an unknown agent says so: %v", err)
@@ -53,5 +60,30 @@ func TestRecordedBy(t *testing.T) {
 		if got := RecordedBy([]byte(in)); got != "" {
 			t.Errorf("RecordedBy(%.50q) = %q, want none", in, got)
 		}
+	}
+}
+
+// A Claude Code entry that GitHub Copilot CLI runs is Copilot CLI's call;
+// Claude Code's own, and any call without that environment, stay Claude
+// Code's.
+func TestForCall(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"", nil, "claude"},
+		{"claude", map[string]string{"COPILOT_CLI": "1"}, "copilot"},
+		{"claude", map[string]string{"COPILOT_CLI": "1", "CLAUDECODE": "1"}, "claude"},
+		{"copilot", map[string]string{"COPILOT_CLI": "1"}, "copilot"},
+		{"cursor", map[string]string{"COPILOT_CLI": "1"}, "cursor"},
+	} {
+		a, err := ForCall(c.name, func(k string) string { return c.env[k] })
+		if err != nil || a.Name() != c.want {
+			t.Errorf("ForCall(%q, %v) = %v, %v; want %s", c.name, c.env, a, err, c.want)
+		}
+	}
+	if _, err := ForCall("vim", func(string) string { return "" }); err == nil {
+		t.Error("an unknown agent is still an error")
 	}
 }

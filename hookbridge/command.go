@@ -1,0 +1,89 @@
+package hookbridge
+
+import (
+	"io/fs"
+
+	"cully/engine"
+)
+
+// Command is what a shell command line alone tells the rules: its class
+// and effects, and its redacted, normalized text as a preview, a
+// fingerprint and (for a check) the fingerprint of its check family.
+type Command struct {
+	Shell   engine.Shell
+	Preview string // the redacted, normalized command, clipped for the journal
+	Norm    string // the redacted, normalized command
+	FP      string // Norm's fingerprint ("" for an empty command)
+	Family  string // a check's family fingerprint ("" for anything else)
+}
+
+// DescribeCommand classifies and fingerprints one shell command line, as
+// every adapter whose host runs shell commands does.
+func DescribeCommand(command string, cfg *engine.Config) Command {
+	c := Command{Shell: engine.ClassifyShell(command, cfg)}
+	c.Norm = engine.NormalizeCommand(Redact(command))
+	c.Preview = Clip(c.Norm)
+	if c.Norm == "" {
+		return c
+	}
+	c.FP = engine.Fingerprint(c.Norm)
+	if c.Shell.Class == engine.ClassCheck {
+		fam := engine.CheckFamily(c.Norm)
+		if fam == "" {
+			fam = c.Norm // the command is its own family
+		}
+		c.Family = engine.Fingerprint("family", fam)
+	}
+	return c
+}
+
+// Apply gives a shell call's event what the command says: class, effects,
+// preview and fingerprints, and the file a single-file read names.
+// It returns that file, absolute ("" when none).
+func (c Command) Apply(ev *engine.Event, cwd string) string {
+	ev.Class = c.Shell.Class
+	ev.Changes = c.Shell.Changes
+	ev.Cmd, ev.CmdFP = c.Preview, c.FP
+	if ev.Class == engine.ClassCheck {
+		ev.FamilyFP = c.Family
+	}
+	if c.Shell.Target == "" {
+		return ""
+	}
+	ev.Ranged = c.Shell.Ranged
+	return AbsPath(c.Shell.Target, cwd)
+}
+
+// SetTarget records the file a call works on: project-relative and
+// redacted (a token in a path is no less a secret), its size and
+// modification time when stat finds a regular file (reads and edits only),
+// and, for a read or edit tool (not a shell command), the fingerprint that
+// makes "the same tool on the same file" the same command for the retry
+// rules.
+func SetTarget(ev *engine.Event, abs, project string, stat func(string) (fs.FileInfo, error), shell bool) {
+	if abs == "" {
+		return
+	}
+	ev.Target = RedactPath(RelPath(abs, project))
+	fileCall := ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit
+	if !shell && fileCall {
+		ev.CmdFP = engine.Fingerprint("tool:"+ev.Tool, ev.Target)
+	}
+	if stat != nil && fileCall {
+		if fi, err := stat(abs); err == nil && fi.Mode().IsRegular() {
+			size, mt := fi.Size(), fi.ModTime().UTC()
+			ev.Size, ev.Mtime = &size, &mt
+		}
+	}
+}
+
+// FingerprintHead bounds what a call or outcome fingerprint hashes: a
+// file's content or a command's output can be megabytes, and their first
+// 64 KiB tell two calls apart as surely as the whole.
+func FingerprintHead(raw []byte) []byte {
+	const head = 64 << 10
+	if len(raw) > head {
+		return raw[:head]
+	}
+	return raw
+}

@@ -1,0 +1,172 @@
+package copilot
+
+import (
+	"fmt"
+
+	"cully/hookbridge"
+	"cully/install"
+)
+
+// Events are the Copilot CLI hook events cully registers: tool events
+// (failures included), prompts, session start and end, the agent's stop,
+// compaction, subagents and errors. Not notification: it fires for the
+// user's screen, and the one notification the rules need (a background
+// shell finishing) also arrives as a userPromptSubmitted.
+var Events = []string{
+	"preToolUse", "postToolUse", "postToolUseFailure", "userPromptSubmitted",
+	"sessionStart", "sessionEnd", "agentStop", "preCompact",
+	"subagentStart", "subagentStop", "errorOccurred",
+}
+
+// HookTimeout is each entry's timeoutSec: a hook call takes milliseconds,
+// so a cully that is stuck for this long is broken, and Copilot CLI goes on
+// without it (its timeouts fail open, preToolUse's too).
+const HookTimeout = 5
+
+// command is the bash line of an entry: the hook for this agent, and
+// `|| true`, because Copilot CLI denies the tool call when a preToolUse
+// command exits non-zero (its hooks reference): cully-hook itself always
+// exits 0, but a binary deleted without `cully uninstall` must not block
+// every tool call.
+func command(hook string) string { return hook + " --agent copilot || true" }
+
+// entryCommand is an entry's command line: bash, or the cross-platform
+// command field.
+func entryCommand(h *install.Node) string {
+	if s := h.Get("bash").Str(); s != "" {
+		return s
+	}
+	return h.Get("command").Str()
+}
+
+// Install computes the file after merging cully's entries into before (nil
+// when it does not exist): one entry per event, each naming its event in
+// its environment. Everything that is not cully's keeps its bytes.
+func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOptions) (*install.Plan, error) {
+	path, line := t.Settings, command(o.HookCommand)
+	root, err := install.ParseSettings(path, before)
+	if err != nil {
+		return nil, err
+	}
+	p := &install.Plan{Path: path, Before: before}
+	if hooksFile(t) {
+		switch v := root.Get("version"); {
+		case v == nil:
+			root.Set("version", install.Scalar(1))
+		case string(v.Raw) != "1":
+			return nil, fmt.Errorf("%s: \"version\" is %s, and cully knows version 1 only; fix it by hand first", path, v.Raw)
+		}
+	}
+	hooks := root.Get("hooks")
+	if hooks == nil || hooks.Kind != 'o' {
+		if hooks != nil {
+			return nil, fmt.Errorf("%s: \"hooks\" is not an object; fix it by hand first", path)
+		}
+		hooks = install.Object()
+		root.Set("hooks", hooks)
+	}
+	for _, ev := range Events {
+		arr := hooks.Get(ev)
+		if arr == nil {
+			arr = &install.Node{Kind: 'a'}
+			hooks.Set(ev, arr)
+		}
+		if arr.Kind != 'a' {
+			return nil, fmt.Errorf("%s: hooks.%s is not a list; fix it by hand first", path, ev)
+		}
+		var keep []*install.Node
+		found := false
+		for _, h := range arr.Items {
+			if !install.IsCullyCommand(entryCommand(h)) {
+				keep = append(keep, h)
+				continue
+			}
+			if found {
+				continue // a duplicate of ours: one is enough
+			}
+			found = true
+			keep = append(keep, h)
+			setEntry(h, line, ev)
+		}
+		if !found {
+			h := install.Object()
+			h.Set("type", install.Scalar("command"))
+			setEntry(h, line, ev)
+			keep = append(keep, h)
+		}
+		arr.Items = keep
+	}
+	p.After = root.Encode()
+	p.Changed = before == nil || !install.SameJSON(before, p.After)
+	if !p.Changed {
+		p.After = before
+	}
+	return p, nil
+}
+
+// setEntry makes an entry of ours run line for event ev, changing only what
+// differs.
+func setEntry(h *install.Node, line, ev string) {
+	if h.Get("bash").Str() != line {
+		h.Set("bash", install.Scalar(line))
+	}
+	if h.Get("command") != nil && install.IsCullyCommand(h.Get("command").Str()) {
+		h.Del("command") // bash wins on Unix; an older line of ours must not linger
+	}
+	env := h.Get("env")
+	if env == nil || env.Kind != 'o' {
+		env = install.Object()
+		h.Set("env", env)
+	}
+	if env.Get(EventVar).Str() != ev {
+		env.Set(EventVar, install.Scalar(ev))
+	}
+	if t := h.Get("timeoutSec"); t == nil || string(t.Raw) != fmt.Sprint(HookTimeout) {
+		h.Set("timeoutSec", install.Scalar(HookTimeout))
+	}
+}
+
+// Uninstall computes the file with cully's entries removed, each with its
+// own whitespace and comma: everything else keeps its bytes. A hook file
+// left with nothing but its version loses that too, so that a file install
+// created is seen to hold nothing of anyone's and goes.
+func (Agent) Uninstall(t hookbridge.Target, before []byte) (*install.Plan, error) {
+	path := t.Settings
+	p := &install.Plan{Path: path, Before: before}
+	if before == nil {
+		return p, nil
+	}
+	root, err := install.ParseSettings(path, before)
+	if err != nil {
+		return nil, err
+	}
+	if hooks := root.Get("hooks"); hooks != nil && hooks.Kind == 'o' {
+		for i := 0; i < len(hooks.Keys); i++ {
+			arr := hooks.Vals[i]
+			if arr.Kind != 'a' {
+				continue
+			}
+			var keep []*install.Node
+			for _, h := range arr.Items {
+				if !install.IsCullyCommand(entryCommand(h)) {
+					keep = append(keep, h)
+				}
+			}
+			if len(keep) == 0 && len(arr.Items) > 0 {
+				hooks.Del(hooks.Keys[i])
+				i--
+				continue
+			}
+			arr.Items = keep
+		}
+		if len(hooks.Keys) == 0 {
+			root.Del("hooks")
+		}
+	}
+	if hooksFile(t) && len(root.Keys) == 1 && root.Keys[0] == "version" {
+		root.Del("version")
+	}
+	p.After = root.Encode()
+	p.Changed = string(before) != string(p.After)
+	return p, nil
+}

@@ -1,0 +1,97 @@
+package cursor
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"cully/hookbridge"
+	"cully/hookbridge/claude"
+	"cully/install"
+)
+
+// Doctor checks one scope: every event has a cully entry whose command
+// runs, a committed file names no path of this machine, the skill is
+// present and current; and what Cursor does besides: it runs a project's
+// hooks only in a trusted workspace, and it can run the Claude Code hooks
+// it finds too. A scope with no file, or none of cully's entries in it, has
+// nothing to check.
+func (a Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
+	where := fmt.Sprintf("%s (%s, %s)", a.Title(), t.Scope, t.Settings)
+	installCmd := "cully install --agent cursor" + t.Scope.Flags()
+	b, err := os.ReadFile(t.Settings)
+	if errors.Is(err, os.ErrNotExist) || err == nil && len(strings.TrimSpace(string(b))) == 0 {
+		return hookbridge.Wiring{}
+	}
+	if err != nil {
+		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: where + ": " + err.Error()}}}
+	}
+	var s struct {
+		Hooks map[string][]struct {
+			Command string `json:"command"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid JSON: %v", where, err), Fix: "fix the file by hand; cully will not rewrite it"}}}
+	}
+	var missing, stale []string
+	var cmd string
+	for _, ev := range Events {
+		found := false
+		for _, h := range s.Hooks[ev] {
+			if install.IsCullyCommand(h.Command) {
+				found, cmd = true, h.Command
+				if !install.CommandRuns(h.Command) {
+					stale = append(stale, ev)
+				}
+			}
+		}
+		if !found {
+			missing = append(missing, ev)
+		}
+	}
+	if len(missing) == len(Events) {
+		return hookbridge.Wiring{}
+	}
+	w := hookbridge.Wiring{Command: cmd}
+	add := func(c hookbridge.Check) { w.Checks = append(w.Checks, c) }
+	if len(missing) > 0 {
+		add(hookbridge.Check{What: where + ": no cully entry for " + strings.Join(missing, ", "), Fix: installCmd + " (idempotent: it adds what is missing)"})
+	} else {
+		add(hookbridge.Check{OK: true, What: fmt.Sprintf("%s: hook entries present for all %d events", where, len(Events))})
+	}
+	if len(stale) > 0 {
+		add(hookbridge.Check{What: fmt.Sprintf("%s: hook command %q does not run (missing or not executable)", where, cmd), Fix: installCmd + " (rewrites the command to this cully)"})
+	}
+	if t.Scope == hookbridge.ScopeShared && !install.PathFree(cmd) {
+		add(hookbridge.Check{Warn: true, What: fmt.Sprintf("%s: the hook command %q names a path of this machine, in a file your team commits", where, cmd),
+			Fix: "cully uninstall --agent cursor --scope project --shared, then install again with cully-hook on PATH"})
+	}
+	// The Claude Code files Cursor also reads with its third-party hooks
+	// setting on: the user's for a user install, the repository's for one
+	// in a repository.
+	base := filepath.Dir(filepath.Dir(t.Settings))
+	claudeFiles := []string{filepath.Join(base, ".claude", "settings.json")}
+	if t.Scope != hookbridge.ScopeUser {
+		add(hookbridge.Check{OK: true, Warn: true, What: a.Title() + " runs a repository's hooks only in a trusted workspace"})
+		claudeFiles = append(claudeFiles, filepath.Join(base, ".claude", "settings.local.json"))
+	}
+	for _, f := range claudeFiles {
+		if claude.Wires(f) {
+			add(hookbridge.Check{OK: true, Warn: true, What: fmt.Sprintf("%s also wires cully: with Cursor's third-party hooks setting on, Cursor runs those hooks too and each call is recorded twice, once as Claude Code's", f),
+				Fix: "leave that setting off, or keep cully in one of the two"})
+		}
+	}
+	if sb, err := os.ReadFile(t.Skill); err != nil {
+		add(hookbridge.Check{What: "skill missing: " + t.Skill, Fix: installCmd})
+	} else if string(sb) != skill {
+		add(hookbridge.Check{Warn: true, What: "skill " + t.Skill + " differs from this cully's (edited, or written by another version): install keeps it",
+			Fix: "to take this version, delete it and run " + installCmd})
+	} else {
+		add(hookbridge.Check{OK: true, What: "skill present and current: " + t.Skill})
+	}
+	return w
+}

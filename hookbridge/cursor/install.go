@@ -1,0 +1,133 @@
+package cursor
+
+import (
+	"fmt"
+
+	"cully/hookbridge"
+	"cully/install"
+)
+
+// Events are the Cursor hook events cully registers: shell commands, MCP
+// tools, file reads and edits, prompts, the agent's stop, session start
+// and end, compaction and subagents. Cursor's generic preToolUse and
+// postToolUse are left out: they fire for the same shell commands, reads
+// and edits again.
+var Events = []string{
+	"beforeShellExecution", "afterShellExecution", "beforeMCPExecution", "afterMCPExecution",
+	"beforeReadFile", "afterFileEdit", "beforeSubmitPrompt", "stop",
+	"sessionStart", "sessionEnd", "preCompact", "subagentStart", "subagentStop",
+}
+
+// command is the command line of an entry: the hook for this agent. No
+// timeout is written: its unit is not settled by Cursor's documentation,
+// and a wrong guess would kill every call or none.
+func command(hook string) string { return hook + " --agent cursor" }
+
+// Install computes hooks.json after merging cully's entries into before
+// (nil when it does not exist). Everything that is not cully's keeps its
+// bytes.
+func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOptions) (*install.Plan, error) {
+	path, line := t.Settings, command(o.HookCommand)
+	root, err := install.ParseSettings(path, before)
+	if err != nil {
+		return nil, err
+	}
+	p := &install.Plan{Path: path, Before: before}
+	switch v := root.Get("version"); {
+	case v == nil:
+		root.Set("version", install.Scalar(1))
+	case string(v.Raw) != "1":
+		return nil, fmt.Errorf("%s: \"version\" is %s, and cully knows version 1 only; fix it by hand first", path, v.Raw)
+	}
+	hooks := root.Get("hooks")
+	if hooks == nil || hooks.Kind != 'o' {
+		if hooks != nil {
+			return nil, fmt.Errorf("%s: \"hooks\" is not an object; fix it by hand first", path)
+		}
+		hooks = install.Object()
+		root.Set("hooks", hooks)
+	}
+	for _, ev := range Events {
+		arr := hooks.Get(ev)
+		if arr == nil {
+			arr = &install.Node{Kind: 'a'}
+			hooks.Set(ev, arr)
+		}
+		if arr.Kind != 'a' {
+			return nil, fmt.Errorf("%s: hooks.%s is not a list; fix it by hand first", path, ev)
+		}
+		var keep []*install.Node
+		found := false
+		for _, h := range arr.Items {
+			if !install.IsCullyCommand(h.Get("command").Str()) {
+				keep = append(keep, h)
+				continue
+			}
+			if found {
+				continue // a duplicate of ours: one is enough
+			}
+			found = true
+			keep = append(keep, h)
+			if h.Get("command").Str() != line {
+				h.Set("command", install.Scalar(line))
+			}
+		}
+		if !found {
+			h := install.Object()
+			h.Set("command", install.Scalar(line))
+			keep = append(keep, h)
+		}
+		arr.Items = keep
+	}
+	p.After = root.Encode()
+	p.Changed = before == nil || !install.SameJSON(before, p.After)
+	if !p.Changed {
+		p.After = before
+	}
+	return p, nil
+}
+
+// Uninstall computes hooks.json with cully's entries removed, each with its
+// own whitespace and comma: everything else keeps its bytes. A file left
+// with nothing but its version loses that too, so that a file install
+// created is seen to hold nothing of anyone's and goes.
+func (Agent) Uninstall(t hookbridge.Target, before []byte) (*install.Plan, error) {
+	path := t.Settings
+	p := &install.Plan{Path: path, Before: before}
+	if before == nil {
+		return p, nil
+	}
+	root, err := install.ParseSettings(path, before)
+	if err != nil {
+		return nil, err
+	}
+	if hooks := root.Get("hooks"); hooks != nil && hooks.Kind == 'o' {
+		for i := 0; i < len(hooks.Keys); i++ {
+			arr := hooks.Vals[i]
+			if arr.Kind != 'a' {
+				continue
+			}
+			var keep []*install.Node
+			for _, h := range arr.Items {
+				if !install.IsCullyCommand(h.Get("command").Str()) {
+					keep = append(keep, h)
+				}
+			}
+			if len(keep) == 0 && len(arr.Items) > 0 {
+				hooks.Del(hooks.Keys[i])
+				i--
+				continue
+			}
+			arr.Items = keep
+		}
+		if len(hooks.Keys) == 0 {
+			root.Del("hooks")
+		}
+	}
+	if len(root.Keys) == 1 && root.Keys[0] == "version" {
+		root.Del("version")
+	}
+	p.After = root.Encode()
+	p.Changed = string(before) != string(p.After)
+	return p, nil
+}
