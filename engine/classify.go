@@ -18,7 +18,8 @@ func ClassifyTool(tool string) Class {
 	case "edit", "write", "multiedit", "notebookedit", "apply_patch", "replace", "write_file",
 		"edit_file", "search_replace", "delete_file", "str_replace_based_edit_tool":
 		return ClassEdit
-	case "bashoutput", "taskoutput", "killshell", "killbash", "monitor", "schedulewakeup", "wait":
+	case "bashoutput", "taskoutput", "killshell", "killbash", "monitor", "schedulewakeup", "wait",
+		"write_stdin": // Codex: input to, or (with no characters) a poll of, a command still running
 		return ClassPoll
 	case "bash", "shell", "exec_command", "run_shell_command", "run_terminal_cmd", "local_shell":
 		return ClassRun

@@ -173,3 +173,11 @@ func TestPollBreaksRepetition(t *testing.T) {
 		s.call(wait)
 	}
 }
+
+// Codex's write_stdin (no characters: a poll of a command still running)
+// repeats on purpose: it is a poll, never a repeated call.
+func TestWriteStdinIsAPoll(t *testing.T) {
+	if c := ClassifyTool("write_stdin"); c != ClassPoll {
+		t.Fatalf("write_stdin is %q, want a poll", c)
+	}
+}

@@ -457,3 +457,41 @@ func TestReplayCaptured(t *testing.T) {
 		t.Errorf("Identify(not json) = %q, %q", s, why)
 	}
 }
+
+// Code mode: the model's one tool is `exec`, whose input is a script that
+// calls the real tools. Each call is replayed as the call it makes (the
+// corpus's rollouts hold 512 of them; read as one opaque `exec` they all
+// looked alike and raised 29 false repeated-call guards).
+func TestCodeModeCall(t *testing.T) {
+	for _, c := range []struct{ code, name, input string }{
+		{`const r = await tools.exec_command({"cmd":"sed -n '1,240p' a.md","workdir":"/p","yield_time_ms":10000}); text(r.output);`,
+			`"Bash"`, `{"command":"sed -n '1,240p' a.md"}`},
+		{`const a = await tools.exec_command({"cmd":"go test ./..."}); const b = await tools.exec_command({"cmd":"git status"}); text(a.output + b.output);`,
+			`"Bash"`, `{"command":"go test ./...\ngit status"}`},
+		{`const r = await tools.write_stdin({"session_id":39705,"chars":"","yield_time_ms":1000}); text(r.output);`,
+			`"write_stdin"`, `{"session_id":39705,"chars":"","yield_time_ms":1000}`},
+		{`const r = await tools.exec_command({"cmd":"echo \"}\" {"}); text(r.output);`,
+			`"Bash"`, `{"command":"echo \"}\" {"}`},
+		{"await tools.apply_patch(`*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch`);",
+			`"apply_patch"`, ""},
+		{`text("hello")`, `"exec"`, `{"input":"text(\"hello\")"}`},
+		{`await tools.mcp__x__fetch(42)`, `"mcp__x__fetch"`, `{"input":"await tools.mcp__x__fetch(42)"}`},
+	} {
+		name, input := codeModeCall(c.code)
+		if string(name) != c.name || c.input != "" && string(input) != c.input {
+			t.Errorf("codeModeCall(%q) = %s %s, want %s %s", c.code, name, input, c.name, c.input)
+		}
+		if c.name == `"apply_patch"` {
+			o, _ := jsonlite.ParseObject(input)
+			if got := patchFiles(o.Str("command")); len(got) != 1 || got[0] != "a.txt" {
+				t.Errorf("patch in code mode: files %v", got)
+			}
+		}
+	}
+	// Two different scripts are two different calls.
+	_, a := codeModeCall(`text(1)`)
+	_, b := codeModeCall(`text(2)`)
+	if string(a) == string(b) {
+		t.Error("different scripts read as the same input")
+	}
+}

@@ -341,11 +341,105 @@ func toolCall(pl jsonlite.Object) (name, input []byte) {
 			patch = argObj.Str("input")
 		}
 		return toolApply, commandInput(patch)
+	case n == "exec" && pl.Str("type") == "custom_tool_call":
+		return codeModeCall(pl.Str("input"))
+	}
+	if len(args) == 0 && pl.Str("type") == "custom_tool_call" {
+		// A custom tool's input is free text: keep it, so that two calls
+		// with different inputs are never taken for the same call.
+		return quote(n), append(append([]byte(`{"input":`), quote(pl.Str("input"))...), '}')
 	}
 	if len(args) == 0 || args[0] != '{' {
 		args = []byte("null")
 	}
 	return quote(n), args
+}
+
+// codeModeCall reads Codex's code mode, where the model's one tool is
+// `exec` and its input a script that calls the real tools
+// (`const r = await tools.exec_command({"cmd": …}); text(r.output);`).
+// The corpus's Codex rollouts hold 512 such calls: taken as one opaque
+// `exec` with no input, every one looked like the one before, and the
+// repeated-call guard fired on 29 of them. Each becomes the call it makes:
+// its shell commands (all of them, one per line) as Bash, a patch as
+// apply_patch, a write to a running command's stdin as write_stdin (a
+// poll), anything else by the tool it names, with its arguments.
+func codeModeCall(code string) (name, input []byte) {
+	var cmds []string
+	first, firstArgs := "", ""
+	for rest := code; ; {
+		i := strings.Index(rest, "tools.")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len("tools."):]
+		j := strings.IndexByte(rest, '(')
+		if j <= 0 || !isToolName(rest[:j]) {
+			continue
+		}
+		tool, args := rest[:j], jsObject(rest[j+1:])
+		if first == "" {
+			first, firstArgs = tool, args
+		}
+		if tool == "exec_command" {
+			if o, err := jsonlite.ParseObject([]byte(args)); err == nil && o.Str("cmd") != "" {
+				cmds = append(cmds, o.Str("cmd"))
+			}
+		}
+	}
+	switch {
+	case len(cmds) > 0:
+		return toolBash, commandInput(strings.Join(cmds, "\n"))
+	case first == "apply_patch":
+		return toolApply, commandInput(code) // the patch parser reads the file lines wherever they sit
+	case first != "" && firstArgs != "":
+		return quote(first), []byte(firstArgs)
+	case first != "":
+		return quote(first), append(append([]byte(`{"input":`), quote(code)...), '}')
+	}
+	return quote("exec"), append(append([]byte(`{"input":`), quote(code)...), '}')
+}
+
+func isToolName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// jsObject is the JSON object a script passes first, when its argument is
+// one ("" otherwise): from its '{' to the brace that closes it, strings
+// skipped, validated as JSON.
+func jsObject(s string) string {
+	s = strings.TrimLeft(s, " \t\n")
+	if s == "" || s[0] != '{' {
+		return ""
+	}
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				if _, err := jsonlite.ParseObject([]byte(s[:i+1])); err == nil {
+					return s[:i+1]
+				}
+				return ""
+			}
+		}
+	}
+	return ""
 }
 
 // commandLine is a command given as a string, or as an argv whose shell
