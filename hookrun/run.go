@@ -156,7 +156,7 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 		ev.Session = "unknown"
 	}
 	var complete func(*engine.Event, *engine.State)
-	if c, ok := agent.(hookbridge.Completer); ok && total <= maxPayload {
+	if c, ok := agents.CompleterFor(agent); ok && total <= maxPayload {
 		complete = func(ev *engine.Event, st *engine.State) { c.Complete(raw, benv, ev, st) }
 	}
 	sigs, err := h.RecordWith(ev, &cfg, complete)

@@ -87,3 +87,25 @@ func TestForCall(t *testing.T) {
 		t.Error("an unknown agent is still an error")
 	}
 }
+
+// The capability lists are exactly the adapters that implement them.
+func TestCapabilityLists(t *testing.T) {
+	var wantG, wantC, gotG, gotC []string
+	for _, a := range All() {
+		if _, ok := a.(hookbridge.Guest); ok {
+			wantG = append(wantG, a.Name())
+		}
+		if _, ok := a.(hookbridge.Completer); ok {
+			wantC = append(wantC, a.Name())
+		}
+		if _, ok := CompleterFor(a); ok {
+			gotC = append(gotC, a.Name())
+		}
+	}
+	for _, g := range guests() {
+		gotG = append(gotG, g.Name())
+	}
+	if strings.Join(gotG, " ") != strings.Join(wantG, " ") || strings.Join(gotC, " ") != strings.Join(wantC, " ") {
+		t.Errorf("guests %v (adapters: %v), completers %v (adapters: %v)", gotG, wantG, gotC, wantC)
+	}
+}
