@@ -46,16 +46,19 @@ func contexts(corpus, outDir string) error {
 	}
 	defer idx.Close()
 	fmt.Fprintln(idx, "id\tsession\tts\tcall\trules\tlabelled")
-	cache := map[string][]item{}
+	cache := map[string]*session{}
 	for _, n := range nudges(r) {
-		items, ok := cache[n.Session]
+		// by its files too: a replay can name several sessions alike (a
+		// rollout whose session id it lost reads as session "")
+		key := n.Session + "\x00" + strings.Join(n.Files, "\x00")
+		s, ok := cache[key]
 		if !ok {
-			items = sessionItems(n.Files)
-			cache = map[string][]item{n.Session: items} // one session at a time in memory
+			s = readSession(n.Files)
+			cache = map[string]*session{key: s} // one session at a time in memory
 		}
 		_, done := labels[n.key()]
 		fmt.Fprintf(idx, "%s\t%s\t%s\t%d\t%s\t%v\n", n.ID, n.Session, n.Time.UTC().Format(time.RFC3339Nano), n.Call, strings.Join(n.Rules, ","), done)
-		if err := os.WriteFile(filepath.Join(outDir, n.ID+".txt"), []byte(render(n, items)), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(outDir, n.ID+".txt"), []byte(renderAt(n, s.items, s.locate(n))), 0o644); err != nil {
 			return err
 		}
 	}
@@ -63,15 +66,36 @@ func contexts(corpus, outDir string) error {
 	return nil
 }
 
-// render writes one nudge in its context.
-func render(n nudge, items []item) string {
-	at := -1
+// session is one session's steps, and how to find the call a nudge was
+// said before.
+type session struct {
+	items  []item
+	locate func(n nudge) int // the index in items of the nudged call, -1 if none
+}
+
+// readSession reads a session's files: Codex rollouts, else Claude Code
+// transcripts.
+func readSession(files []string) *session {
+	if isRollout(files) {
+		return codexSession(files)
+	}
+	items := sessionItems(files)
+	return &session{items: items, locate: func(n nudge) int { return callAt(n, items) }}
+}
+
+// callAt is the first call at or after the nudge's time.
+func callAt(n nudge, items []item) int {
 	for i, it := range items {
 		if it.kind == "call" && !it.at.Before(n.Time) {
-			at = i
-			break
+			return i
 		}
 	}
+	return -1
+}
+
+// renderAt writes one nudge in its context, the nudged call being
+// items[at] (-1: not found).
+func renderAt(n nudge, items []item, at int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "nudge %s · session %s · before call %d (%s %s) at %s\n\n", n.ID, n.Session, n.Call, n.Tool, n.Preview, n.Time.UTC().Format(time.RFC3339))
 	if at < 0 {

@@ -1,7 +1,7 @@
 // Command quality measures the rules on real recorded sessions: it runs
-// `cully replay --json` over a corpus of Claude Code transcripts and either
-// writes one context file per nudge for labelling, or joins the nudges
-// with their labels and prints docs/quality.md.
+// `cully replay --json` over a corpus of Claude Code transcripts and Codex
+// rollouts and either writes one context file per nudge for labelling, or
+// joins the nudges with their labels and prints docs/quality.md.
 //
 //	go run ./bench/quality contexts CORPUS OUTDIR   # context files, outside the repository
 //	go run ./bench/quality report CORPUS > docs/quality.md
