@@ -1,5 +1,7 @@
 package engine
 
+import "strings"
+
 // Apply folds one event into the session state and returns the signals it
 // raised: checkpoints, guard warnings, acknowledgments and at most one nudge
 // for the agent. It sets ev.Task. It never reads a clock or a file.
@@ -33,7 +35,7 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	var sigs []Signal
 	switch ev.Kind {
 	case KindPrompt:
-		sigs = s.newTask(ev)
+		sigs = append(s.newTask(ev), s.startRun(ev, cfg)...)
 	case KindSessionStart:
 		s.Ended = false
 		if ev.Source == "compact" || ev.Source == "clear" { // the agent's context was replaced
@@ -56,11 +58,18 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 			s.Usage = &u
 		}
 	case KindPreTool:
-		sigs = s.preTool(ev, cfg)
+		if s.Run == nil { // cully saw no prompt: the run starts before this call
+			sigs = s.startRun(ev, cfg)
+		}
+		sigs = append(sigs, s.preTool(ev, cfg)...)
 	case KindPostTool:
-		sigs = s.postTool(ev, cfg)
+		sigs = append(s.postTool(ev, cfg), s.runCall(ev, cfg)...)
 	case KindBatch:
 		sigs = s.rejected(ev, cfg)
+	case KindStop:
+		sigs = s.runEnd(ev, cfg)
+	case KindSnapshot, KindPause, KindResume, KindRollback:
+		s.runEvent(ev)
 	}
 	ev.Task = s.Task
 	return sigs
@@ -157,7 +166,11 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 			pending = append(pending, c)
 		}
 	}
-	if ev.Quiet || len(pending) == 0 && len(warned) == 0 {
+	if ev.Quiet {
+		return sigs
+	}
+	notes := s.runNotes(ev)
+	if notes == "" && len(pending) == 0 && len(warned) == 0 {
 		return sigs
 	}
 	for _, c := range pending {
@@ -166,6 +179,9 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 		}
 	}
 	text := composeNudge(pending, warned, s.attended(), cfg)
+	if notes != "" { // run control first: a paused run outranks any checkpoint
+		text = strings.TrimRight(notes+"\n"+text, "\n")
+	}
 	for _, c := range pending {
 		c.Nudged = true
 	}

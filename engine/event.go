@@ -23,6 +23,10 @@ const (
 	KindNotify       Kind = "notify"     // host notification
 	KindAck          Kind = "ack"        // the user acknowledged checkpoints (cully ack, panel)
 	KindHostUsage    Kind = "host_usage" // the host's own cost/context figures (status line)
+	KindSnapshot     Kind = "snapshot"   // a recovery snapshot of the run was written, or failed (cully snapshot)
+	KindPause        Kind = "pause"      // the user paused the run (cully stop)
+	KindResume       Kind = "resume"     // the user resumed it, with a note (cully resume)
+	KindRollback     Kind = "rollback"   // the user rolled the run's files back to a snapshot, or tried to (cully rollback)
 	KindOther        Kind = "other"      // any other host event, recorded as is
 )
 
@@ -108,6 +112,15 @@ type Event struct {
 	Ack      []string   `json:"ack,omitempty"`      // checkpoint ids acknowledged ("*" = all)
 	Rejected []Rejected `json:"rejected,omitempty"` // calls the host refused before any tool hook (batch events)
 	Usage    *HostUsage `json:"usage,omitempty"`    // host-reported usage (status line, transcript)
+
+	// Run control's own events (snapshot, pause, resume, rollback): the run
+	// they are about, the snapshot's step, and the files concerned (a
+	// snapshot's files_modified, a rollback's restored or failing paths):
+	// at most MaxEventPaths of them, PathCount in all.
+	Run       string   `json:"run,omitempty"`
+	Step      *int     `json:"step,omitempty"`
+	Paths     []string `json:"paths,omitempty"`
+	PathCount int      `json:"path_count,omitempty"`
 
 	Signals []Signal `json:"signals,omitempty"` // what cully raised or said on this event (output of the reducer)
 }

@@ -91,6 +91,12 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 	if e.Usage != nil {
 		b = appendUsage(appendField(b, "usage"), e.Usage)
 	}
+	b = appendStr(b, "run", e.Run, true)
+	if e.Step != nil {
+		b = strconv.AppendInt(appendField(b, "step"), int64(*e.Step), 10)
+	}
+	b = appendList(b, "paths", e.Paths, appendQuoted)
+	b = appendInt(b, "path_count", e.PathCount, true)
 	b = appendList(b, "signals", e.Signals, func(b []byte, s engine.Signal) []byte {
 		b = append(b, `{"kind":`...)
 		b = appendQuoted(b, string(s.Kind))
@@ -98,6 +104,7 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 		b = appendStr(b, "id", s.ID, true)
 		b = appendStr(b, "evidence", s.Evidence, true)
 		b = appendStr(b, "text", s.Text, true)
+		b = appendInt(b, "n", s.N, true)
 		return append(b, '}')
 	})
 	return append(b, '}')

@@ -27,6 +27,8 @@ func TestAppendEventMatchesEncodingJSON(t *testing.T) {
 		{V: 1, Kind: engine.KindBatch, Rejected: []engine.Rejected{{Tool: "Edit", Class: engine.ClassEdit, Target: "a.go", FP: "f", Sig: "s"}, {Tool: "X", FP: "g", Sig: "t"}}},
 		{V: 1, Kind: engine.KindHostUsage, Usage: &engine.HostUsage{InputTokens: &tok}},
 		{V: 1, Kind: engine.KindPostTool, Tests: &engine.TestCounts{Runner: "py\"test"}},
+		{V: 1, Kind: engine.KindSnapshot, Run: "r-1", Step: &one, Paths: []string{"a.go", "d/<b>.go"}, PathCount: 30, Source: "calls", Outcome: engine.OutcomeOK},
+		{V: 1, Kind: engine.KindPostTool, Signals: []engine.Signal{{Kind: engine.SignalSnapshot, Reason: "calls", ID: "r-1", N: 10}}},
 	}
 	for i, ev := range evs {
 		want, err := json.Marshal(&ev)
