@@ -22,7 +22,7 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 		s.LastSeen = ev.Time
 	}
 	s.Events++
-	if ev.Agent != "" && ev.Kind != KindAck {
+	if ev.Agent != "" && !byCully(ev.Kind) {
 		s.Agent = ev.Agent
 	}
 	if ev.Cwd != "" && ev.Subagent == "" {
@@ -35,7 +35,7 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	var sigs []Signal
 	switch ev.Kind {
 	case KindPrompt:
-		sigs = append(s.newTask(ev), s.startRun(ev, cfg)...)
+		sigs = append(s.newTask(ev), s.startRun(ev)...)
 	case KindSessionStart:
 		s.Ended = false
 		if ev.Source == "compact" || ev.Source == "clear" { // the agent's context was replaced
@@ -59,15 +59,15 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 		}
 	case KindPreTool:
 		if s.Run == nil { // cully saw no prompt: the run starts before this call
-			sigs = s.startRun(ev, cfg)
+			sigs = s.startRun(ev)
 		}
 		sigs = append(sigs, s.preTool(ev, cfg)...)
 	case KindPostTool:
-		sigs = append(s.postTool(ev, cfg), s.runCall(ev, cfg)...)
+		sigs = append(s.postTool(ev, cfg), s.runCall(ev)...)
 	case KindBatch:
 		sigs = s.rejected(ev, cfg)
 	case KindStop:
-		sigs = s.runEnd(ev, cfg)
+		sigs = s.runEnd(ev)
 	case KindSnapshot, KindPause, KindResume, KindRollback:
 		s.runEvent(ev)
 	}
@@ -451,4 +451,14 @@ func (s *State) bookRecent(ev *Event) {
 	case ev.Outcome == OutcomeOK && (ev.Class == ClassRun || ev.Class == ClassCheck || ev.Class == ClassEdit):
 		s.ErrRun = nil // a command or an edit that worked ends the run
 	}
+}
+
+// byCully reports whether events of this kind come from cully's own
+// commands (whose Agent is "cully"), not from the agent's host.
+func byCully(k Kind) bool {
+	switch k {
+	case KindAck, KindSnapshot, KindPause, KindResume, KindRollback:
+		return true
+	}
+	return false
 }

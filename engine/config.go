@@ -41,10 +41,6 @@ type Config struct {
 	Checks []string `toml:"checks" json:"checks,omitempty"`
 	// ReadOnly are extra command names that only read.
 	ReadOnly []string `toml:"read_only" json:"read_only,omitempty"`
-	// NoSnapshots: no recovery snapshot is asked for (CULLY_SNAPSHOTS=off;
-	// the demo). The run is still followed: its calls, checks and pause.
-	// Set by the hook from its environment, never from a file.
-	NoSnapshots bool `toml:"-" json:"-"`
 }
 
 // DefaultConfig returns the documented thresholds (docs/rules.md).

@@ -108,6 +108,10 @@ type Event struct {
 
 	Attended *bool `json:"attended,omitempty"` // false when the host says nobody is watching
 	Quiet    bool  `json:"quiet,omitempty"`    // CULLY_GUARD=off: record, never nudge
+	// NoSnapshots: CULLY_SNAPSHOTS=off, no recovery snapshot is asked for
+	// (the run is still followed). In the record, as Quiet is, so that a
+	// replay asks for what the live hook asked for.
+	NoSnapshots bool `json:"no_snapshots,omitempty"`
 
 	Ack      []string   `json:"ack,omitempty"`      // checkpoint ids acknowledged ("*" = all)
 	Rejected []Rejected `json:"rejected,omitempty"` // calls the host refused before any tool hook (batch events)

@@ -130,21 +130,21 @@ func RunID(session string, task int, t time.Time) string {
 // startRun opens a run at ev and asks for its baseline. What the user set
 // (a pause, a failed rollback, a notice) and the session's snapshot
 // accounting carry over from the run before.
-func (s *State) startRun(ev *Event, cfg *Config) []Signal {
+func (s *State) startRun(ev *Event) []Signal {
 	r := &Run{ID: RunID(s.Session, s.Task, ev.Time), Task: s.Task, Started: ev.Time, SnapAt: ev.Time.Unix()}
 	if old := s.Run; old != nil {
 		r.Asked, r.Done = old.Asked, old.Done
 		r.Paused, r.Resumed, r.RollbackFailed, r.Notice = old.Paused, old.Resumed, old.RollbackFailed, old.Notice
 	}
 	s.Run = r
-	return s.askSnapshot(ev, SnapBaseline, cfg)
+	return s.askSnapshot(ev, SnapBaseline)
 }
 
 // askSnapshot asks the hook for a snapshot of the run.
-func (s *State) askSnapshot(ev *Event, why Reason, cfg *Config) []Signal {
+func (s *State) askSnapshot(ev *Event, why Reason) []Signal {
 	r := s.Run
 	r.SnapCalls, r.SnapAt = r.Calls, ev.Time.Unix()
-	if cfg.NoSnapshots {
+	if ev.NoSnapshots {
 		return nil
 	}
 	r.Asked++
@@ -153,10 +153,10 @@ func (s *State) askSnapshot(ev *Event, why Reason, cfg *Config) []Signal {
 
 // runCall books a finished tool call into the run and asks for the
 // snapshot that is due after it.
-func (s *State) runCall(ev *Event, cfg *Config) []Signal {
+func (s *State) runCall(ev *Event) []Signal {
 	var sigs []Signal
 	if s.Run == nil {
-		sigs = s.startRun(ev, cfg)
+		sigs = s.startRun(ev)
 	}
 	r := s.Run
 	r.Calls++
@@ -170,20 +170,20 @@ func (s *State) runCall(ev *Event, cfg *Config) []Signal {
 	}
 	switch since := r.Calls - r.SnapCalls; {
 	case since >= snapshotCalls:
-		sigs = append(sigs, s.askSnapshot(ev, SnapCalls, cfg)...)
+		sigs = append(sigs, s.askSnapshot(ev, SnapCalls)...)
 	case since > 0 && ev.Time.Unix()-r.SnapAt >= snapshotSeconds:
-		sigs = append(sigs, s.askSnapshot(ev, SnapTime, cfg)...)
+		sigs = append(sigs, s.askSnapshot(ev, SnapTime)...)
 	}
 	return sigs
 }
 
 // runEnd asks for a snapshot of where the agent's turn ended, when it made
 // calls since the last one.
-func (s *State) runEnd(ev *Event, cfg *Config) []Signal {
+func (s *State) runEnd(ev *Event) []Signal {
 	if s.Run == nil || ev.Subagent != "" || s.Run.Calls == s.Run.SnapCalls {
 		return nil
 	}
-	return s.askSnapshot(ev, SnapEnd, cfg)
+	return s.askSnapshot(ev, SnapEnd)
 }
 
 func (r *Run) bookCheck(ev *Event) {

@@ -153,11 +153,12 @@ func TestRunStartsAndCarries(t *testing.T) {
 
 func TestNoSnapshotsAsksNothing(t *testing.T) {
 	s := newSim(t)
-	s.cfg.NoSnapshots = true
 	var got []Signal
-	got = append(got, s.prompt()...)
+	got = append(got, s.apply(Event{Kind: KindPrompt, NoSnapshots: true})...)
 	for i := 0; i < 12; i++ {
-		g, _ := s.snaps(read("a.go"))
+		ev := read("a.go")
+		ev.NoSnapshots = true
+		g, _ := s.snaps(ev)
 		got = append(got, g...)
 	}
 	if g := snapshotsIn(got); len(g) > 0 || s.st.Run.Asked != 0 || s.st.Run.Calls != 12 {

@@ -78,6 +78,9 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 	if e.Quiet {
 		b = append(b, `,"quiet":true`...)
 	}
+	if e.NoSnapshots {
+		b = append(b, `,"no_snapshots":true`...)
+	}
 	b = appendList(b, "ack", e.Ack, appendQuoted)
 	b = appendList(b, "rejected", e.Rejected, func(b []byte, r engine.Rejected) []byte {
 		b = append(b, `{"tool":`...)
