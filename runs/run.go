@@ -250,3 +250,17 @@ func ReadFailure(h store.Home, runID string) (*Failure, error) {
 	}
 	return f, nil
 }
+
+// NextStep is the step the run's next snapshot will have (0 when it has
+// none), for recording a failure that wrote no file.
+func NextStep(h store.Home, runID string) int {
+	dir, err := h.CheckRunDir(runID)
+	if err != nil {
+		return 0
+	}
+	ns, err := steps(dir)
+	if err != nil || len(ns) == 0 {
+		return 0
+	}
+	return ns[len(ns)-1] + 1
+}
