@@ -15,12 +15,13 @@ import (
 // content in a private git store.
 var ErrNoGit = errors.New("git is not installed: recovery snapshots keep the files' content in a private git store (install git, or set CULLY_SNAPSHOTS=off)")
 
-// privateConfig keeps the user's settings for their own repository out of
-// the run's: no file-system monitor, no untracked cache or split index in
-// a throwaway index, no automatic gc or maintenance in a store that only
-// grows during a run, and no refusal of a line-ending conversion (the
-// user's own files are snapshotted as they are).
-var privateConfig = []string{
+// gitConfig is passed to every git command: no file-system monitor (a
+// repository's own config could name a program to run as one, and cully
+// runs git in whatever project the agent is in), no untracked cache or
+// split index in a throwaway index, no automatic gc or maintenance in a
+// store that only grows during a run, and no refusal of a line-ending
+// conversion (the user's files are snapshotted as they are).
+var gitConfig = []string{
 	"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.splitIndex=false",
 	"-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "core.safecrlf=false",
 }
@@ -61,10 +62,7 @@ func (g git) command(args ...string) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, ErrNoGit
 	}
-	if g.dir != "" {
-		args = append(append([]string{}, privateConfig...), args...)
-	}
-	c := exec.Command(bin, args...)
+	c := exec.Command(bin, append(append([]string{}, gitConfig...), args...)...)
 	c.Dir, c.Env = g.root, g.environ()
 	return c, nil
 }
