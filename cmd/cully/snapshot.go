@@ -111,6 +111,7 @@ func (a *app) snapshot(o snapshotOpts) error {
 // snapshotBackground is the snapshot the hook starts: it records its own
 // outcome, and its errors go to errors.log (nobody reads its stderr).
 func (a *app) snapshotBackground(o snapshotOpts) error {
+	backgroundPriority()
 	h, err := a.home()
 	if err != nil {
 		return err

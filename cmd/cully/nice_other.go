@@ -1,0 +1,6 @@
+//go:build !unix
+
+package main
+
+// backgroundPriority: no lower priority here.
+func backgroundPriority() {}
