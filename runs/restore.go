@@ -114,6 +114,9 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkRoot(m); err != nil {
+		return nil, err
+	}
 	ns, err := steps(dir)
 	if err != nil {
 		return nil, err

@@ -376,3 +376,19 @@ func TestNoBaseline(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// A run whose work tree is gone is neither snapshotted nor rolled back
+// (a rollback would create the folder again).
+func TestWorkTreeGone(t *testing.T) {
+	w := newWorld(t, true)
+	w.take("baseline")
+	if err := os.Rename(w.root, w.root+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Take(w.h, Request{Run: w.run, Reason: "calls", Now: t0}); err == nil || !strings.Contains(err.Error(), "is not there any more") {
+		t.Fatalf("snapshot: %v", err)
+	}
+	if _, err := w.rollback(0, false); err == nil || w.exists(".") {
+		t.Fatalf("rollback: %v", err)
+	}
+}

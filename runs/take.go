@@ -63,6 +63,9 @@ func takeLocked(h store.Home, dir string, req Request) (*Snapshot, error) {
 	case err != nil:
 		return nil, err
 	}
+	if err := checkRoot(m); err != nil {
+		return nil, err
+	}
 	ns, err := steps(dir)
 	if err != nil {
 		return nil, err
@@ -81,6 +84,16 @@ func takeLocked(h store.Home, dir string, req Request) (*Snapshot, error) {
 		return nil, err
 	}
 	return write(dir, m, req, step, tree, skipped, paths(changes))
+}
+
+// checkRoot refuses a run whose work tree is gone (moved, deleted): a
+// snapshot of it would say every file was deleted, and a rollback would
+// create the folder again.
+func checkRoot(m *Meta) error {
+	if fi, err := os.Stat(m.Root); err != nil || !fi.IsDir() {
+		return fmt.Errorf("the run's work tree %s is not there any more", m.Root)
+	}
+	return nil
 }
 
 func private(dir, root string) git { return git{dir: filepath.Join(dir, gitDirName), root: root} }
