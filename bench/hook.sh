@@ -52,7 +52,7 @@ if command -v git >/dev/null; then
   for i in $(seq 0 1999); do
     d="$repo/$(printf pkg%03d $((i / 20)))"
     mkdir -p "$d"
-    yes "$line" | head -n $((32 + i % 64)) > "$d/$(printf file%04d.go "$i")"
+    printf "$line\n%.0s" $(seq $((32 + i % 64))) > "$d/$(printf file%04d.go "$i")"
   done
   (cd "$repo" && git init -q && git add -A && git -c user.email=b@e -c user.name=b commit -qm init)
   mkdir -m 700 "$work/snap-off" "$work/snap-on"

@@ -111,14 +111,16 @@ func (a *app) snapshot(o snapshotOpts) error {
 // snapshotBackground is the snapshot the hook starts: it records its own
 // outcome, and its errors go to errors.log (nobody reads its stderr).
 func (a *app) snapshotBackground(o snapshotOpts) error {
-	backgroundPriority()
 	h, err := a.home()
 	if err != nil {
 		return err
 	}
 	now, _ := a.now()
 	step := runs.NextStep(h, o.run)
-	snap, err := runs.Take(h, runs.Request{Session: o.session, Run: o.run, Task: o.task, Reason: o.reason, Calls: o.calls, Dir: o.dir, Now: now})
+	var snap *runs.Snapshot
+	inBackground(func() {
+		snap, err = runs.Take(h, runs.Request{Session: o.session, Run: o.run, Task: o.task, Reason: o.reason, Calls: o.calls, Dir: o.dir, Now: now})
+	})
 	if snap != nil {
 		step = snap.Step
 	}
