@@ -41,6 +41,30 @@ for payload in "$post" "$pre"; do
     "cully hook (full binary), $events events=CULLY_HOME=$work/big $work/cully hook"
 done
 
+# Run control: with snapshots on, every 10th PostToolUse of the session
+# starts a background `cully snapshot` of the project (here a committed git
+# repository of 2,000 files, 4 KiB each on average); the hook's part is the
+# process start. The snapshot's own git work then runs beside the next
+# calls, on the same 2 cores.
+if command -v git >/dev/null; then
+  repo="$work/repo"
+  line=$(printf 'x%.0s' $(seq 63))
+  for i in $(seq 0 1999); do
+    d="$repo/$(printf pkg%03d $((i / 20)))"
+    mkdir -p "$d"
+    printf "$line\n%.0s" $(seq $((32 + i % 64))) > "$d/$(printf file%04d.go "$i")"
+  done
+  (cd "$repo" && git init -q && git add -A && git -c user.email=b@e -c user.name=b commit -qm init)
+  mkdir -m 700 "$work/snap-off" "$work/snap-on"
+  echo; echo "run control: payload $(basename "$post"), project: a 2,000-file git repository"
+  CLAUDE_PROJECT_DIR="$repo" "$work/ratio" -runs "$runs" -stdin "$post" \
+    "minimal=CULLY_HOME=$work/min $work/minimal" \
+    "cully-hook, snapshots off=CULLY_SNAPSHOTS=off CULLY_HOME=$work/snap-off $work/cully-hook" \
+    "cully-hook, a snapshot every 10 calls=CULLY_SNAPSHOTS=on CULLY_HOME=$work/snap-on $work/cully-hook"
+  CULLY_HOME="$work/snap-on" "$work/cully" snapshot --wait --timeout 5m >/dev/null
+  echo "snapshots written: $(ls "$work"/snap-on/runs/*/snapshot-*.json | wc -l)"
+fi
+
 if command -v hyperfine >/dev/null; then
   echo
   hyperfine -w 30 -r "$runs" \

@@ -105,6 +105,9 @@ func newSession(t *testing.T, script []toolCall, extraEnv ...string) *session {
 		"ANTHROPIC_BASE_URL=" + s.api.url, "ANTHROPIC_API_KEY=sk-ant-e2e-test-key-not-real",
 		"IS_SANDBOX=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1",
 		"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1",
+		// No background snapshot outlives a test's temporary folder (the
+		// snapshots' own tests are cmd/cully's scripts and package runs).
+		"CULLY_SNAPSHOTS=off",
 	}
 	s.env = append(s.env, extraEnv...)
 	return s

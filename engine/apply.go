@@ -1,5 +1,7 @@
 package engine
 
+import "strings"
+
 // Apply folds one event into the session state and returns the signals it
 // raised: checkpoints, guard warnings, acknowledgments and at most one nudge
 // for the agent. It sets ev.Task. It never reads a clock or a file.
@@ -20,7 +22,7 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 		s.LastSeen = ev.Time
 	}
 	s.Events++
-	if ev.Agent != "" && ev.Kind != KindAck {
+	if ev.Agent != "" && !byCully(ev.Kind) {
 		s.Agent = ev.Agent
 	}
 	if ev.Cwd != "" && ev.Subagent == "" {
@@ -42,7 +44,7 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	var sigs []Signal
 	switch ev.Kind {
 	case KindPrompt:
-		sigs = s.newTask(ev)
+		sigs = append(s.newTask(ev), s.startRun(ev)...)
 	case KindSessionStart:
 		s.Ended = false
 		if ev.Source == "compact" || ev.Source == "clear" { // the agent's context was replaced
@@ -60,11 +62,18 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	case KindAck:
 		sigs = s.ack(ev)
 	case KindPreTool:
-		sigs = s.preTool(ev, cfg)
+		if s.Run == nil { // cully saw no prompt: the run starts before this call
+			sigs = s.startRun(ev)
+		}
+		sigs = append(sigs, s.preTool(ev, cfg)...)
 	case KindPostTool:
-		sigs = s.postTool(ev, cfg)
+		sigs = append(s.postTool(ev, cfg), s.runCall(ev)...)
 	case KindBatch:
 		sigs = s.rejected(ev, cfg)
+	case KindStop:
+		sigs = s.runEnd(ev)
+	case KindSnapshot, KindPause, KindResume, KindRollback:
+		s.runEvent(ev)
 	}
 	// The host's own figures ride on any event: the status line's, or a
 	// turn's end that read them from the host's session log.
@@ -175,7 +184,11 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 			pending = append(pending, c)
 		}
 	}
-	if ev.Quiet || len(pending) == 0 && len(warned) == 0 {
+	if ev.Quiet {
+		return sigs
+	}
+	notes := s.runNotes(ev)
+	if notes == "" && len(pending) == 0 && len(warned) == 0 {
 		return sigs
 	}
 	for _, c := range pending {
@@ -184,6 +197,9 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 		}
 	}
 	text := composeNudge(pending, warned, s.attended(), cfg)
+	if notes != "" { // run control first: a paused run outranks any checkpoint
+		text = strings.TrimRight(notes+"\n"+text, "\n")
+	}
 	for _, c := range pending {
 		c.Nudged = true
 	}
@@ -509,4 +525,14 @@ func (s *State) bookRecent(ev *Event) {
 	case ev.Outcome == OutcomeOK && (ev.Class == ClassRun || ev.Class == ClassCheck || ev.Class == ClassEdit):
 		s.ErrRun = nil // a command or an edit that worked ends the run
 	}
+}
+
+// byCully reports whether events of this kind come from cully's own
+// commands (whose Agent is "cully"), not from the agent's host.
+func byCully(k Kind) bool {
+	switch k {
+	case KindAck, KindSnapshot, KindPause, KindResume, KindRollback:
+		return true
+	}
+	return false
 }

@@ -23,6 +23,10 @@ const (
 	KindNotify       Kind = "notify"     // host notification
 	KindAck          Kind = "ack"        // the user acknowledged checkpoints (cully ack, panel)
 	KindHostUsage    Kind = "host_usage" // the host's own cost/context figures (status line)
+	KindSnapshot     Kind = "snapshot"   // a recovery snapshot of the run was written, or failed (cully snapshot)
+	KindPause        Kind = "pause"      // the user paused the run (cully stop)
+	KindResume       Kind = "resume"     // the user resumed it, with a note (cully resume)
+	KindRollback     Kind = "rollback"   // the user rolled the run's files back to a snapshot, or tried to (cully rollback)
 	KindOther        Kind = "other"      // any other host event, recorded as is
 )
 
@@ -113,6 +117,10 @@ type Event struct {
 	// and the call's post-tool event, whose answer the host appends to the
 	// tool's result, delivers it with the checkpoints due by then.
 	Defer bool `json:"defer,omitempty"`
+	// NoSnapshots: CULLY_SNAPSHOTS=off, no recovery snapshot is asked for
+	// (the run is still followed). In the record, as Quiet is, so that a
+	// replay asks for what the live hook asked for.
+	NoSnapshots bool `json:"no_snapshots,omitempty"`
 
 	Ack      []string   `json:"ack,omitempty"`      // checkpoint ids acknowledged ("*" = all)
 	Rejected []Rejected `json:"rejected,omitempty"` // calls the host refused before any tool hook (batch events)
@@ -125,6 +133,15 @@ type Event struct {
 	// names it, for the adapter that completes events from it. It is never
 	// journaled: the record keeps no path of this machine it does not need.
 	TranscriptPath string `json:"-"`
+
+	// Run control's own events (snapshot, pause, resume, rollback): the run
+	// they are about, the snapshot's step, and the files concerned (a
+	// snapshot's files_modified, a rollback's restored or failing paths):
+	// at most MaxEventPaths of them, PathCount in all.
+	Run       string   `json:"run,omitempty"`
+	Step      *int     `json:"step,omitempty"`
+	Paths     []string `json:"paths,omitempty"`
+	PathCount int      `json:"path_count,omitempty"`
 
 	Signals []Signal `json:"signals,omitempty"` // what cully raised or said on this event (output of the reducer)
 }

@@ -55,6 +55,10 @@ const (
 	SignalGuard      SignalKind = "guard"      // a guard warning was raised
 	SignalAck        SignalKind = "ack"        // a checkpoint was closed
 	SignalNudge      SignalKind = "nudge"      // text handed to the agent on this call
+	// SignalSnapshot asks for a recovery snapshot of the run (ID), for its
+	// Reason, the run's tool calls so far in N: the hook starts it in the
+	// background, off its own time.
+	SignalSnapshot SignalKind = "snapshot"
 )
 
 // Signal is an output of the reducer: something raised, closed or said.
@@ -64,6 +68,7 @@ type Signal struct {
 	ID       string     `json:"id,omitempty"`
 	Evidence string     `json:"evidence,omitempty"`
 	Text     string     `json:"text,omitempty"` // the nudge, for SignalNudge
+	N        int        `json:"n,omitempty"`    // a count the signal carries: the run's tool calls, for SignalSnapshot
 }
 
 // Nudge returns the text to hand the agent, or "" when there is none.

@@ -71,6 +71,9 @@ type State struct {
 	// whatever the command, for the same-error rule.
 	ErrRun *ErrRun `json:"err_run,omitempty"`
 	NextCP int     `json:"next_cp"` // checkpoint id sequence
+	// Run is the current run (run control, run.go): nil before the first
+	// prompt or tool call.
+	Run *Run `json:"run,omitempty"`
 }
 
 // Counts are the session's activity totals.

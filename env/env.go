@@ -128,3 +128,7 @@ func (e Env) Config(projectDir string) (engine.Config, []error) {
 
 // Quiet reports CULLY_GUARD=off: record everything, nudge nothing.
 func (e Env) Quiet() bool { return e.Getenv("CULLY_GUARD") == "off" }
+
+// Snapshots reports whether run control takes recovery snapshots
+// (CULLY_SNAPSHOTS=off turns them off; the run is still followed).
+func (e Env) Snapshots() bool { return e.Getenv("CULLY_SNAPSHOTS") != "off" }

@@ -28,3 +28,18 @@ func BenchmarkRun(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStartDetached is the hook's share of a snapshot: starting a
+// detached process (here true(1), which exits at once), every 10 calls.
+func BenchmarkStartDetached(b *testing.B) {
+	exe := "/bin/true"
+	if _, err := os.Stat(exe); err != nil {
+		b.Skip("needs /bin/true")
+	}
+	dir := b.TempDir()
+	for b.Loop() {
+		if err := startDetached(exe, nil, dir); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

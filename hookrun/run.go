@@ -37,6 +37,10 @@ type IO struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
+	// Detach, when set, starts `cully ARGS...` in dir as a process of its
+	// own that outlives the hook (the background snapshot); the binaries
+	// set it to Detach. Without it no snapshot is started.
+	Detach func(dir string, args []string) error
 	// Exit, when set, ends the process with status 0: a binary's main sets
 	// it, so that where stdin cannot be polled (not a file, or not Unix) a
 	// stdin that never ends is given up on by a timer, without a reader
@@ -103,7 +107,8 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	// The configuration comes from its cache (a stat of each config file and
 	// one small read), parsed again only when a file changed — and at each
 	// session start, below.
-	src := e.ConfigSources(e.ProjectDir(agent.ProjectVars()...))
+	project := e.ProjectDir(agent.ProjectVars()...)
+	src := e.ConfigSources(project)
 	if err := h.Check(); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		src.StateDir = "" // a state dir the store refuses gets no config cache either
 	}
@@ -155,6 +160,7 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	if ev.Session == "" {
 		ev.Session = "unknown"
 	}
+	ev.NoSnapshots = !e.Snapshots()
 	var complete func(*engine.Event, *engine.State)
 	if c, ok := agents.CompleterFor(agent); ok && total <= maxPayload {
 		complete = func(ev *engine.Event, st *engine.State) { c.Complete(raw, benv, ev, st) }
@@ -163,6 +169,7 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	if err != nil {
 		return nil, ev, err
 	}
+	a.startSnapshot(h, ev, sigs, project, &cfg)
 	return agent.Encode(ev.Hook, engine.Nudge(sigs)), ev, nil
 }
 

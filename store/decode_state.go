@@ -185,6 +185,10 @@ func decodeStateFile(b []byte) (*engine.State, *journalPos, error) {
 			if string(v) != "null" {
 				st.Transcript = d.transcript(v)
 			}
+		case `"run"`:
+			if string(v) != "null" {
+				st.Run = d.run(v)
+			}
 		}
 		return nil
 	})
@@ -384,4 +388,102 @@ func (d *stateDecoder) transcript(v []byte) *engine.TranscriptPos {
 		}
 	})
 	return p
+}
+
+func (d *stateDecoder) run(v []byte) *engine.Run {
+	r := &engine.Run{}
+	d.members(v, func(k, x []byte) {
+		switch string(k) {
+		case `"id"`:
+			r.ID = jsonlite.Str(x)
+		case `"task"`:
+			r.Task = d.int(x)
+		case `"started"`:
+			r.Started = d.time(x)
+		case `"calls"`:
+			r.Calls = d.int(x)
+		case `"edits"`:
+			r.Edits = d.int(x)
+		case `"snap_calls"`:
+			r.SnapCalls = d.int(x)
+		case `"snap_at"`:
+			r.SnapAt = jsonlite.Int(x)
+		case `"asked"`:
+			r.Asked = d.int(x)
+		case `"done"`:
+			r.Done = d.int(x)
+		case `"snapshots"`:
+			r.Snapshots = d.int(x)
+		case `"last_step"`:
+			r.LastStep = d.int(x)
+		case `"last_at"`:
+			r.LastAt = jsonlite.Int(x)
+		case `"last_files"`:
+			r.LastFiles = d.int(x)
+		case `"failed"`:
+			r.Failed = d.runFailure(x)
+		case `"checks"`:
+			d.each(x, func(c []byte) {
+				var rc engine.RunCheck
+				d.members(c, func(ck, cv []byte) {
+					switch string(ck) {
+					case `"cmd"`:
+						rc.Cmd = jsonlite.Str(cv)
+					case `"outcome"`:
+						rc.Outcome = engine.Outcome(jsonlite.Str(cv))
+					case `"runs"`:
+						rc.Runs = d.int(cv)
+					case `"at"`:
+						rc.At = jsonlite.Int(cv)
+					}
+				})
+				r.Checks = append(r.Checks, rc)
+			})
+		case `"paused"`:
+			r.Paused = d.runNote(x)
+		case `"resumed"`:
+			r.Resumed = d.runNote(x)
+		case `"rollback_failed"`:
+			r.RollbackFailed = d.runFailure(x)
+		case `"notice"`:
+			r.Notice = jsonlite.Str(x)
+		}
+	})
+	return r
+}
+
+func (d *stateDecoder) runNote(v []byte) *engine.RunNote {
+	if string(v) == "null" {
+		return nil
+	}
+	n := &engine.RunNote{}
+	d.members(v, func(k, x []byte) {
+		switch string(k) {
+		case `"at"`:
+			n.At = jsonlite.Int(x)
+		case `"note"`:
+			n.Note = jsonlite.Str(x)
+		}
+	})
+	return n
+}
+
+func (d *stateDecoder) runFailure(v []byte) *engine.RunFailure {
+	if string(v) == "null" {
+		return nil
+	}
+	f := &engine.RunFailure{}
+	d.members(v, func(k, x []byte) {
+		switch string(k) {
+		case `"step"`:
+			f.Step = d.int(x)
+		case `"at"`:
+			f.At = jsonlite.Int(x)
+		case `"error"`:
+			f.Error = jsonlite.Str(x)
+		case `"told"`:
+			f.Told = string(x) == "true"
+		}
+	})
+	return f
 }

@@ -1,5 +1,6 @@
 // Package store owns the files cully persists under a lock in its state
-// dir: the event journal, the per-session derived state and the error log.
+// dir: the event journal, the per-session derived state and the error log;
+// and the checked folders (runs/<id>) that package runs keeps snapshots in.
 // The advisor's budget accounting and the impact ledger are not its
 // business: the product's layout keeps those for a package named ledger.
 //

@@ -82,6 +82,9 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 	if e.Defer {
 		b = append(b, `,"defer":true`...)
 	}
+	if e.NoSnapshots {
+		b = append(b, `,"no_snapshots":true`...)
+	}
 	b = appendList(b, "ack", e.Ack, appendQuoted)
 	b = appendList(b, "rejected", e.Rejected, func(b []byte, r engine.Rejected) []byte {
 		b = append(b, `{"tool":`...)
@@ -98,6 +101,12 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 	if e.Transcript != nil {
 		b = appendTranscript(appendField(b, "transcript"), e.Transcript)
 	}
+	b = appendStr(b, "run", e.Run, true)
+	if e.Step != nil {
+		b = strconv.AppendInt(appendField(b, "step"), int64(*e.Step), 10)
+	}
+	b = appendList(b, "paths", e.Paths, appendQuoted)
+	b = appendInt(b, "path_count", e.PathCount, true)
 	b = appendList(b, "signals", e.Signals, func(b []byte, s engine.Signal) []byte {
 		b = append(b, `{"kind":`...)
 		b = appendQuoted(b, string(s.Kind))
@@ -105,6 +114,7 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 		b = appendStr(b, "id", s.ID, true)
 		b = appendStr(b, "evidence", s.Evidence, true)
 		b = appendStr(b, "text", s.Text, true)
+		b = appendInt(b, "n", s.N, true)
 		return append(b, '}')
 	})
 	return append(b, '}')

@@ -121,6 +121,62 @@ func AppendState(b []byte, s *engine.State) []byte {
 		b = append(b, '}')
 	}
 	b = appendInt(b, "next_cp", s.NextCP, false)
+	if s.Run != nil {
+		b = appendRun(appendField(b, "run"), s.Run)
+	}
+	return append(b, '}')
+}
+
+func appendRun(b []byte, r *engine.Run) []byte {
+	b = appendQuoted(append(b, `{"id":`...), r.ID)
+	b = appendInt(b, "task", r.Task, false)
+	b = appendTime(appendField(b, "started"), r.Started)
+	b = appendInt(b, "calls", r.Calls, false)
+	b = appendInt(b, "edits", r.Edits, true)
+	b = appendInt(b, "snap_calls", r.SnapCalls, false)
+	b = appendInt64(b, "snap_at", r.SnapAt, false)
+	b = appendInt(b, "asked", r.Asked, true)
+	b = appendInt(b, "done", r.Done, true)
+	b = appendInt(b, "snapshots", r.Snapshots, true)
+	b = appendInt(b, "last_step", r.LastStep, true)
+	b = appendInt64(b, "last_at", r.LastAt, true)
+	b = appendInt(b, "last_files", r.LastFiles, true)
+	if r.Failed != nil {
+		b = appendRunFailure(appendField(b, "failed"), r.Failed)
+	}
+	b = appendList(b, "checks", r.Checks, func(b []byte, c engine.RunCheck) []byte {
+		b = appendQuoted(append(b, `{"cmd":`...), c.Cmd)
+		b = appendStr(b, "outcome", string(c.Outcome), false)
+		b = appendInt(b, "runs", c.Runs, false)
+		b = appendInt64(b, "at", c.At, false)
+		return append(b, '}')
+	})
+	if r.Paused != nil {
+		b = appendRunNote(appendField(b, "paused"), r.Paused)
+	}
+	if r.Resumed != nil {
+		b = appendRunNote(appendField(b, "resumed"), r.Resumed)
+	}
+	if r.RollbackFailed != nil {
+		b = appendRunFailure(appendField(b, "rollback_failed"), r.RollbackFailed)
+	}
+	b = appendStr(b, "notice", r.Notice, true)
+	return append(b, '}')
+}
+
+func appendRunNote(b []byte, n *engine.RunNote) []byte {
+	b = strconv.AppendInt(append(b, `{"at":`...), n.At, 10)
+	b = appendStr(b, "note", n.Note, true)
+	return append(b, '}')
+}
+
+func appendRunFailure(b []byte, f *engine.RunFailure) []byte {
+	b = strconv.AppendInt(append(b, `{"step":`...), int64(f.Step), 10)
+	b = appendInt64(b, "at", f.At, false)
+	b = appendStr(b, "error", f.Error, false)
+	if f.Told {
+		b = append(b, `,"told":true`...)
+	}
 	return append(b, '}')
 }
 

@@ -46,6 +46,19 @@ func richState() *engine.State {
 		apply(engine.Event{Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassRun, Cmd: c, CmdFP: c, CallFP: "call " + c, OutFP: "out",
 			Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "f", ErrSig: "command not found"})
 	}
+	// Run control: every field of the run set at once.
+	run := st.Run.ID
+	step := func(n int) *int { return &n }
+	apply(engine.Event{Kind: engine.KindSnapshot, Run: run, Source: "baseline", Outcome: engine.OutcomeOK, Step: step(3), PathCount: 4})
+	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Write", Class: engine.ClassEdit, Target: "w.go", Outcome: engine.OutcomeOK})
+	apply(engine.Event{Kind: engine.KindPause, Run: run, Note: "paused \"by\" cully stop"})
+	apply(engine.Event{Kind: engine.KindResume, Run: run, Note: "legitimate <bulk> work"})
+	apply(engine.Event{Kind: engine.KindPause, Run: run})
+	apply(engine.Event{Kind: engine.KindSnapshot, Run: run, Source: "calls", Outcome: engine.OutcomeFailed, Step: step(4), Note: "disk full"})
+	apply(engine.Event{Kind: engine.KindPreTool, Tool: "Read", Class: engine.ClassRead, Target: "z.go"}) // tells the failure
+	apply(engine.Event{Kind: engine.KindSnapshot, Run: run, Source: "calls", Outcome: engine.OutcomeFailed, Step: step(4), Note: "disk still full"})
+	apply(engine.Event{Kind: engine.KindRollback, Run: run, Outcome: engine.OutcomeOK, Step: step(0), Paths: []string{"a.go"}, PathCount: 1})
+	apply(engine.Event{Kind: engine.KindRollback, Run: run, Outcome: engine.OutcomeFailed, Step: step(1), Note: "d/f1.go is a directory"})
 	return st
 }
 

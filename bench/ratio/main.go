@@ -1,7 +1,7 @@
 // Command ratio times hook commands interleaved — one run of each per
 // round, order alternating — so machine drift hits all of them alike, and
-// prints median and mean wall time per call and each one's ratio to the
-// first (the baseline).
+// prints median, mean and 99th-percentile wall time per call and each
+// one's ratio to the first (the baseline).
 //
 //	go run ./bench/ratio -runs 500 -stdin payload.json NAME=CMD [NAME=CMD...]
 //
@@ -73,20 +73,20 @@ func main() {
 			}
 		}
 	}
-	stat := func(ts []time.Duration) (time.Duration, time.Duration) {
+	stat := func(ts []time.Duration) (time.Duration, time.Duration, time.Duration) {
 		s := append([]time.Duration(nil), ts...)
 		sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 		var sum time.Duration
 		for _, t := range s {
 			sum += t
 		}
-		return s[len(s)/2], sum / time.Duration(len(s))
+		return s[len(s)/2], sum / time.Duration(len(s)), s[(len(s)*99)/100]
 	}
-	baseMed, baseMean := stat(bs[0].times)
-	fmt.Printf("%-44s %10s %10s %8s %8s\n", "command", "median", "mean", "×median", "×mean")
+	baseMed, baseMean, _ := stat(bs[0].times)
+	fmt.Printf("%-44s %10s %10s %10s %8s %8s\n", "command", "median", "mean", "p99", "×median", "×mean")
 	for _, b := range bs {
-		med, mean := stat(b.times)
-		fmt.Printf("%-44s %10s %10s %8.2f %8.2f\n", b.name, med.Round(time.Microsecond), mean.Round(time.Microsecond),
+		med, mean, p99 := stat(b.times)
+		fmt.Printf("%-44s %10s %10s %10s %8.2f %8.2f\n", b.name, med.Round(time.Microsecond), mean.Round(time.Microsecond), p99.Round(time.Microsecond),
 			float64(med)/float64(baseMed), float64(mean)/float64(baseMean))
 	}
 }

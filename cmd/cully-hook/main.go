@@ -38,5 +38,5 @@ func main() {
 		return
 	}
 	hookrun.IgnoreSIGPIPE()
-	hookrun.Run(hookrun.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Exit: func() { os.Exit(0) }}, hookrun.Agent(os.Args[1:]))
+	hookrun.Run(hookrun.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Detach: hookrun.Detach, Exit: func() { os.Exit(0) }}, hookrun.Agent(os.Args[1:]))
 }

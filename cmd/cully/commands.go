@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -51,6 +52,7 @@ a failure is also one JSON object on stdout, its error code stable (docs/json.md
 	root.AddCommand(
 		hookCmd(a), statusCmd(a), ackCmd(a), panelCmd(a), installCmd(a, "install"), installCmd(a, "uninstall"),
 		allowCmd(a, "allow"), allowCmd(a, "deny"), doctorCmd(a), statuslineCmd(a), replayCmd(a), demoCmd(a), versionCmd(a),
+		snapshotCmd(a), snapshotsCmd(a), rollbackCmd(a), stopCmd(a), resumeCmd(a),
 	)
 	return root
 }
@@ -81,7 +83,7 @@ Flags are read leniently: the agent owns these streams, so an unknown flag is ig
 				}
 			}
 			hookrun.IgnoreSIGPIPE()
-			hookrun.Run(hookrun.IO{Stdin: a.stdin, Stdout: a.stdout, Stderr: a.stderr, Getenv: a.getenv}, hookrun.Agent(args))
+			hookrun.Run(hookrun.IO{Stdin: a.stdin, Stdout: a.stdout, Stderr: a.stderr, Getenv: a.getenv, Detach: hookrun.Detach}, hookrun.Agent(args))
 			return nil
 		},
 	}
@@ -345,4 +347,120 @@ func versionCmd(a *app) *cobra.Command {
 			return nil
 		},
 	}
+}
+
+func snapshotCmd(a *app) *cobra.Command {
+	o := snapshotOpts{timeout: 2 * time.Minute}
+	c := &cobra.Command{
+		Use:   "snapshot",
+		Short: "Take a recovery snapshot of the run now, or wait for the hook's",
+		Long: `Take a recovery snapshot of the most recent (or named) session's run now: a file in
+runs/<run_id>/ of the state dir, in seed 001's format (run_id, step, timestamp,
+state_snapshot, files_modified), its files' content kept in a private git store.
+The hook takes them by itself, in the background: at the run's start (step 0), every 10
+tool calls or 120 seconds, whichever comes first, and when the agent ends its turn.
+--wait waits until every snapshot the hook asked for has finished, and fails when the
+last one failed (docs/run-control.md). CULLY_SNAPSHOTS=off stops the hook taking any.`,
+		Example: `  cully snapshot
+  cully snapshot --wait --timeout 30s`,
+		Args: a.noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.snapshot(o) },
+	}
+	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
+	c.Flags().BoolVar(&o.wait, "wait", false, "wait for the snapshots the hook started, take none")
+	c.Flags().DurationVar(&o.timeout, "timeout", o.timeout, "with --wait: how long to wait")
+	// What the hook passes to the snapshot it starts.
+	c.Flags().BoolVar(&o.background, "background", false, "the hook's background snapshot")
+	c.Flags().StringVar(&o.run, "run", "", "the run's id")
+	c.Flags().IntVar(&o.task, "task", 0, "the run's task")
+	c.Flags().StringVar(&o.reason, "reason", "", "why the snapshot was asked for")
+	c.Flags().IntVar(&o.calls, "calls", 0, "the run's tool calls")
+	c.Flags().StringVar(&o.dir, "dir", "", "the project folder")
+	for _, f := range []string{"background", "run", "task", "reason", "calls", "dir"} {
+		_ = c.Flags().MarkHidden(f)
+	}
+	return c
+}
+
+func snapshotsCmd(a *app) *cobra.Command {
+	var o snapshotsOpts
+	c := &cobra.Command{
+		Use:   "snapshots",
+		Short: "List the run's recovery snapshots: step, time, files modified",
+		Long: `List the recovery snapshots of the most recent (or named) session's current run, oldest
+first: each one's step, time, why it was taken, the run's tool calls then, and the files
+modified since the run's start. --json prints them as a JSON document (docs/json.md).`,
+		Example: `  cully snapshots
+  cully snapshots --session 5f3c9a1e --json`,
+		Args: a.noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.snapshots(o) },
+	}
+	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
+	c.Flags().BoolVar(&o.json, "json", false, "print JSON (schema: docs/json.md)")
+	return c
+}
+
+func rollbackCmd(a *app) *cobra.Command {
+	o := rollbackOpts{to: -1}
+	c := &cobra.Command{
+		Use:   "rollback",
+		Short: "Put the run's files back as they were at a snapshot",
+		Long: `Put the files the run changed back as they were at a snapshot (--to STEP; default the
+run's last one; 0 is the run's start). Only those files are touched: each is written
+back, or removed when it was created since; every other file stays as it is, the user's
+own earlier edits included. The state before is snapshotted first, so the rollback
+itself can be undone with cully rollback --to <that step>. Every path is checked
+before any is changed: when one cannot be restored (a folder now stands where a file
+was, a folder is not writable) nothing is changed, every file the run modified is
+listed, and the command exits 1. --dry-run says what it would do and changes nothing.`,
+		Example: `  cully rollback --dry-run
+  cully rollback --to 0
+  cully rollback --to 3 --json`,
+		Args: a.noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.rollback(o) },
+	}
+	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
+	c.Flags().IntVar(&o.to, "to", -1, "the snapshot's step (cully snapshots lists them; default: the last)")
+	c.Flags().BoolVar(&o.dryRun, "dry-run", false, "say what would change, change nothing")
+	c.Flags().BoolVar(&o.json, "json", false, "print JSON (schema: docs/json.md)")
+	return c
+}
+
+func stopCmd(a *app) *cobra.Command {
+	var o stopOpts
+	c := &cobra.Command{
+		Use:   "stop",
+		Short: "Pause the run: final snapshot, a summary of progress and what is left",
+		Long: `Stop the most recent (or named) session's run gracefully: the tool call under way
+finishes by itself; the run is paused (every later hook call of the session tells the
+agent so, until cully resume); a final snapshot is taken; a summary says what the run
+did (tool calls, files modified, the checks it ran and how each last came out) and what
+is left as cully knows it (unverified edits, failing checks, open checkpoints).
+--revert also puts the run's uncommitted changes back as they were at its start (files
+the run committed are kept), as cully rollback --to 0 does. cully status shows the pause.`,
+		Example: `  cully stop
+  cully stop --revert --session 5f3c9a1e`,
+		Args: a.noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.stop(o) },
+	}
+	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
+	c.Flags().BoolVar(&o.revert, "revert", false, "also revert the run's uncommitted changes, to its start")
+	return c
+}
+
+func resumeCmd(a *app) *cobra.Command {
+	var o resumeOpts
+	c := &cobra.Command{
+		Use:   "resume --reason TEXT",
+		Short: "End a pause (cully stop) with a note of why the run may go on",
+		Long: `Resume the most recent (or named) session's paused run: the agent is no longer told it
+is paused, and --reason is recorded in the journal (also after a failed rollback, whose
+warning it clears). cully keeps no budgets yet, so none is doubled.`,
+		Example: `  cully resume --reason "the bulk rename is legitimate"`,
+		Args:    a.noArgs,
+		RunE:    func(*cobra.Command, []string) error { return a.resume(o) },
+	}
+	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
+	c.Flags().StringVar(&o.reason, "reason", "", "why the run may go on (required; recorded)")
+	return c
 }

@@ -408,6 +408,9 @@ func demoEnv(home, project string) map[string]string {
 		"CLAUDE_PROJECT_DIR":           project,
 		"CLAUDE_CODE_SESSION_ATTENDED": "1",
 		"CULLY_CONFIG":                 filepath.Join(home, "no-config.toml"),
+		// The scripted agent changes no file, and its folder goes when the
+		// demo ends: no recovery snapshot of it (docs/run-control.md).
+		"CULLY_SNAPSHOTS": "off",
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"cully/runs"
 	"cully/store"
 )
 
@@ -32,7 +33,11 @@ const (
 	codeNotFound       = "not_found" // a file or folder named does not exist
 	codeNothing        = "nothing_to_replay"
 	codeNoTerminal     = "no_terminal"
-	codeFailed         = "failed" // anything else
+	codeNoRun          = "no_run"          // the session has no run yet (run control)
+	codeSnapshot       = "snapshot_failed" // a recovery snapshot could not be taken
+	codeRollback       = "rollback_failed" // a rollback could not restore every path: nothing was changed, or it was put back
+	codeNotPaused      = "not_paused"      // cully resume: the run is not paused
+	codeFailed         = "failed"          // anything else
 )
 
 // userError is an error a user reads: one plain sentence that says what
@@ -41,6 +46,10 @@ type userError struct {
 	code string
 	msg  string
 	err  error // the cause, for errors.Is; may be nil
+	// A failed rollback's paths, for --json: every file the run modified,
+	// and what stood in the way.
+	paths    []string
+	problems []runs.Problem
 }
 
 func (e *userError) Error() string { return e.msg }
@@ -183,8 +192,10 @@ func flagKind(f *pflag.Flag) string {
 type jsonError struct {
 	Schema int `json:"schema_version"`
 	Error  struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
+		Code     string         `json:"code"`
+		Message  string         `json:"message"`
+		Paths    []string       `json:"paths,omitempty"`
+		Problems []runs.Problem `json:"problems,omitempty"`
 	} `json:"error"`
 }
 
@@ -193,6 +204,10 @@ func (a *app) printJSONError(err error) {
 	var e jsonError
 	e.Schema = jsonSchema
 	e.Error.Code, e.Error.Message = errorCode(err), plain(err)
+	var ue *userError
+	if errors.As(err, &ue) {
+		e.Error.Paths, e.Error.Problems = ue.paths, ue.problems
+	}
 	enc := json.NewEncoder(a.stdout)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(e)

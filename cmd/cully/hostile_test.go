@@ -123,7 +123,7 @@ func TestHookHostileSuite(t *testing.T) {
 			if err := os.MkdirAll(home, 0o700); err != nil {
 				t.Fatal(err)
 			}
-			env := map[string]string{"HOME": home, "CULLY_HOME": state, "CLAUDE_PROJECT_DIR": root, "TMPDIR": filepath.Join(root, "tmp")}
+			env := map[string]string{"HOME": home, "CULLY_HOME": state, "CLAUDE_PROJECT_DIR": root, "TMPDIR": filepath.Join(root, "tmp"), "CULLY_SNAPSHOTS": "off"}
 			for k, v := range c.env {
 				env[k] = v
 			}

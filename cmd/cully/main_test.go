@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,6 +18,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"cully/engine"
+	"cully/store"
 )
 
 // TestMain builds the real cully binary (without the race detector, which
@@ -86,6 +89,7 @@ func testEnv(t testing.TB) map[string]string {
 		"CULLY_HOME":         filepath.Join(dir, "state"),
 		"CLAUDE_PROJECT_DIR": "/home/dev/project",
 		"PWD":                dir,
+		"CULLY_SNAPSHOTS":    "off", // no background snapshot of a folder that does not exist (snapshots.txtar has them)
 	}
 }
 
@@ -121,6 +125,10 @@ func journal(t testing.TB, home string) []engine.Event {
 //	mklines FILE N LINE          write N lines, {i} in LINE replaced by the line's index
 //	mkfifo FILE                  make a named pipe (Unix)
 //	touch FILE                   move the file's mtime one hour forward
+//	snapshot STEP                check snapshot STEP of the session's current run against
+//	                             seed 001's format (exactly run_id, step, timestamp,
+//	                             state_snapshot, files_modified, in that order) and print it
+//	                             as lines: step, timestamp, reason, tool_calls, one file each
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
@@ -131,15 +139,20 @@ func TestScripts(t *testing.T) {
 			e.Setenv("CLAUDE_PROJECT_DIR", e.WorkDir)
 			e.Setenv("CULLY_NOW", "2026-11-30T12:00:00Z")
 			e.Setenv("SESSION", "s1")
+			// Recovery snapshots are background processes: a script that
+			// wants them turns them on (env CULLY_SNAPSHOTS=on) and waits
+			// for them (cully snapshot --wait) before it ends.
+			e.Setenv("CULLY_SNAPSHOTS", "off")
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"claude":  scriptClaude,
-			"calls":   scriptCalls,
-			"mkfile":  scriptMkfile,
-			"mklines": scriptMklines,
-			"mkfifo":  scriptMkfifo,
-			"touch":   scriptTouch,
+			"claude":   scriptClaude,
+			"calls":    scriptCalls,
+			"mkfile":   scriptMkfile,
+			"mklines":  scriptMklines,
+			"mkfifo":   scriptMkfifo,
+			"touch":    scriptTouch,
+			"snapshot": scriptSnapshot,
 		},
 	})
 }
@@ -231,7 +244,7 @@ func sendClaude(ts *testscript.TestScript, event string, args []string) []byte {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "cully", "hook")
-	for _, k := range []string{"PATH", "HOME", "CULLY_HOME", "CULLY_CONFIG", "CLAUDE_PROJECT_DIR", "CULLY_GUARD", "CLAUDE_CODE_SESSION_ATTENDED", "CULLY_LOCK_TIMEOUT"} {
+	for _, k := range []string{"PATH", "HOME", "CULLY_HOME", "CULLY_CONFIG", "CLAUDE_PROJECT_DIR", "CULLY_GUARD", "CLAUDE_CODE_SESSION_ATTENDED", "CULLY_LOCK_TIMEOUT", "CULLY_SNAPSHOTS"} {
 		if v := ts.Getenv(k); v != "" {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}
@@ -272,6 +285,72 @@ func scriptMklines(ts *testscript.TestScript, neg bool, args []string) {
 		b.WriteByte('\n')
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), b.Bytes(), 0o644))
+}
+
+var uuidShape = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+
+func scriptSnapshot(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: snapshot STEP")
+	}
+	step, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	h := store.Home{Dir: ts.Getenv("CULLY_HOME")}
+	st, err := h.LoadState(ts.Getenv("SESSION"))
+	ts.Check(err)
+	if st.Run == nil {
+		ts.Fatalf("session %s has no run", st.Session)
+	}
+	b, err := os.ReadFile(filepath.Join(h.RunDir(st.Run.ID), fmt.Sprintf("snapshot-%06d.json", step)))
+	if neg {
+		if err == nil {
+			ts.Fatalf("snapshot %d exists", step)
+		}
+		return
+	}
+	ts.Check(err)
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var keys []string
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		ts.Fatalf("not a JSON object: %s", b)
+	}
+	vals := map[string]any{}
+	for dec.More() {
+		k, err := dec.Token()
+		ts.Check(err)
+		var v any
+		ts.Check(dec.Decode(&v))
+		keys = append(keys, k.(string))
+		vals[k.(string)] = v
+	}
+	if want := []string{"run_id", "step", "timestamp", "state_snapshot", "files_modified"}; !slices.Equal(keys, want) {
+		ts.Fatalf("members %q, want exactly %q", keys, want)
+	}
+	id, _ := vals["run_id"].(string)
+	n, _ := vals["step"].(json.Number)
+	stamp, _ := vals["timestamp"].(string)
+	state, _ := vals["state_snapshot"].(string)
+	files, ok := vals["files_modified"].([]any)
+	if !uuidShape.MatchString(id) || id != st.Run.ID || n.String() != strconv.Itoa(step) || !ok {
+		ts.Fatalf("run_id %q (run %s), step %v, files_modified %v", id, st.Run.ID, vals["step"], vals["files_modified"])
+	}
+	if _, err := time.Parse(time.RFC3339, stamp); err != nil {
+		ts.Fatalf("timestamp %q is not ISO 8601: %v", stamp, err)
+	}
+	var ss struct {
+		Reason    string `json:"reason"`
+		ToolCalls int    `json:"tool_calls"`
+		Tree      string `json:"tree"`
+	}
+	if err := json.Unmarshal([]byte(state), &ss); err != nil || ss.Tree == "" {
+		ts.Fatalf("state_snapshot %q is not the serialized state: %v", state, err)
+	}
+	fmt.Fprintf(ts.Stdout(), "step %d\ntimestamp %s\nreason %s\ntool_calls %d\n", step, stamp, ss.Reason, ss.ToolCalls)
+	for _, f := range files {
+		fmt.Fprintf(ts.Stdout(), "file %s\n", f)
+	}
+	fmt.Fprintf(ts.Stdout(), "files %d\n", len(files))
 }
 
 func scriptTouch(ts *testscript.TestScript, neg bool, args []string) {

@@ -42,6 +42,7 @@ type statusReport struct {
 	Checkpoints  []engine.Checkpoint `json:"checkpoints"`
 	Warnings     []engine.Warning    `json:"guard_warnings"`
 	Budget       budgetReport        `json:"budget"`
+	Run          *runReport          `json:"run"`
 	Journal      journalReport       `json:"journal"`
 	ClockSkews   int                 `json:"clock_skews"`
 	Errors       int                 `json:"errors_logged"`
@@ -130,6 +131,7 @@ func (a *app) status(o statusOpts) error {
 	}
 	now, _ := a.now()
 	rep := buildReport(st, jr, now)
+	rep.Run = buildRunReport(h, st)
 	rep.Errors = countLines(h)
 	rep.Config = buildConfigReport(a.loadConfig())
 	if *asJSON {
@@ -230,6 +232,7 @@ func printReport(w io.Writer, r statusReport, now time.Time) {
 	b := r.Budget
 	fmt.Fprintf(w, "budget   wall %s · calls %d · tokens %s · cost %s · context %s\n", time.Duration(b.WallClockSeconds*float64(time.Second)),
 		b.ToolCalls, orUnknown(b.Tokens, "%d"), orUnknown(b.CostUSD, "$%.4f"), orUnknown(b.ContextTokens, "%d"))
+	printRun(w, r.Run, now)
 	j := r.Journal
 	fmt.Fprintf(w, "journal  %d records · %d corrupt · %d torn (%s scanned)", j.Lines, j.Corrupt, j.Torn, j.Scanned)
 	if r.Errors > 0 {

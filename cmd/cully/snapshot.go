@@ -1,0 +1,251 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"cully/engine"
+	"cully/runs"
+	"cully/store"
+)
+
+// runOf is the named (or latest) session and its current run.
+func (a *app) runOf(named string) (store.Home, *engine.State, error) {
+	h, err := a.home()
+	if err != nil {
+		return h, nil, err
+	}
+	id, err := a.session(h, named)
+	if err != nil {
+		return h, nil, err
+	}
+	st, err := h.ReadState(id)
+	if errors.Is(err, os.ErrNotExist) {
+		return h, nil, unknownSession(h, id, nil)
+	}
+	if err != nil {
+		return h, nil, fail(codeState, err, "cannot read session %s: %s (run `cully status --rebuild` to rebuild it from the journal)", shortID(id), plain(err))
+	}
+	if st.Run == nil {
+		return h, nil, fail(codeNoRun, nil, "session %s has no run yet: a run starts at the agent's first prompt or tool call", shortID(id))
+	}
+	return h, st, nil
+}
+
+// runError puts a snapshot's or a rollback's failure in plain words.
+func runError(err error, what string) error {
+	switch {
+	case errors.Is(err, runs.ErrNoBaseline), errors.Is(err, runs.ErrNoGit):
+		return fail(codeSnapshot, err, "%s: %v", what, err)
+	case errors.Is(err, store.ErrLockTimeout):
+		return fail(codeLocked, err, "%s: another snapshot or rollback of this run held its lock for %v: try again", what, runs.LockWait)
+	}
+	return fail(codeSnapshot, err, "%s: %s", what, plain(err))
+}
+
+// recordSnapshot records a snapshot's outcome in the journal, where the
+// hook's state (status, the agent's next nudge) picks it up.
+func (a *app) recordSnapshot(h store.Home, session, run, reason string, step int, snap *runs.Snapshot, err error) {
+	ev := &engine.Event{Agent: "cully", Session: session, Hook: "snapshot", Kind: engine.KindSnapshot, Run: run, Source: reason, Step: &step, Outcome: engine.OutcomeOK}
+	if err != nil {
+		ev.Outcome, ev.Note = engine.OutcomeFailed, err.Error()
+	} else {
+		ev.Paths, ev.PathCount = firstPaths(snap.Files), len(snap.Files)
+	}
+	if _, rerr := a.record(h, ev); rerr != nil {
+		_ = h.LogError("snapshot", fmt.Errorf("record the snapshot's outcome: %w", rerr), map[string]any{"session": session, "run": run})
+	}
+}
+
+func firstPaths(ps []string) []string {
+	if len(ps) > engine.MaxEventPaths {
+		return ps[:engine.MaxEventPaths]
+	}
+	return ps
+}
+
+type snapshotOpts struct {
+	session string
+	wait    bool
+	timeout time.Duration
+	// The background snapshot the hook starts.
+	background bool
+	run        string
+	task       int
+	reason     string
+	calls      int
+	dir        string
+}
+
+func (a *app) snapshot(o snapshotOpts) error {
+	if o.background {
+		return a.snapshotBackground(o)
+	}
+	if o.wait {
+		return a.snapshotWait(o)
+	}
+	h, st, err := a.runOf(o.session)
+	if err != nil {
+		return err
+	}
+	now, _ := a.now()
+	r := st.Run
+	step := runs.NextStep(h, r.ID)
+	snap, err := runs.Take(h, runs.Request{Session: st.Session, Run: r.ID, Task: r.Task, Reason: string(engine.SnapManual), Calls: r.Calls, Dir: st.Cwd, Now: now})
+	if snap != nil {
+		step = snap.Step
+	}
+	a.recordSnapshot(h, st.Session, r.ID, string(engine.SnapManual), step, snap, err)
+	if err != nil {
+		return runError(err, "cannot snapshot run "+shortID(r.ID))
+	}
+	fmt.Fprintf(termSafe{a.stdout}, "snapshot %d of run %s: %s modified since the run's start%s\n%s\n",
+		snap.Step, shortID(r.ID), countFiles(len(snap.Files)), listed(snap.Files), snap.Path)
+	return nil
+}
+
+// snapshotBackground is the snapshot the hook starts: it records its own
+// outcome, and its errors go to errors.log (nobody reads its stderr).
+func (a *app) snapshotBackground(o snapshotOpts) error {
+	h, err := a.home()
+	if err != nil {
+		return err
+	}
+	now, _ := a.now()
+	step := runs.NextStep(h, o.run)
+	var snap *runs.Snapshot
+	inBackground(func() {
+		snap, err = runs.Take(h, runs.Request{Session: o.session, Run: o.run, Task: o.task, Reason: o.reason, Calls: o.calls, Dir: o.dir, Now: now})
+	})
+	if snap != nil {
+		step = snap.Step
+	}
+	a.recordSnapshot(h, o.session, o.run, o.reason, step, snap, err)
+	if err != nil {
+		_ = h.LogError("snapshot", err, map[string]any{"session": o.session, "run": o.run, "reason": o.reason})
+		return err
+	}
+	return nil
+}
+
+// snapshotPoll is how often --wait looks at the session's state: a
+// snapshot of a small repository takes tens of milliseconds.
+const snapshotPoll = 20 * time.Millisecond
+
+// snapshotWait waits until every snapshot the hook asked for has recorded
+// its outcome, and fails when the last one failed.
+func (a *app) snapshotWait(o snapshotOpts) error {
+	deadline := time.Now().Add(o.timeout)
+	for {
+		h, st, err := a.runOf(o.session)
+		if err != nil {
+			return err
+		}
+		r := st.Run
+		if r.Pending() == 0 {
+			if f := r.Failed; f != nil {
+				return fail(codeSnapshot, nil, "snapshot %d of run %s failed: %s", f.Step, shortID(r.ID), f.Error)
+			}
+			last := "none written"
+			if r.Snapshots > 0 {
+				last = fmt.Sprintf("the last, step %d, at %s", r.LastStep, time.Unix(r.LastAt, 0).UTC().Format(time.RFC3339))
+			}
+			fmt.Fprintf(a.stdout, "run %s: no snapshot pending; %d written in this run, %s\n", shortID(r.ID), r.Snapshots, last)
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fail(codeSnapshot, nil, "run %s: %d snapshot(s) asked for have not finished after %v (a background snapshot that died says why in %s)",
+				shortID(r.ID), r.Pending(), o.timeout, h.ErrorsLog())
+		}
+		time.Sleep(snapshotPoll)
+	}
+}
+
+type snapshotsOpts struct {
+	session string
+	json    bool
+}
+
+// snapshotList is `cully snapshots --json`.
+type snapshotList struct {
+	Schema    int             `json:"schema_version"`
+	Session   string          `json:"session"`
+	RunID     string          `json:"run_id"`
+	Dir       string          `json:"dir"`
+	Snapshots []snapshotEntry `json:"snapshots"`
+}
+
+type snapshotEntry struct {
+	Step        int       `json:"step"`
+	Timestamp   time.Time `json:"timestamp"`
+	Reason      string    `json:"reason"`
+	ToolCalls   int       `json:"tool_calls"`
+	Files       []string  `json:"files_modified"`
+	NotCaptured []string  `json:"not_captured"`
+	File        string    `json:"file"`
+}
+
+func (a *app) snapshots(o snapshotsOpts) error {
+	h, st, err := a.runOf(o.session)
+	if err != nil {
+		return err
+	}
+	r := st.Run
+	ss, err := runs.List(h, r.ID)
+	if err != nil {
+		return fail(codeSnapshot, err, "cannot read the snapshots of run %s: %s", shortID(r.ID), plain(err))
+	}
+	out := snapshotList{Schema: jsonSchema, Session: st.Session, RunID: r.ID, Dir: h.RunDir(r.ID), Snapshots: []snapshotEntry{}}
+	for _, s := range ss {
+		e := snapshotEntry{Step: s.Step, Timestamp: s.Time(), Reason: s.State.Reason, ToolCalls: s.State.ToolCalls, Files: s.Files, NotCaptured: s.State.NotCaptured, File: s.Path}
+		if e.NotCaptured == nil {
+			e.NotCaptured = []string{}
+		}
+		out.Snapshots = append(out.Snapshots, e)
+	}
+	if o.json {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	w := termSafe{a.stdout}
+	fmt.Fprintf(w, "run %s (session %s, task %d): %d snapshot(s) in %s\n", r.ID, shortID(st.Session), r.Task, len(ss), out.Dir)
+	if len(ss) == 0 {
+		fmt.Fprintln(w, "none written yet")
+		return nil
+	}
+	fmt.Fprintf(w, "%5s  %-20s  %-8s  %5s  %s\n", "step", "time", "reason", "calls", "files modified since the run's start")
+	for _, e := range out.Snapshots {
+		fmt.Fprintf(w, "%5d  %-20s  %-8s  %5d  %d%s\n", e.Step, e.Timestamp.UTC().Format(time.RFC3339), e.Reason, e.ToolCalls, len(e.Files), listed(e.Files))
+	}
+	fmt.Fprintln(w, "roll back with: cully rollback --to STEP (--dry-run first shows what it changes)")
+	return nil
+}
+
+func countFiles(n int) string {
+	if n == 1 {
+		return "1 file"
+	}
+	return fmt.Sprintf("%d files", n)
+}
+
+// listed names up to five files after a count: ": a.go, b.go and 3 more".
+func listed(files []string) string {
+	const most = 5
+	if len(files) == 0 {
+		return ""
+	}
+	shown := files
+	if len(shown) > most {
+		shown = shown[:most]
+	}
+	s := ": " + strings.Join(shown, ", ")
+	if len(files) > most {
+		s += fmt.Sprintf(" and %d more", len(files)-most)
+	}
+	return s
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"cully/engine"
+	"cully/runs"
+	"cully/store"
+)
+
+// runReport is the run in `cully status --json` (docs/json.md).
+type runReport struct {
+	ID             string          `json:"id"`
+	Task           int             `json:"task"`
+	Started        time.Time       `json:"started"`
+	State          string          `json:"state"` // running, paused, rollback failed
+	ToolCalls      int             `json:"tool_calls"`
+	Edits          int             `json:"edits"`
+	Dir            string          `json:"dir"`
+	Snapshots      snapshotsReport `json:"snapshots"`
+	Checks         []checkReport   `json:"checks"`
+	Remaining      []string        `json:"remaining"`
+	Paused         *noteReport     `json:"paused"`
+	Resumed        *noteReport     `json:"resumed"`
+	RollbackFailed *rollbackFailed `json:"rollback_failed"`
+}
+
+type snapshotsReport struct {
+	Count         int            `json:"count"`
+	LastStep      *int           `json:"last_step"`
+	LastAt        *time.Time     `json:"last_at"`
+	FilesModified *int           `json:"files_modified"` // at the last snapshot, since the run's start
+	Pending       int            `json:"pending"`
+	Failed        *failureReport `json:"failed"`
+}
+
+type checkReport struct {
+	Cmd     string         `json:"cmd"`
+	Outcome engine.Outcome `json:"outcome"`
+	Runs    int            `json:"runs"`
+	LastRun time.Time      `json:"last_run"`
+}
+
+type noteReport struct {
+	At   time.Time `json:"at"`
+	Note string    `json:"note"`
+}
+
+type failureReport struct {
+	Step  int       `json:"step"`
+	At    time.Time `json:"at"`
+	Error string    `json:"error"`
+}
+
+type rollbackFailed struct {
+	failureReport
+	Problems []runs.Problem `json:"problems"` // null when the run's record of it is gone
+	Modified []string       `json:"modified"`
+}
+
+func unixTime(s int64) time.Time { return time.Unix(s, 0).UTC() }
+
+// buildRunReport is the session's run, or nil before it has one.
+func buildRunReport(h store.Home, st *engine.State) *runReport {
+	r := st.Run
+	if r == nil {
+		return nil
+	}
+	rep := &runReport{ID: r.ID, Task: r.Task, Started: r.Started.UTC(), State: "running", ToolCalls: r.Calls, Edits: r.Edits, Dir: h.RunDir(r.ID),
+		Snapshots: snapshotsReport{Count: r.Snapshots, Pending: r.Pending()}, Checks: []checkReport{}, Remaining: st.Remaining()}
+	if rep.Remaining == nil {
+		rep.Remaining = []string{}
+	}
+	if r.Snapshots > 0 {
+		step, at, files := r.LastStep, unixTime(r.LastAt), r.LastFiles
+		rep.Snapshots.LastStep, rep.Snapshots.LastAt, rep.Snapshots.FilesModified = &step, &at, &files
+	}
+	if f := r.Failed; f != nil {
+		rep.Snapshots.Failed = &failureReport{Step: f.Step, At: unixTime(f.At), Error: f.Error}
+	}
+	for _, c := range r.Checks {
+		rep.Checks = append(rep.Checks, checkReport{Cmd: c.Cmd, Outcome: c.Outcome, Runs: c.Runs, LastRun: unixTime(c.At)})
+	}
+	if p := r.Paused; p != nil {
+		rep.Paused, rep.State = &noteReport{At: unixTime(p.At), Note: p.Note}, "paused"
+	}
+	if p := r.Resumed; p != nil {
+		rep.Resumed = &noteReport{At: unixTime(p.At), Note: p.Note}
+	}
+	if f := r.RollbackFailed; f != nil {
+		rf := &rollbackFailed{failureReport: failureReport{Step: f.Step, At: unixTime(f.At), Error: f.Error}}
+		if rec, err := runs.ReadFailure(h, r.ID); err == nil && rec != nil {
+			rf.Problems, rf.Modified = rec.Problems, rec.Modified
+		}
+		rep.RollbackFailed, rep.State = rf, "rollback failed"
+	}
+	return rep
+}
+
+func printRun(w io.Writer, r *runReport, now time.Time) {
+	if r == nil {
+		fmt.Fprintln(w, "run      none yet (a run starts at the agent's first prompt or tool call)")
+		return
+	}
+	state := ""
+	switch {
+	case r.RollbackFailed != nil:
+		state = " · ROLLBACK FAILED"
+	case r.Paused != nil:
+		state = fmt.Sprintf(" · PAUSED since %s (cully stop; `cully resume --reason` goes on)", r.Paused.At.Format(time.RFC3339))
+	}
+	fmt.Fprintf(w, "run      %s (task %d) · %d calls · %d edits%s\n", shortID(r.ID), r.Task, r.ToolCalls, r.Edits, state)
+	s := r.Snapshots
+	line := fmt.Sprintf("snapshots %d", s.Count)
+	if s.LastStep != nil {
+		line += fmt.Sprintf(" · last step %d at %s (%s) · %s modified since the run's start", *s.LastStep, s.LastAt.Format(time.RFC3339), since(now, *s.LastAt), countFiles(*s.FilesModified))
+	}
+	if s.Pending > 0 {
+		line += fmt.Sprintf(" · %d pending", s.Pending)
+	}
+	fmt.Fprintln(w, line)
+	if f := s.Failed; f != nil {
+		fmt.Fprintf(w, "  ! snapshot %d FAILED at %s: %s (what changes now cannot be rolled back until one succeeds)\n", f.Step, f.At.Format(time.RFC3339), f.Error)
+	}
+	if f := r.RollbackFailed; f != nil {
+		fmt.Fprintf(w, "  ! rollback to snapshot %d FAILED at %s: %s\n", f.Step, f.At.Format(time.RFC3339), f.Error)
+		if len(f.Modified) > 0 {
+			fmt.Fprintf(w, "    the run's modified files: %s%s\n", countFiles(len(f.Modified)), listed(f.Modified))
+		}
+	}
+	if r.Resumed != nil && r.Paused == nil {
+		fmt.Fprintf(w, "  resumed at %s: %s\n", r.Resumed.At.Format(time.RFC3339), r.Resumed.Note)
+	}
+}

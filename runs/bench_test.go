@@ -1,0 +1,97 @@
+package runs
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"cully/store"
+)
+
+// benchRepo is a committed repository of n source-like files (4 KiB on
+// average, 20 to a folder) and a state dir, for the figures in
+// docs/run-control.md: go test -bench . -run XXX ./runs/
+func benchRepo(b *testing.B, n int) (store.Home, string) {
+	b.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		b.Skip("needs git")
+	}
+	base := b.TempDir()
+	root := filepath.Join(base, "repo")
+	line := strings.Repeat("x", 63) + "\n"
+	for i := 0; i < n; i++ {
+		p := filepath.Join(root, fmt.Sprintf("pkg%03d", i/20), fmt.Sprintf("file%04d.go", i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(strings.Repeat(line, 32+i%64)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	c := exec.Command("sh", "-c", "git init -q && git add -A && git -c user.email=b@e -c user.name=b commit -qm init")
+	c.Dir = root
+	if out, err := c.CombinedOutput(); err != nil {
+		b.Fatalf("%v %s", err, out)
+	}
+	return store.Home{Dir: filepath.Join(base, "state")}, root
+}
+
+func touchFiles(b *testing.B, root string, k, round int) {
+	for j := 0; j < k; j++ {
+		p := filepath.Join(root, fmt.Sprintf("pkg%03d", j), fmt.Sprintf("file%04d.go", j*20))
+		if err := os.WriteFile(p, []byte(fmt.Sprintf("package p // round %d\n", round)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The baseline of a run: every file hashed once (the user's objects are
+// borrowed, so only the trees and untracked files are written).
+func BenchmarkBaseline2000(b *testing.B) {
+	h, root := benchRepo(b, 2000)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Take(h, Request{Run: fmt.Sprintf("r%d", i), Reason: "baseline", Dir: root, Now: time.Now()}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// A snapshot after 5 files changed: git finds them by their metadata.
+func BenchmarkSnapshot2000(b *testing.B) {
+	h, root := benchRepo(b, 2000)
+	if _, err := Take(h, Request{Run: "r", Reason: "baseline", Dir: root, Now: time.Now()}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		touchFiles(b, root, 5, i)
+		b.StartTimer()
+		if _, err := Take(h, Request{Run: "r", Reason: "calls", Now: time.Now()}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// A rollback of 5 files to the baseline, its own snapshot included.
+func BenchmarkRollback2000(b *testing.B) {
+	h, root := benchRepo(b, 2000)
+	if _, err := Take(h, Request{Run: "r", Reason: "baseline", Dir: root, Now: time.Now()}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		touchFiles(b, root, 5, i)
+		b.StartTimer()
+		p, err := Rollback(h, RollbackRequest{Request: Request{Run: "r", Reason: "rollback", Now: time.Now()}, To: 0})
+		if err != nil || len(p.Restore) != 5 {
+			b.Fatalf("%v %+v", err, p)
+		}
+	}
+}

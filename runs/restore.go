@@ -1,0 +1,659 @@
+package runs
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"cully/store"
+)
+
+// RollbackRequest asks for a run's files back as they were at a snapshot.
+type RollbackRequest struct {
+	// Request is the snapshot of the current state taken first (Reason
+	// "rollback", or "stop" for cully stop --revert), so that the rollback
+	// can itself be rolled back.
+	Request
+	To     int  // the step to go back to; -1: the run's last snapshot
+	DryRun bool // plan only: no snapshot written, no file changed
+	// Uncommitted keeps the files the run committed: those whose content
+	// now is the repository's HEAD's, where HEAD has moved since the run's
+	// start and did not hold that content then (cully stop --revert).
+	Uncommitted bool
+}
+
+// Plan is what a rollback does, or did.
+type Plan struct {
+	RunID   string
+	Root    string
+	To      int
+	ToTime  string
+	Undo    int      // the snapshot of the state before, written first; -1 in a dry run
+	Restore []string // written back as they were at To
+	Remove  []string // created since To: removed
+	Kept    []string // committed during the run, left as they are (Uncommitted)
+	// NotCaptured are files present now that no snapshot could hold (see
+	// State.NotCaptured): left alone.
+	NotCaptured []string
+	// Modified is every file the run has modified since its start, as the
+	// state before the rollback shows it.
+	Modified []string
+}
+
+// Problem is a path a rollback cannot restore, and why.
+type Problem struct {
+	Path string `json:"path"`
+	Why  string `json:"why"`
+}
+
+// RollbackError is a rollback that failed. Nothing was changed when
+// Applied is empty; otherwise the paths it had changed were put back as
+// they were before (Reverted), or could not all be (RevertErr).
+type RollbackError struct {
+	Plan      *Plan
+	Problems  []Problem
+	Applied   []string
+	Reverted  bool
+	RevertErr error
+}
+
+func (e *RollbackError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "rollback to snapshot %d failed: ", e.Plan.To)
+	for i, p := range e.Problems {
+		if i == 3 {
+			fmt.Fprintf(&b, "; and %d more", len(e.Problems)-3)
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(p.Path + ": " + p.Why)
+	}
+	switch {
+	case len(e.Applied) == 0:
+		b.WriteString("; nothing was changed")
+	case e.Reverted:
+		fmt.Fprintf(&b, "; the %d file(s) already changed were put back as they were (snapshot %d)", len(e.Applied), e.Plan.Undo)
+	default:
+		fmt.Fprintf(&b, "; putting back the %d file(s) already changed failed too (%v): snapshot %d holds them", len(e.Applied), e.RevertErr, e.Plan.Undo)
+	}
+	return b.String()
+}
+
+// Rollback restores the run's files to their content at a snapshot:
+// only the files that differ between that snapshot and now are touched
+// (written back, or removed when created since), after a snapshot of now
+// that undoes it (Plan.Undo). Every path is checked first; a path that
+// cannot be restored fails the whole rollback with nothing changed.
+func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
+	dir, err := h.CheckRunDir(req.Run)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ErrNoBaseline
+	}
+	if err != nil {
+		return nil, err
+	}
+	lk, err := store.Acquire(filepath.Join(dir, lockFile), LockWait)
+	if err != nil {
+		return nil, err
+	}
+	defer lk.Unlock()
+	m, err := readMeta(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ErrNoBaseline
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRoot(m); err != nil {
+		return nil, err
+	}
+	ns, err := steps(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(ns) == 0 {
+		return nil, ErrNoBaseline
+	}
+	to := req.To
+	if to < 0 {
+		to = ns[len(ns)-1]
+	}
+	target, err := readSnapshot(dir, to)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("run %s has no snapshot %d (it has %s)", m.RunID, to, stepList(ns))
+	}
+	if err != nil {
+		return nil, err
+	}
+	g := private(dir, m.Root)
+	plan := &Plan{RunID: m.RunID, Root: m.Root, To: to, ToTime: target.Timestamp, Undo: -1}
+	var now string
+	if req.DryRun {
+		if now, plan.NotCaptured, err = dryCapture(g, dir, m); err != nil {
+			return nil, err
+		}
+	} else {
+		s, err := takeLocked(h, dir, req.Request)
+		if err != nil {
+			return nil, fmt.Errorf("snapshot the state before the rollback (it would undo it): %w", err)
+		}
+		now, plan.Undo, plan.NotCaptured = s.State.Tree, s.Step, s.State.NotCaptured
+	}
+	run, err := diffTrees(g, m.Baseline, now)
+	if err != nil {
+		return nil, err
+	}
+	plan.Modified = paths(run)
+	cs, err := diffTrees(g, target.State.Tree, now)
+	if err != nil {
+		return nil, err
+	}
+	if req.Uncommitted {
+		if cs, plan.Kept, err = uncommitted(m, cs); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range cs {
+		if c.inA() {
+			plan.Restore = append(plan.Restore, c.Path)
+		} else {
+			plan.Remove = append(plan.Remove, c.Path)
+		}
+	}
+	if req.DryRun || len(cs) == 0 {
+		return plan, nil
+	}
+	if probs := preflight(m.Root, plan); len(probs) > 0 {
+		return plan, &RollbackError{Plan: plan, Problems: probs}
+	}
+	applied, err := apply(g, dir, m.Root, target.State.Tree, cs, false)
+	if err != nil {
+		e := &RollbackError{Plan: plan, Problems: []Problem{problemOf(m.Root, err)}, Applied: applied}
+		if len(applied) > 0 {
+			back := undoOf(cs, applied)
+			_, e.RevertErr = apply(g, dir, m.Root, now, back, true)
+			e.Reverted = e.RevertErr == nil
+		}
+		return plan, e
+	}
+	return plan, nil
+}
+
+// dryCapture is the tree of the work tree now, from a copy of the index:
+// a dry run writes no snapshot and leaves the run's index as it was.
+func dryCapture(g git, dir string, m *Meta) (string, []string, error) {
+	idx := filepath.Join(dir, gitDirName, "index.dry")
+	defer os.Remove(idx)
+	if b, err := os.ReadFile(filepath.Join(g.dir, "index")); err == nil {
+		if err := store.WriteFileAtomic(idx, b); err != nil {
+			return "", nil, err
+		}
+	}
+	return capture(g.withIndex(idx), m, nil, false)
+}
+
+// uncommitted splits the changes into those to revert and the files the
+// run committed (see RollbackRequest.Uncommitted).
+func uncommitted(m *Meta, cs []change) ([]change, []string, error) {
+	if !m.Git {
+		return cs, nil, nil
+	}
+	user := git{root: m.Root}
+	out, err := user.out(nil, "rev-parse", "-q", "--verify", "HEAD")
+	head := strings.TrimSpace(string(out))
+	if err != nil || head == "" || head == m.Head {
+		return cs, nil, nil // nothing committed during the run
+	}
+	now, err := headFiles(user, head)
+	if err != nil {
+		return nil, nil, err
+	}
+	before := map[string]string{}
+	if m.Head != "" {
+		if before, err = headFiles(user, m.Head); err != nil {
+			return nil, nil, err
+		}
+	}
+	var keep []change
+	var kept []string
+	for _, c := range cs {
+		cur := ""
+		if c.inB() {
+			cur = c.ModeB + " " + c.IDB
+		}
+		if now[c.Path] == cur && before[c.Path] != cur {
+			kept = append(kept, c.Path)
+			continue
+		}
+		keep = append(keep, c)
+	}
+	return keep, kept, nil
+}
+
+// headFiles maps each file of a commit to "mode id".
+func headFiles(user git, commit string) (map[string]string, error) {
+	out, err := user.out(nil, "ls-tree", "-r", "-z", "--full-tree", commit)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string]string{}
+	for _, f := range nulFields(out) {
+		meta, path, ok := strings.Cut(f, "\t")
+		if !ok {
+			continue
+		}
+		w := strings.Fields(meta) // mode type id
+		if len(w) == 3 {
+			files[path] = w[0] + " " + w[2]
+		}
+	}
+	return files, nil
+}
+
+// preflight checks every path of a plan before anything is changed: a
+// file can be written where a directory stands only if everything in it
+// is removed by the plan, never through a link or where a file no
+// snapshot holds is in the way, and only in a directory this user may
+// write.
+func preflight(root string, p *Plan) []Problem {
+	var probs []Problem
+	add := func(path, why string) { probs = append(probs, Problem{Path: path, Why: why}) }
+	removing := map[string]bool{}
+	for _, r := range p.Remove {
+		removing[r] = true
+	}
+	for _, w := range p.Restore {
+		if !safePath(w) {
+			add(w, "not a path inside the work tree")
+			continue
+		}
+		parts := strings.Split(w, "/")
+		blocked := false
+		for i := 1; i < len(parts) && !blocked; i++ {
+			rel := strings.Join(parts[:i], "/")
+			fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				i = len(parts) // created on the way
+			case err != nil:
+				add(w, err.Error())
+				blocked = true
+			case fi.IsDir():
+			case removing[rel]:
+				i = len(parts) // a file the rollback removes stands where its directory goes
+			default:
+				add(w, fmt.Sprintf("%s is a %s where snapshot %d has a directory, and no snapshot holds it", rel, kind(fi), p.To))
+				blocked = true
+			}
+		}
+		if blocked {
+			continue
+		}
+		full := filepath.Join(root, filepath.FromSlash(w))
+		fi, err := os.Lstat(full)
+		switch {
+		case err == nil && fi.IsDir():
+			if stray := strayFile(root, w, removing); stray != "" {
+				add(w, fmt.Sprintf("is a directory now, holding %s, which no snapshot holds: a rollback never deletes what it cannot put back", stray))
+				continue
+			}
+		case err == nil && !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0:
+			add(w, "is a "+kind(fi)+" now: a rollback replaces only files and links")
+			continue
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			add(w, err.Error())
+			continue
+		}
+		if d := existingDir(root, full); !canWrite(d) {
+			add(w, "its folder "+rel(root, d)+" is not writable")
+		}
+	}
+	for _, r := range p.Remove {
+		full := filepath.Join(root, filepath.FromSlash(r))
+		fi, err := os.Lstat(full)
+		switch {
+		case !safePath(r):
+			add(r, "not a path inside the work tree")
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			add(r, err.Error())
+		case fi.IsDir():
+			add(r, "became a directory while the rollback ran")
+		case !canWrite(filepath.Dir(full)):
+			add(r, "its folder "+rel(root, filepath.Dir(full))+" is not writable")
+		}
+	}
+	return probs
+}
+
+// strayFile finds a file under the directory at w that the plan does not
+// remove ("" when there is none).
+func strayFile(root, w string, removing map[string]bool) string {
+	stray := ""
+	_ = filepath.WalkDir(filepath.Join(root, filepath.FromSlash(w)), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			stray = rel(root, p)
+			return filepath.SkipAll
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if r := rel(root, p); !removing[r] {
+			stray = r
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return stray
+}
+
+func safePath(p string) bool {
+	if p == "" || strings.HasPrefix(p, "/") || strings.ContainsRune(p, 0) {
+		return false
+	}
+	for _, part := range strings.Split(p, "/") {
+		if part == "" || part == "." || part == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+func kind(fi fs.FileInfo) string {
+	switch m := fi.Mode(); {
+	case m&fs.ModeSymlink != 0:
+		return "link"
+	case m.IsDir():
+		return "directory"
+	case m.IsRegular():
+		return "file"
+	case m&fs.ModeNamedPipe != 0:
+		return "FIFO"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	}
+	return "device"
+}
+
+func existingDir(root, full string) string {
+	for d := filepath.Dir(full); ; d = filepath.Dir(d) {
+		if fi, err := os.Lstat(d); err == nil && fi.IsDir() || d == root || d == filepath.Dir(d) {
+			return d
+		}
+	}
+}
+
+func rel(root, p string) string {
+	r, err := filepath.Rel(root, p)
+	if err != nil {
+		return p
+	}
+	return filepath.ToSlash(r)
+}
+
+// undoOf is the changes that put back the paths already changed: the same
+// changes seen from the other side.
+func undoOf(cs []change, applied []string) []change {
+	done := map[string]bool{}
+	for _, p := range applied {
+		done[p] = true
+	}
+	var back []change
+	for _, c := range cs {
+		if done[c.Path] {
+			back = append(back, change{Path: c.Path, ModeA: c.ModeB, ModeB: c.ModeA, IDA: c.IDB, IDB: c.IDA})
+		}
+	}
+	return back
+}
+
+// failAfter, when set by a test, makes apply fail after changing that
+// many paths (a failure the preflight cannot foresee: a full disk, an
+// immutable file).
+var failAfter atomic.Int64
+
+// apply makes each change's path as tree has it (A side): written from the
+// tree, or removed where the tree has none. Content comes out of git with
+// the user's filters and line endings applied (checkout-index into a
+// staging folder of the run), then is copied next to its path and renamed
+// over it. It returns the paths it changed. best: go on past errors (when
+// putting things back).
+func apply(g git, dir, root, tree string, cs []change, best bool) ([]string, error) {
+	var writes, removes []string
+	for _, c := range cs {
+		if c.inA() {
+			writes = append(writes, c.Path)
+		} else {
+			removes = append(removes, c.Path)
+		}
+	}
+	stage := filepath.Join(dir, stageDir)
+	_ = os.RemoveAll(stage)
+	defer os.RemoveAll(stage)
+	if len(writes) > 0 {
+		if err := os.Mkdir(stage, 0o700); err != nil {
+			return nil, err
+		}
+		idx := filepath.Join(g.dir, "rollback.index")
+		defer os.Remove(idx)
+		gi := g.withIndex(idx)
+		if _, err := gi.out(nil, "read-tree", tree); err != nil {
+			return nil, err
+		}
+		if _, err := gi.out(nulJoin(writes), "checkout-index", "-z", "--stdin", "-f", "--prefix="+stage+string(filepath.Separator)); err != nil {
+			return nil, err
+		}
+	}
+	var done []string
+	var firstErr error
+	step := func(path string, err error) bool {
+		if err == nil {
+			done = append(done, path)
+			if n := failAfter.Load(); n > 0 && int64(len(done)) >= n {
+				err = &os.PathError{Op: "write", Path: filepath.Join(root, path), Err: errors.New("injected failure")}
+				failAfter.Store(0)
+			} else {
+				return true
+			}
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+		return best
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(removes))) // deepest first
+	for _, r := range removes {
+		err := os.Remove(filepath.Join(root, filepath.FromSlash(r)))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if !step(r, err) {
+			return done, firstErr
+		}
+	}
+	for _, w := range writes {
+		if !step(w, place(filepath.Join(stage, filepath.FromSlash(w)), filepath.Join(root, filepath.FromSlash(w)))) {
+			return done, firstErr
+		}
+	}
+	if len(removes) > 0 {
+		pruneDirs(g, root, tree, removes)
+	}
+	return done, firstErr
+}
+
+// place puts the staged file or link at target: a directory in the way
+// (emptied by the plan's removals) is removed first, then the content is
+// copied beside target and renamed over it. A file keeps its permissions
+// but for the executable bits, which are the snapshot's.
+func place(staged, target string) error {
+	src, err := os.Lstat(staged)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Lstat(target); err == nil && fi.IsDir() {
+		if err := removeEmptyDirs(target); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(target), 0o777); err != nil {
+		return err
+	}
+	tmp := tempBeside(target)
+	if src.Mode()&fs.ModeSymlink != 0 {
+		link, err := os.Readlink(staged)
+		if err != nil {
+			return err
+		}
+		if err := os.Symlink(link, tmp); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, target); err != nil {
+			os.Remove(tmp)
+			return err
+		}
+		return nil
+	}
+	perm := src.Mode().Perm()
+	if old, err := os.Lstat(target); err == nil && old.Mode().IsRegular() {
+		perm = old.Mode().Perm() &^ 0o111
+		if src.Mode()&0o100 != 0 {
+			perm |= (old.Mode().Perm() & 0o444) >> 2
+		}
+	}
+	if err := copyFile(staged, tmp, perm); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, target); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+var tempSeq atomic.Int64
+
+func tempBeside(target string) string {
+	return filepath.Join(filepath.Dir(target), "."+filepath.Base(target)+".cully-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatInt(tempSeq.Add(1), 10))
+}
+
+func copyFile(src, dst string, perm fs.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Chmod(perm); err != nil { // the umask is not the file's business
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// removeEmptyDirs removes a directory tree that holds no file (its files
+// were removed by the plan).
+func removeEmptyDirs(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if !e.IsDir() {
+			return fmt.Errorf("%s still holds %s", dir, e.Name())
+		}
+		if err := removeEmptyDirs(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	return os.Remove(dir)
+}
+
+// pruneDirs removes the folders left empty by removed files, where the
+// tree has no such folder (the run created them); never the root.
+func pruneDirs(g git, root, tree string, removed []string) {
+	out, err := g.out(nil, "ls-tree", "-r", "-d", "-z", "--name-only", tree)
+	if err != nil {
+		return
+	}
+	keep := map[string]bool{}
+	for _, d := range nulFields(out) {
+		keep[d] = true
+	}
+	for _, r := range removed {
+		for d := pathDir(r); d != "" && !keep[d]; d = pathDir(d) {
+			full := filepath.Join(root, filepath.FromSlash(d))
+			if fi, err := os.Lstat(full); err != nil || !fi.IsDir() || os.Remove(full) != nil {
+				break // not a folder (the file restored there), not empty, or not there
+			}
+		}
+	}
+}
+
+func pathDir(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+// problemOf is the failing path of an error from apply.
+func problemOf(root string, err error) Problem {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return Problem{Path: rel(root, pe.Path), Why: pe.Err.Error()}
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return Problem{Path: rel(root, le.New), Why: le.Err.Error()}
+	}
+	return Problem{Path: ".", Why: err.Error()}
+}
+
+func stepList(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return "steps " + strings.Join(s, ", ")
+}
+
+// WriteFailure records a failed rollback in the run's folder
+// (rollback-failed.json), for status and for the user: the problems and
+// every file the run has modified.
+func WriteFailure(h store.Home, e *RollbackError, at time.Time) error {
+	dir, err := h.CheckRunDir(e.Plan.RunID)
+	if err != nil {
+		return err
+	}
+	f := Failure{At: at.UTC(), To: e.Plan.To, Undo: e.Plan.Undo, Error: e.Error(), Problems: e.Problems, Modified: e.Plan.Modified}
+	if f.Modified == nil {
+		f.Modified = []string{}
+	}
+	return writeJSON(filepath.Join(dir, rollbackFailed), f)
+}
+
+// ClearFailure removes the record of a failed rollback once one succeeds.
+func ClearFailure(h store.Home, runID string) {
+	if dir, err := h.CheckRunDir(runID); err == nil {
+		_ = os.Remove(filepath.Join(dir, rollbackFailed))
+	}
+}

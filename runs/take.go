@@ -1,0 +1,338 @@
+package runs
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"cully/store"
+)
+
+// MaxFileBytes bounds a file a snapshot copies: past it a file is listed
+// as not captured. Source files are far smaller; what is larger is data or
+// a build product, and copying it at every change would cost seconds.
+var MaxFileBytes int64 = 64 << 20 // a variable for tests
+
+// maxUntracked bounds the files a snapshot takes that git does not track
+// (outside a repository: all of them). Past it the snapshot fails rather
+// than copy a home folder or an unignored dependency tree.
+const maxUntracked = 100_000
+
+// ErrNoBaseline: a run whose start state was never captured has nothing
+// to tell its changes from.
+var ErrNoBaseline = errors.New("the run's start state was not captured (its baseline snapshot failed or never ran), so what it changed cannot be told")
+
+// Request asks for a snapshot of a run.
+type Request struct {
+	Session string
+	Run     string
+	Task    int
+	Reason  string // engine.Snap* (baseline, calls, time, end, manual, rollback, stop)
+	Calls   int    // the run's tool calls when it was asked for
+	Dir     string // the project folder: where the baseline finds the work tree
+	Now     time.Time
+}
+
+// Take writes the run's next snapshot, under the run's lock; the baseline
+// (Reason "baseline", for a run with no snapshot yet) also sets the run
+// up: finds its work tree and creates its private repository.
+func Take(h store.Home, req Request) (*Snapshot, error) {
+	dir, err := h.EnsureRunDir(req.Run)
+	if err != nil {
+		return nil, err
+	}
+	lk, err := store.Acquire(filepath.Join(dir, lockFile), LockWait)
+	if err != nil {
+		return nil, err
+	}
+	defer lk.Unlock()
+	return takeLocked(h, dir, req)
+}
+
+func takeLocked(h store.Home, dir string, req Request) (*Snapshot, error) {
+	m, err := readMeta(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && req.Reason == "baseline":
+		return start(h, dir, req)
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, ErrNoBaseline
+	case err != nil:
+		return nil, err
+	}
+	if err := checkRoot(m); err != nil {
+		return nil, err
+	}
+	ns, err := steps(dir)
+	if err != nil {
+		return nil, err
+	}
+	step := 1
+	if len(ns) > 0 {
+		step = ns[len(ns)-1] + 1
+	}
+	g := private(dir, m.Root)
+	tree, skipped, err := capture(g, m, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := diffTrees(g, m.Baseline, tree)
+	if err != nil {
+		return nil, err
+	}
+	return write(dir, m, req, step, tree, skipped, paths(changes))
+}
+
+// checkRoot refuses a run whose work tree is gone (moved, deleted): a
+// snapshot of it would say every file was deleted, and a rollback would
+// create the folder again.
+func checkRoot(m *Meta) error {
+	if fi, err := os.Stat(m.Root); err != nil || !fi.IsDir() {
+		return fmt.Errorf("the run's work tree %s is not there any more", m.Root)
+	}
+	return nil
+}
+
+func private(dir, root string) git { return git{dir: filepath.Join(dir, gitDirName), root: root} }
+
+// start sets the run up and writes its baseline, step 0.
+func start(h store.Home, dir string, req Request) (*Snapshot, error) {
+	m := &Meta{V: metaVersion, RunID: req.Run, Session: req.Session, Task: req.Task, Started: req.Now.UTC()}
+	format, err := locate(m, req.Dir)
+	if err != nil {
+		return nil, err
+	}
+	g := private(dir, m.Root)
+	if err := initRepo(g.dir, m, format, h.Dir); err != nil {
+		return nil, err
+	}
+	var tracked []string
+	if m.Git {
+		user := git{root: m.Root}
+		if out, err := user.out(nil, "rev-parse", "-q", "--verify", "HEAD"); err == nil {
+			m.Head = strings.TrimSpace(string(out))
+		}
+		out, err := user.out(nil, "ls-files", "-z")
+		if err != nil {
+			return nil, err
+		}
+		tracked = nulFields(out)
+	}
+	tree, skipped, err := capture(g, m, tracked, true)
+	if err != nil {
+		return nil, err
+	}
+	m.Baseline = tree
+	if err := writeJSON(filepath.Join(dir, metaFile), m); err != nil {
+		return nil, err
+	}
+	return write(dir, m, req, 0, tree, skipped, nil)
+}
+
+// locate finds the run's work tree from the project folder: the git
+// repository's top level, or the folder itself outside any repository
+// (but never a home folder or the file system's root, which no snapshot
+// should copy). It returns the repository's object format.
+func locate(m *Meta, dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("the project folder %s is not a directory", abs)
+	}
+	out, err := git{root: abs}.out(nil, "rev-parse", "--show-toplevel", "--git-common-dir", "--show-object-format")
+	if errors.Is(err, ErrNoGit) {
+		return "", err
+	}
+	if f := strings.Split(strings.TrimSpace(string(out)), "\n"); err == nil && len(f) >= 2 && f[0] != "" {
+		m.Root, m.Git = filepath.Clean(f[0]), true
+		common := f[1]
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(abs, common)
+		}
+		m.Objects = filepath.Join(common, "objects")
+		if len(f) >= 3 && f[2] == "sha256" {
+			return "sha256", nil
+		}
+		return "sha1", nil
+	}
+	home, _ := os.UserHomeDir()
+	if abs == filepath.Dir(abs) || home != "" && abs == filepath.Clean(home) {
+		return "", fmt.Errorf("%s is not in a git repository, and it is the whole of your home folder or of the disk: no snapshot copies that (run the agent in a project folder)", abs)
+	}
+	m.Root = abs
+	return "sha1", nil
+}
+
+// initRepo creates the run's private repository by hand (git init would
+// copy its templates and read the user's init settings): the object format
+// of the user's repository, whose objects it borrows as an alternate, and
+// the user's own exclude list, plus the state dir when it lies inside the
+// work tree.
+func initRepo(gitDir string, m *Meta, format, stateDir string) error {
+	for _, d := range []string{"objects/info", "objects/pack", "refs/heads", "info"} {
+		if err := os.MkdirAll(filepath.Join(gitDir, d), 0o700); err != nil {
+			return fmt.Errorf("create the run's store: %w", err)
+		}
+	}
+	config := "[core]\n\trepositoryformatversion = 0\n\tbare = true\n"
+	if format == "sha256" {
+		config = "[core]\n\trepositoryformatversion = 1\n\tbare = true\n[extensions]\n\tobjectformat = sha256\n"
+	}
+	exclude := ""
+	if m.Git {
+		if b, err := os.ReadFile(filepath.Join(filepath.Dir(m.Objects), "info", "exclude")); err == nil {
+			exclude = string(b) + "\n"
+		}
+	}
+	if rel, err := filepath.Rel(m.Root, stateDir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
+		exclude += "/" + filepath.ToSlash(rel) + "/\n"
+	}
+	files := map[string]string{"HEAD": "ref: refs/heads/main\n", "config": config, "info/exclude": exclude}
+	if m.Objects != "" {
+		files["objects/info/alternates"] = m.Objects + "\n"
+	}
+	for name, content := range files {
+		if err := store.WriteFileAtomic(filepath.Join(gitDir, name), []byte(content)); err != nil {
+			return fmt.Errorf("create the run's store: %w", err)
+		}
+	}
+	return nil
+}
+
+// capture brings the private index up to the work tree and writes its
+// tree. git lists what may have changed since the index last saw it (by
+// each file's metadata: size, times, inode), plus the untracked files; a
+// baseline also takes every file the user's repository tracks, ignored or
+// not. It returns the tree and the files it could not capture.
+func capture(g git, m *Meta, tracked []string, baseline bool) (string, []string, error) {
+	seen := map[string]bool{}
+	var cands []string
+	for _, p := range tracked {
+		if !seen[p] {
+			seen[p] = true
+			cands = append(cands, p)
+		}
+	}
+	args := []string{"ls-files", "-z", "--others", "--exclude-standard"}
+	if !baseline {
+		args = append(args, "--modified", "--deleted")
+	}
+	untracked := 0
+	err := g.lines(func(p string) error {
+		if seen[p] {
+			return nil
+		}
+		seen[p] = true
+		cands = append(cands, p)
+		if untracked++; untracked > maxUntracked {
+			return fmt.Errorf("more than %d files under %s that git does not track or ignore: not snapshotted (ignore build outputs and dependencies in .gitignore)", maxUntracked, m.Root)
+		}
+		return nil
+	}, args...)
+	if err != nil {
+		return "", nil, err
+	}
+	// Removals first: a path that became a directory (or whose directory
+	// became a file) must leave the index before what replaced it enters.
+	var remove, add, skipped []string
+	for _, p := range cands {
+		if strings.HasSuffix(p, "/") { // a repository inside the work tree: its own business
+			continue
+		}
+		full := filepath.Join(m.Root, filepath.FromSlash(p))
+		fi, err := os.Lstat(full)
+		switch {
+		case err != nil:
+			remove = append(remove, p)
+		case fi.IsDir():
+			if !baseline { // a submodule or an embedded repository at a baseline
+				remove = append(remove, p)
+			}
+		case fi.Mode()&fs.ModeSymlink != 0:
+			add = append(add, p)
+		case !fi.Mode().IsRegular() || fi.Size() > MaxFileBytes || !readable(full):
+			skipped = append(skipped, p)
+		default:
+			add = append(add, p)
+		}
+	}
+	if len(remove)+len(add) > 0 {
+		if _, err := g.out(nulJoin(append(remove, add...)), "update-index", "-z", "--add", "--remove", "--replace", "--stdin"); err != nil {
+			return "", nil, err
+		}
+	}
+	out, err := g.out(nil, "write-tree")
+	if err != nil {
+		return "", nil, err
+	}
+	return strings.TrimSpace(string(out)), skipped, nil
+}
+
+func readable(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
+}
+
+// write writes a snapshot file.
+func write(dir string, m *Meta, req Request, step int, tree string, skipped, files []string) (*Snapshot, error) {
+	st := State{V: stateVersion, Session: req.Session, Task: req.Task, Reason: req.Reason, ToolCalls: req.Calls,
+		Root: m.Root, Tree: tree, Baseline: m.Baseline, NotCaptured: skipped}
+	if files == nil {
+		files = []string{}
+	}
+	s := &Snapshot{File: File{RunID: m.RunID, Step: step, Timestamp: req.Now.UTC().Format(time.RFC3339), State: compactJSON(st), Files: files},
+		State: st, Path: snapshotPath(dir, step)}
+	if err := writeJSON(s.Path, &s.File); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// change is one path that differs between two trees: its mode and object
+// in the first (A) and the second (B); a zero mode means absent there.
+type change struct {
+	Path         string
+	ModeA, ModeB string
+	IDA, IDB     string
+}
+
+const noMode = "000000"
+
+func (c change) inA() bool { return c.ModeA != noMode }
+func (c change) inB() bool { return c.ModeB != noMode }
+
+// diffTrees lists what differs between two trees, in path order.
+func diffTrees(g git, a, b string) ([]change, error) {
+	out, err := g.out(nil, "diff-tree", "-r", "-z", "--no-renames", "--raw", a, b)
+	if err != nil {
+		return nil, err
+	}
+	f := nulFields(out)
+	var cs []change
+	for i := 0; i+1 < len(f); i += 2 {
+		// ":100644 100644 <id> <id> M", then the path
+		meta := strings.Fields(strings.TrimPrefix(f[i], ":"))
+		if len(meta) < 5 {
+			return nil, fmt.Errorf("git diff-tree: unexpected output %q", f[i])
+		}
+		cs = append(cs, change{Path: f[i+1], ModeA: meta[0], ModeB: meta[1], IDA: meta[2], IDB: meta[3]})
+	}
+	return cs, nil
+}
+
+func paths(cs []change) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Path
+	}
+	return out
+}
