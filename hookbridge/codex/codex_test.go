@@ -495,3 +495,81 @@ func TestCodeModeCall(t *testing.T) {
 		t.Error("different scripts read as the same input")
 	}
 }
+
+// Most code-mode scripts write JavaScript objects, keys unquoted.
+func TestCodeModeJavaScriptObjects(t *testing.T) {
+	for code, want := range map[string]string{
+		`const r = await tools.exec_command({cmd:"go test ./...", yield_time_ms: 1000}); text(r.output);`: `{"command":"go test ./..."}`,
+		`await tools.exec_command({ cmd: 'git log -1 \'x\'' })`:                                           `{"command":"git log -1 'x'"}`,
+		"await tools.exec_command({workdir: \"/p\", cmd: `make\tbuild`})":                                 `{"command":"make\tbuild"}`,
+		`await tools.exec_command({xcmd:"no", cmd:"yes"})`:                                                `{"command":"yes"}`,
+	} {
+		name, input := codeModeCall(code)
+		if string(name) != `"Bash"` || string(input) != want {
+			t.Errorf("codeModeCall(%q) = %s %s, want Bash %s", code, name, input, want)
+		}
+	}
+	if _, ok := jsField(`{cmd: 42}`, "cmd"); ok {
+		t.Error("a number is no command")
+	}
+}
+
+// A fork's rollout (a subagent thread spawned from another) opens with a
+// copy of its parent's history: that is the parent's work, not replayed
+// as the fork's; the fork's own turns are, under the fork's id.
+func TestReplayForkSkipsTheCopiedHistory(t *testing.T) {
+	lines := []string{
+		`{"timestamp":"2026-04-11T20:34:05.810Z","type":"session_meta","payload":{"id":"019d7e40-7150-7df3-b034-a8421746ef80","forked_from_id":"019d7d08-46c9-7f73-affe-4e6ca9852d56","cwd":"/p"}}`,
+		`{"timestamp":"2026-04-11T20:34:05.811Z","type":"session_meta","payload":{"id":"019d7d08-46c9-7f73-affe-4e6ca9852d56","cwd":"/p"}}`,
+		`{"timestamp":"2026-04-11T20:34:05.811Z","type":"event_msg","payload":{"type":"task_started","turn_id":"019d7d08-f1d2-78a1-ae52-df8e21f9b394"}}`,
+		`{"timestamp":"2026-04-11T20:34:05.812Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"parent-cmd\"}","call_id":"c1"}}`,
+		`{"timestamp":"2026-04-11T20:34:05.812Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"x"}}`,
+		`{"timestamp":"2026-04-11T20:34:05.821Z","type":"event_msg","payload":{"type":"task_started","turn_id":"019d7e40-717d-7ed2-8052-2778f1ce5e83"}}`,
+		`{"timestamp":"2026-04-11T20:34:06.000Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"fork-cmd\"}","call_id":"c2"}}`,
+		`{"timestamp":"2026-04-11T20:34:07.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c2","output":"y"}}`,
+	}
+	cfg := engine.DefaultConfig()
+	var cmds, sessions []string
+	_, err := Agent{}.Replay(strings.NewReader(strings.Join(lines, "\n")+"\n"), &cfg, func(ev *engine.Event) error {
+		sessions = append(sessions, ev.Session)
+		if ev.Kind == engine.KindPostTool {
+			cmds = append(cmds, ev.Cmd)
+		}
+		return nil
+	})
+	if err != nil || strings.Join(cmds, " ") != "fork-cmd" {
+		t.Fatalf("commands %q (err %v), want only the fork's", cmds, err)
+	}
+	for _, s := range sessions {
+		if s != "019d7e40-7150-7df3-b034-a8421746ef80" {
+			t.Fatalf("an event of session %q, want the fork's", s)
+		}
+	}
+}
+
+// What the player keeps across lines survives the reader's buffer reuse:
+// a rollout of several megabytes keeps its session id to the end.
+func TestReplayKeepsTheSessionPastTheBuffer(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"timestamp":"2026-04-11T20:00:00.000Z","type":"session_meta","payload":{"id":"019d7d08-46c9-7f73-affe-4e6ca9852d56","cwd":"/p"}}` + "\n")
+	pad := strings.Repeat("x", 64<<10)
+	for i := 0; i < 80; i++ { // ~5 MB
+		fmt.Fprintf(&b, `{"timestamp":"2026-04-11T20:00:%02d.000Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"echo %d\"}","call_id":"c%d"}}`+"\n", i%60, i, i)
+		fmt.Fprintf(&b, `{"timestamp":"2026-04-11T20:00:%02d.500Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c%d","output":"%s"}}`+"\n", i%60, i, pad)
+	}
+	cfg := engine.DefaultConfig()
+	n := 0
+	_, err := Agent{}.Replay(strings.NewReader(b.String()), &cfg, func(ev *engine.Event) error {
+		if ev.Session != "019d7d08-46c9-7f73-affe-4e6ca9852d56" {
+			t.Fatalf("event %d has session %q", n, ev.Session)
+		}
+		if ev.Kind == engine.KindPostTool && !strings.HasPrefix(ev.Cmd, "echo ") {
+			t.Fatalf("event %d: command %q", n, ev.Cmd)
+		}
+		n++
+		return nil
+	})
+	if err != nil || n < 160 {
+		t.Fatalf("%d events, %v", n, err)
+	}
+}

@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -113,6 +114,12 @@ type player struct {
 	usage    engine.HostUsage           // the figures read so far
 	fresh    bool                       // they changed since the last event
 	lastSeen time.Time
+	// forkID is the rollout's own id when it is a fork (a subagent's
+	// thread spawned from another), whose opening copies the parent's
+	// history; copying is true while that copy is being read: it is the
+	// parent's work, replayed from the parent's own rollout, not the fork's.
+	forkID  string
+	copying bool
 }
 
 func newPlayer(cfg *engine.Config, fn func(ev *engine.Event) error) *player {
@@ -202,14 +209,35 @@ func (p *player) line(line []byte) error {
 		p.lastSeen = t
 	}
 	pl := jsonlite.AsObject(payload)
+	if p.forkID != "" && string(typ) != `"session_meta"` {
+		// Turn ids are UUIDv7, ordered by time: a turn older than the fork
+		// is the parent's, copied; the fork's own turns start after it.
+		if t := turnID(typ, pl); t != "" {
+			p.copying = t < p.forkID
+		}
+		if p.copying {
+			p.st.Duplicates++
+			return nil
+		}
+	}
 	switch string(typ) {
 	case `"session_meta"`:
 		first := p.session == nil
+		if first && pl.Str("forked_from_id") != "" {
+			p.forkID = pl.Str("id")
+		}
+		if !first && p.forkID != "" && pl.Str("id") != p.forkID {
+			p.copying = true // the parent's meta opens the copy of its history
+			return nil
+		}
+		// Bytes kept across lines are copied: hookbridge.Lines reuses its
+		// buffer (kept as slices, a session's id turned to garbage after
+		// the first megabyte of its rollout).
 		if id := pl["id"]; len(id) > 2 {
-			p.session = id
+			p.session = bytes.Clone(id)
 		}
 		if cwd := pl["cwd"]; len(cwd) > 0 {
-			p.cwd = cwd
+			p.cwd = bytes.Clone(cwd)
 		}
 		src := srcStartup
 		if !first {
@@ -220,10 +248,10 @@ func (p *player) line(line []byte) error {
 		return p.decode(o, at, nil)
 	case `"turn_context"`:
 		if cwd := pl["cwd"]; len(cwd) > 0 {
-			p.cwd = cwd
+			p.cwd = bytes.Clone(cwd)
 		}
 		if m := pl["model"]; len(m) > 2 {
-			p.model = m
+			p.model = bytes.Clone(m)
 		}
 	case `"token_usage_record"`, `"event_msg"`:
 		return p.event(typ, line, pl, at)
@@ -284,7 +312,7 @@ func (p *player) item(pl jsonlite.Object, at time.Time) error {
 		}
 		name, input := toolCall(pl)
 		o := p.base(hookPre)
-		o["tool_name"], o["tool_input"], o["tool_use_id"] = name, input, quote(id)
+		o["tool_name"], o["tool_input"], o["tool_use_id"] = bytes.Clone(name), bytes.Clone(input), quote(id)
 		p.pending[id] = o
 		return p.decode(o, at, nil)
 	case "function_call_output", "custom_tool_call_output":
@@ -384,6 +412,8 @@ func codeModeCall(code string) (name, input []byte) {
 		if tool == "exec_command" {
 			if o, err := jsonlite.ParseObject([]byte(args)); err == nil && o.Str("cmd") != "" {
 				cmds = append(cmds, o.Str("cmd"))
+			} else if c, ok := jsField(rest[j+1:], "cmd"); ok {
+				cmds = append(cmds, c) // a JavaScript object: {cmd: "…"}, keys unquoted
 			}
 		}
 	}
@@ -537,4 +567,86 @@ func (p *player) decode(o jsonlite.Object, at time.Time, end *ended) error {
 		ev.Usage, p.fresh = &u, false
 	}
 	return p.fn(ev)
+}
+
+// turnID is the turn a record opens, when it opens one: a turn_context's,
+// or an event_msg task_started's.
+func turnID(typ []byte, pl jsonlite.Object) string {
+	switch {
+	case string(typ) == `"turn_context"`:
+		return pl.Str("turn_id")
+	case string(typ) == `"event_msg"` && pl.Str("type") == "task_started":
+		return pl.Str("turn_id")
+	}
+	return ""
+}
+
+// jsField reads a string field of the JavaScript object literal that s
+// opens ({cmd: "…", workdir: …}): most code-mode scripts write their keys
+// unquoted (793 of the corpus's 890), which JSON refuses. The value is a
+// double-quoted string (JSON's escapes), a single-quoted one, or a
+// template literal without substitutions.
+func jsField(s, key string) (string, bool) {
+	s = strings.TrimLeft(s, " \t\n")
+	if s == "" || s[0] != '{' {
+		return "", false
+	}
+	for i := 1; i < len(s); {
+		j := strings.Index(s[i:], key)
+		if j < 0 {
+			return "", false
+		}
+		at := i + j
+		i = at + len(key)
+		if c := s[at-1]; c != '{' && c != ',' && c != ' ' && c != '\n' && c != '\t' && c != '"' && c != '\'' {
+			continue
+		}
+		k := i
+		if k < len(s) && (s[k] == '"' || s[k] == '\'') {
+			k++
+		}
+		for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+			k++
+		}
+		if k >= len(s) || s[k] != ':' {
+			continue
+		}
+		k++
+		for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n') {
+			k++
+		}
+		if k >= len(s) {
+			return "", false
+		}
+		q := s[k]
+		if q != '"' && q != '\'' && q != '`' {
+			return "", false
+		}
+		var b strings.Builder
+		for e := k + 1; e < len(s); e++ {
+			c := s[e]
+			switch {
+			case c == q:
+				if q == '"' {
+					v, ok := jsonlite.Unquote([]byte(s[k : e+1]))
+					return v, ok
+				}
+				return b.String(), true
+			case c == '\\' && e+1 < len(s):
+				e++
+				switch s[e] {
+				case 'n':
+					b.WriteByte('\n')
+				case 't':
+					b.WriteByte('\t')
+				default:
+					b.WriteByte(s[e])
+				}
+			default:
+				b.WriteByte(c)
+			}
+		}
+		return "", false
+	}
+	return "", false
 }
