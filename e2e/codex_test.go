@@ -263,7 +263,7 @@ enabled = false
 		t.Fatal(err)
 	}
 	s.env = []string{
-		"HOME=" + s.home, "CODEX_HOME=" + s.codexHome, "CULLY_HOME=" + s.state, "MOCK_API_KEY=sk-e2e-not-real",
+		"HOME=" + s.home, "CODEX_HOME=" + s.codexHome, "CULLY_HOME=" + s.state, "CULLY_SNAPSHOTS=off", "MOCK_API_KEY=sk-e2e-not-real",
 		// codex on PATH, so cully install can ask it to trust the hooks.
 		"PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH"),
 	}

@@ -77,7 +77,7 @@ func newCopilotSession(t *testing.T, script []toolCall) *copilotSession {
 	}
 	s.api = newMockAPI(t, script)
 	s.env = []string{
-		"HOME=" + s.home, "PATH=" + os.Getenv("PATH"), "CULLY_HOME=" + s.state, "TERM=dumb",
+		"HOME=" + s.home, "PATH=" + os.Getenv("PATH"), "CULLY_HOME=" + s.state, "CULLY_SNAPSHOTS=off", "TERM=dumb",
 		"COPILOT_PROVIDER_BASE_URL=" + s.api.url, "COPILOT_PROVIDER_TYPE=anthropic",
 		"COPILOT_PROVIDER_API_KEY=sk-e2e-test-key-not-real", "COPILOT_MODEL=claude-sonnet-4",
 		"COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false",

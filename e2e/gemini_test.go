@@ -105,7 +105,7 @@ func newGeminiSession(t *testing.T, script []toolCall, extraEnv ...string) *gemi
 	}
 	s.api = newGeminiMock(t, script)
 	s.env = append([]string{
-		"HOME=" + s.home, "PATH=" + os.Getenv("PATH"), "CULLY_HOME=" + s.state,
+		"HOME=" + s.home, "PATH=" + os.Getenv("PATH"), "CULLY_HOME=" + s.state, "CULLY_SNAPSHOTS=off",
 		"GEMINI_API_KEY=e2e-test-key-not-real", "GOOGLE_GEMINI_BASE_URL=" + s.api.url,
 		// Headless runs in an untrusted folder stop at start-up; trust,
 		// as a CI job gives it, is what lets settings hooks run at all.

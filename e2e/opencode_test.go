@@ -185,7 +185,7 @@ func newOpencodeSession(t *testing.T, script []toolCall, extraEnv ...string) *op
 	if err := os.WriteFile(filepath.Join(s.project, "opencode.json"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s.env = append([]string{"HOME=" + s.home, "PATH=" + os.Getenv("PATH"), "CULLY_HOME=" + s.state,
+	s.env = append([]string{"HOME=" + s.home, "PATH=" + os.Getenv("PATH"), "CULLY_HOME=" + s.state, "CULLY_SNAPSHOTS=off",
 		"OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_SHARE=1"}, extraEnv...)
 	return s
 }

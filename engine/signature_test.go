@@ -1,6 +1,9 @@
 package engine
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestErrorSignature(t *testing.T) {
 	same := [][2]string{
@@ -47,5 +50,19 @@ func TestCheckFamily(t *testing.T) {
 		if got := CheckFamily(c.cmd); got != c.want {
 			t.Errorf("CheckFamily(%q) = %q, want %q", c.cmd, got, c.want)
 		}
+	}
+}
+
+// A cgo package prints the same C warning before every test run: the error
+// is what follows it, so two different failures keep two signatures.
+func TestErrorSignatureSkipsCompilerWarnings(t *testing.T) {
+	warn := "# github.com/x/tree-sitter/lua\nparser.c:254:18: warning: null character(s) preserved in string literal [-Wnull-character]\n  254 |   [anon] = \"\\0\",\n      |            ^\n"
+	a := warn + "--- FAIL: TestParse (0.00s)\n    parser_test.go:224: parse status = error\nFAIL\n"
+	b := warn + "--- FAIL: TestLex (0.00s)\n    lexer_test.go:12: unexpected token\nFAIL\n"
+	if ErrorSignature(a) == ErrorSignature(b) {
+		t.Error("two failures behind one compiler warning share a signature")
+	}
+	if ErrorSignature(a) != ErrorSignature(strings.Replace(a, "254", "255", -1)) {
+		t.Error("the warning's line number changes the signature")
 	}
 }

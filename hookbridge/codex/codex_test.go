@@ -573,3 +573,22 @@ func TestReplayKeepsTheSessionPastTheBuffer(t *testing.T) {
 		t.Fatalf("%d events, %v", n, err)
 	}
 }
+
+// Codex's lines before a command's output are the same for every failure:
+// the error signature is taken from the output itself, so three different
+// failing tests are three different errors.
+func TestOutputBody(t *testing.T) {
+	a := "Script completed\nWall time 4.5 seconds\nOutput:\n --- FAIL: TestA (0.00s)\n    a_test.go:11: import broken\nFAIL\n"
+	b := "Script completed\nWall time 3.2 seconds\nOutput:\n --- FAIL: TestB (0.00s)\n    a_test.go:70: DDL corrupted\nFAIL\n"
+	if engine.ErrorSignature(outputBody(a)) == engine.ErrorSignature(outputBody(b)) {
+		t.Error("two different failures share a signature")
+	}
+	if got := outputBody("Chunk ID: 1f2e\nWall time: 0.0 seconds\nProcess exited with code 2\nOriginal token count: 9\nOutput:\nls: x: No such file\n"); got != "ls: x: No such file\n" {
+		t.Errorf("outputBody = %q", got)
+	}
+	for _, s := range []string{"plain output\nOutput:\nx", "Output: inline", ""} {
+		if got := outputBody(s); got != s {
+			t.Errorf("outputBody(%q) = %q, want it unchanged", s, got)
+		}
+	}
+}

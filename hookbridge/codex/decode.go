@@ -192,8 +192,8 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, end *en
 		ev.Outcome, ev.Exit = engine.OutcomeOK, end.exit
 	case end.exit != nil || end.status == "failed":
 		ev.Outcome, ev.Exit = engine.OutcomeFailed, end.exit
-		ev.FailSig = engine.FailureSignature(ev.Exit, text)
-		ev.ErrSig = engine.ErrorSignature(text)
+		ev.FailSig = engine.FailureSignature(ev.Exit, outputBody(text))
+		ev.ErrSig = engine.ErrorSignature(outputBody(text))
 	default:
 		ev.Outcome = engine.OutcomeUnknown
 	}
@@ -223,9 +223,38 @@ func checkOutput(ev *engine.Event, resp []byte, command string) {
 		if len(tail) > 0 && string(tail) != text {
 			text = string(tail)
 		}
-		ev.FailSig = engine.FailureSignature(nil, text)
-		ev.ErrSig = engine.ErrorSignature(text)
+		ev.FailSig = engine.FailureSignature(nil, outputBody(text))
+		ev.ErrSig = engine.ErrorSignature(outputBody(text))
 	}
+}
+
+// outputBody is a command's output without the lines Codex puts before it
+// ("Chunk ID: …", "Wall time: 0.4 seconds", "Process exited with code 1",
+// "Original token count: …", and in code mode "Script completed" or
+// "Script running with cell ID 27"), up to its "Output:" line. Those lines
+// are the same for every failure: kept, they made the error signature of
+// three different failing tests one and the same, and a failure loop of
+// them (the one nudge the corpus's Codex sessions raised, labelled noise).
+func outputBody(text string) string {
+	rest := text
+	for range 8 {
+		line, after, ok := strings.Cut(rest, "\n")
+		t := strings.TrimSpace(line)
+		switch {
+		case t == "Output:":
+			return after
+		case !ok:
+			return text
+		case strings.HasPrefix(t, "Chunk ID:"), strings.HasPrefix(t, "Wall time"), strings.HasPrefix(t, "Process exited with code"),
+			strings.HasPrefix(t, "Process running with session ID"), strings.HasPrefix(t, "Original token count"),
+			strings.HasPrefix(t, "Script completed"), strings.HasPrefix(t, "Script running with cell ID"), strings.HasPrefix(t, "Script failed"),
+			strings.HasPrefix(t, "Exit code:"), strings.HasPrefix(t, "Total output lines:"), t == "":
+			rest = after
+		default:
+			return text
+		}
+	}
+	return text
 }
 
 // responseText is the head of a tool_response, as text: Codex gives a
