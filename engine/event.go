@@ -23,6 +23,7 @@ const (
 	KindNotify       Kind = "notify"     // host notification
 	KindAck          Kind = "ack"        // the user acknowledged checkpoints (cully ack, panel)
 	KindHostUsage    Kind = "host_usage" // the host's own cost/context figures (status line)
+	KindAdvice       Kind = "advice"     // the advisor's result: its advice, or why it gave none (cully advise)
 	KindOther        Kind = "other"      // any other host event, recorded as is
 )
 
@@ -99,6 +100,9 @@ type Event struct {
 	CallFP  string `json:"call_fp,omitempty"`
 	OutFP   string `json:"out_fp,omitempty"`
 	Note    string `json:"note,omitempty"`    // timeout, interrupted, background, masked, …
+	// Advice is the advisor worker's answer (advice events only), redacted
+	// and bounded; empty when the run was skipped or gave nothing.
+	Advice string `json:"advice,omitempty"`
 	Changes bool   `json:"changes,omitempty"` // a shell command seen to write files
 	// Tests is what a check's own output said: its runner and the counts
 	// it printed (run control's test baseline); nil when no reader settled

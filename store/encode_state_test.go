@@ -46,6 +46,7 @@ func richState() *engine.State {
 		apply(engine.Event{Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassRun, Cmd: c, CmdFP: c, CallFP: "call " + c, OutFP: "out",
 			Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "f", ErrSig: "command not found"})
 	}
+	apply(engine.Event{Kind: engine.KindAdvice, Advice: "try \"the\" other <path>"})
 	return st
 }
 
