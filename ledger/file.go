@@ -80,7 +80,11 @@ func (f Files) Update(fn func(b *Budget, err error) (changed bool, entries []Ent
 	if err := f.Ensure(); err != nil {
 		return err
 	}
-	lk, err := store.Acquire(f.lockPath(), f.Home.LockWait)
+	wait := f.Home.LockWait
+	if wait <= 0 {
+		wait = store.DefaultLockWait
+	}
+	lk, err := store.Acquire(f.lockPath(), wait)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,7 @@
 // Package store owns the files cully persists under a lock in its state
 // dir: the event journal, the per-session derived state and the error log.
 // The advisor's budget accounting and the impact ledger are not its
-// business: the product's layout keeps those for a package named ledger.
+// business: package ledger keeps them (using this package's locks).
 //
 // Invariants:
 //   - Every write to a shared file happens under an exclusive flock on a

@@ -77,7 +77,7 @@ type advisorReport struct {
 	// Until is when a deferral or a wait ends (null when it ends with a
 	// change: a readable file, new evidence).
 	Until     *time.Time     `json:"until"`
-	Budget    *ledger.Status `json:"budget"` // null when the accounting cannot be read
+	Budget    *ledger.Status `json:"budget"`    // null when the accounting cannot be read
 	Discovery string         `json:"discovery"` // off, on, disabled (CULLY_DISCOVERY=off)
 	Pending   *engine.Advice `json:"advice"`    // the latest advice and whether the agent was told
 }
