@@ -20,7 +20,7 @@ import (
 // of parsing TOML: a stat of each config file, one small read, no parse.
 const CacheDir = "config-cache"
 
-const cacheVersion = 2
+const cacheVersion = 3
 
 type cacheDoc struct {
 	V            int           `json:"v"`
@@ -31,6 +31,7 @@ type cacheDoc struct {
 	UserState    State         `json:"user_state,omitempty"`
 	ProjectState State         `json:"project_state,omitempty"`
 	Config       engine.Config `json:"config"`
+	Workers      Workers       `json:"workers"`
 }
 
 // CachePath is where the cache for these sources lives ("" without a state dir).
@@ -111,7 +112,7 @@ func Cached(src Sources, fresh bool) (ld Loaded, parsed bool, err error) {
 	ld = Load(src)
 	b, mErr := json.Marshal(cacheDoc{
 		V: cacheVersion, User: src.User, UserStat: userStat, Project: src.ProjectPath(), ProjectStat: projectStat,
-		UserState: ld.User.State, ProjectState: ld.Project.State, Config: ld.Config,
+		UserState: ld.User.State, ProjectState: ld.Project.State, Config: ld.Config, Workers: ld.Workers,
 	})
 	if mErr != nil {
 		return ld, true, mErr
@@ -154,8 +155,10 @@ func readCache(path string, src Sources, userStat, projectStat string) (Loaded, 
 	}
 	cfg.UnverifiedTell, cfg.ExploreTell = int(c.Int("unverified_tell")), int(c.Int("explore_tell"))
 	cfg.Checks, cfg.ReadOnly = strs(c.Items("checks")), strs(c.Items("read_only"))
+	wk := o.Sub("workers")
 	return Loaded{
 		Config:  cfg.Sanitize(),
+		Workers: Workers{Advisor: strs(wk.Items("advisor")), Discovery: strs(wk.Items("discovery")), Deadline: int(wk.Int("deadline_seconds"))},
 		User:    File{Path: src.User, State: State(o.Str("user_state"))},
 		Project: File{Path: src.ProjectPath(), State: State(o.Str("project_state"))},
 	}, true

@@ -52,6 +52,7 @@ type File struct {
 // and what was wrong (at most MaxProblems, then More counts the rest).
 type Loaded struct {
 	Config   engine.Config
+	Workers  Workers // the advisor's commands: the user's file alone sets them
 	User     File
 	Project  File
 	Problems []Problem
@@ -100,6 +101,7 @@ func Load(src Sources) Loaded {
 		if b, ok := readFile(src.User, "", MaxUserBytes, &ps, &ld.User); ok {
 			if set, ok := parse(b, src.User, false, &ps); ok {
 				apply(&ld.Config, set, false, src.User, &ps)
+				applyWorkers(&ld.Workers, set, src.User, &ps)
 				ld.User.State = InEffect
 			} else {
 				ld.User.State = Broken

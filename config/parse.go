@@ -189,13 +189,15 @@ func parse(doc []byte, file string, project bool, ps *problems) (map[string]sett
 				} else {
 					w.rulesLine = w.line(off)
 				}
+			case e.Kind == unstable.Table && len(path) == 1 && workerTable(path[0]):
+				w.skip = false
 			case e.Kind == unstable.ArrayTable:
 				w.problemf(off, true, func() string {
 					return fmt.Sprintf("unknown array of tables [[%s]]: ignored with its keys", showKey(path))
 				})
 			default:
 				w.problemf(off, true, func() string {
-					return fmt.Sprintf("unknown table [%s]: ignored with its keys%s", showKey(path), hint(path, []string{"rules"}))
+					return fmt.Sprintf("unknown table [%s]: ignored with its keys%s", showKey(path), hint(path, []string{"rules", "advisor", "discovery"}))
 				})
 			}
 		case unstable.KeyValue:
@@ -299,12 +301,21 @@ func (w *walker) assign(path []string, v *unstable.Node, off int) {
 			return
 		}
 	}
+	if len(path) == 2 && workerTable(path[0]) {
+		if sp, ok := workerSpec(path[0], path[1]); ok {
+			w.value(path[0]+"."+path[1], sp, v, off)
+			return
+		}
+	}
 	w.problemf(off, true, func() string {
 		if _, known := specFor(path[0]); known && len(path) == 1 {
 			return fmt.Sprintf("%q is outside [rules]: ignored (rule settings go under [rules])", path[0])
 		}
 		if len(path) == 2 && path[0] == "rules" {
 			return fmt.Sprintf("unknown key %q in [rules]: ignored%s", cut(path[1]), hint(path[1:], specNames()))
+		}
+		if len(path) == 2 && workerTable(path[0]) {
+			return fmt.Sprintf("unknown key %q in [%s]: ignored%s", cut(path[1]), path[0], hint(path[1:], workerKeys(path[0])))
 		}
 		return fmt.Sprintf("unknown key %q: ignored%s", cut(strings.Join(path, ".")), hint(path, append(specNames(), "rules")))
 	})
@@ -314,6 +325,9 @@ func (w *walker) assign(path []string, v *unstable.Node, off int) {
 func (w *walker) value(key string, sp spec, v *unstable.Node, off int) {
 	if w.project && sp.userOnly {
 		w.problemf(off, true, func() string {
+			if strings.Contains(key, ".") {
+				return fmt.Sprintf("%q ignored: a project file can never set or change a command (the advisor's and discovery's workers come from your own config only)", key)
+			}
 			return fmt.Sprintf("%q ignored: a project file may tune thresholds only (checks, read_only, unattended and what the agent is told come from your own config)", "rules."+key)
 		})
 		return

@@ -61,6 +61,11 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 		}
 	case KindAck:
 		sigs = s.ack(ev)
+	case KindAdvice:
+		s.AdviceAt = ev.Time.Unix()
+		if ev.Advice != "" {
+			s.Advice = &Advice{Text: ev.Advice, At: ev.Time.Unix()}
+		}
 	case KindPreTool:
 		if s.Run == nil { // cully saw no prompt: the run starts before this call
 			sigs = s.startRun(ev)
@@ -103,6 +108,9 @@ func (s *State) boundary(ev *Event) []Signal {
 	s.EditsSinceCheck, s.EditsSinceTry = 0, 0
 	clear(s.Commands)
 	s.Recent, s.ErrRun = nil, nil
+	if s.Advice != nil && !s.Advice.Told { // advice on the last task's evidence is stale
+		s.Advice = nil
+	}
 	var sigs []Signal
 	for i := range s.Checkpoints {
 		c := &s.Checkpoints[i]
@@ -188,7 +196,8 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 		return sigs
 	}
 	notes := s.runNotes(ev)
-	if notes == "" && len(pending) == 0 && len(warned) == 0 {
+	adv := s.unseenAdvice(ev)
+	if notes == "" && len(pending) == 0 && len(warned) == 0 && adv == nil {
 		return sigs
 	}
 	for _, c := range pending {
@@ -196,7 +205,10 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 			c.Evidence = r.told(s)
 		}
 	}
-	text := composeNudge(pending, warned, s.attended(), cfg)
+	text := composeNudge(pending, warned, adv, s.attended(), cfg)
+	if adv != nil {
+		adv.Told = true
+	}
 	if notes != "" { // run control first: a paused run outranks any checkpoint
 		text = strings.TrimRight(notes+"\n"+text, "\n")
 	}
@@ -208,6 +220,15 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 	}
 	s.Counts.Nudges++
 	return append(sigs, Signal{Kind: SignalNudge, Text: text})
+}
+
+// unseenAdvice is the advisor's advice the foreground agent has not been
+// told yet (a subagent cannot act on it), or nil.
+func (s *State) unseenAdvice(ev *Event) *Advice {
+	if ev.Subagent != "" || s.Advice == nil || s.Advice.Told {
+		return nil
+	}
+	return s.Advice
 }
 
 func (s *State) attended() bool { return s.Attended == nil || *s.Attended }
@@ -318,7 +339,8 @@ func (s *State) deliverHeld(ev *Event, sigs []Signal, cfg *Config) []Signal {
 			held, heldAt = append(held, *w), append(heldAt, i)
 		}
 	}
-	if ev.Quiet || len(pending) == 0 && len(held) == 0 {
+	adv := s.unseenAdvice(ev)
+	if ev.Quiet || len(pending) == 0 && len(held) == 0 && adv == nil {
 		return sigs
 	}
 	for _, c := range pending {
@@ -326,7 +348,10 @@ func (s *State) deliverHeld(ev *Event, sigs []Signal, cfg *Config) []Signal {
 			c.Evidence = r.told(s)
 		}
 	}
-	text := composeNudge(pending, held, s.attended(), cfg)
+	text := composeNudge(pending, held, adv, s.attended(), cfg)
+	if adv != nil {
+		adv.Told = true
+	}
 	for _, c := range pending {
 		c.Nudged = true
 	}

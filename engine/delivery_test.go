@@ -87,7 +87,7 @@ func TestNudgeIsShort(t *testing.T) {
 	}
 	ws := []Warning{{Reason: ReasonThirdAttempt, Evidence: long}, {Reason: ReasonReread, Evidence: long}, {Reason: ReasonLargeRead, Evidence: long}}
 	for _, attended := range []bool{true, false} {
-		if n := composeNudge(cps, ws, attended, &cfg); len(n) > 2500 || strings.Contains(n, "\n\n") {
+		if n := composeNudge(cps, ws, nil, attended, &cfg); len(n) > 2500 || strings.Contains(n, "\n\n") {
 			t.Errorf("attended %v: %d characters:\n%s", attended, len(n), n)
 		}
 	}

@@ -27,6 +27,7 @@ const (
 	KindPause        Kind = "pause"      // the user paused the run (cully stop)
 	KindResume       Kind = "resume"     // the user resumed it, with a note (cully resume)
 	KindRollback     Kind = "rollback"   // the user rolled the run's files back to a snapshot, or tried to (cully rollback)
+	KindAdvice       Kind = "advice"     // the advisor's result: its advice, or why it gave none (cully advise)
 	KindOther        Kind = "other"      // any other host event, recorded as is
 )
 
@@ -100,9 +101,12 @@ type Event struct {
 	// CallFP hashes the tool and its whole input, OutFP the outcome and the
 	// head of its result: two calls with both equal did the same thing and
 	// got the same answer.
-	CallFP  string `json:"call_fp,omitempty"`
-	OutFP   string `json:"out_fp,omitempty"`
-	Note    string `json:"note,omitempty"`    // timeout, interrupted, background, masked, …
+	CallFP string `json:"call_fp,omitempty"`
+	OutFP  string `json:"out_fp,omitempty"`
+	Note   string `json:"note,omitempty"` // timeout, interrupted, background, masked, …
+	// Advice is the advisor worker's answer (advice events only), redacted
+	// and bounded; empty when the run was skipped or gave nothing.
+	Advice  string `json:"advice,omitempty"`
 	Changes bool   `json:"changes,omitempty"` // a shell command seen to write files
 	// Tests is what a check's own output said: its runner and the counts
 	// it printed (run control's test baseline); nil when no reader settled

@@ -14,7 +14,11 @@ const CheckpointQuestion = "Are we still on track, or should I change direction?
 // documentation warns that text phrased as imperative system instructions
 // can trip the model's prompt-injection defences, and the installed skill
 // already says what a checkpoint is for.
-func composeNudge(cps []*Checkpoint, guards []Warning, attended bool, cfg *Config) string {
+//
+// The advisor's advice, when the agent has not seen it, comes last, once,
+// marked as the advisor's: it is a model's reading of the evidence, not a
+// local rule's finding.
+func composeNudge(cps []*Checkpoint, guards []Warning, adv *Advice, attended bool, cfg *Config) string {
 	var b strings.Builder
 	for _, c := range cps {
 		fmt.Fprintf(&b, "cully checkpoint %s (%s): %s. Suggested: %s.\n", c.ID, c.Reason, c.Evidence, Action(c.Reason))
@@ -32,6 +36,11 @@ func composeNudge(cps []*Checkpoint, guards []Warning, attended bool, cfg *Confi
 	for _, w := range guards {
 		b.WriteString("cully: ")
 		b.WriteString(guardAdvice(w))
+		b.WriteByte('\n')
+	}
+	if adv != nil {
+		b.WriteString("cully advisor (a model's reading of the evidence): ")
+		b.WriteString(adv.Text)
 		b.WriteByte('\n')
 	}
 	return strings.TrimRight(b.String(), "\n")

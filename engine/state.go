@@ -4,7 +4,7 @@ import "time"
 
 // StateVersion changes whenever State changes shape; a state file of another
 // version is rebuilt from the journal instead of being trusted.
-const StateVersion = 3
+const StateVersion = 4
 
 // Caps that keep a session's state small, so loading it costs the same on
 // every hook call however long the session runs.
@@ -70,10 +70,23 @@ type State struct {
 	// ErrRun is the current run of failures with one error signature,
 	// whatever the command, for the same-error rule.
 	ErrRun *ErrRun `json:"err_run,omitempty"`
-	NextCP int     `json:"next_cp"` // checkpoint id sequence
+	// Advice is the advisor's latest advice, until the agent has been told
+	// it once (Told) or a new task makes it stale.
+	Advice *Advice `json:"advice,omitempty"`
+	// AdviceAt is the Unix second of the last advice event, whatever it
+	// said: the hook asks for a refresh only an hour after it.
+	AdviceAt int64 `json:"advice_at,omitempty"`
+	NextCP   int   `json:"next_cp"` // checkpoint id sequence
 	// Run is the current run (run control, run.go): nil before the first
 	// prompt or tool call.
 	Run *Run `json:"run,omitempty"`
+}
+
+// Advice is an advisor answer waiting for the agent.
+type Advice struct {
+	Text string `json:"text"`
+	At   int64  `json:"at"` // Unix seconds
+	Told bool   `json:"told,omitempty"`
 }
 
 // Counts are the session's activity totals.

@@ -165,11 +165,26 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	if c, ok := agents.CompleterFor(agent); ok && total <= maxPayload {
 		complete = func(ev *engine.Event, st *engine.State) { c.Complete(raw, benv, ev, st) }
 	}
+	var st *engine.State // the session's state, which the rules then update in place
+	if len(ld.Workers.Advisor) > 0 {
+		inner := complete
+		complete = func(ev *engine.Event, s *engine.State) {
+			st = s
+			if inner != nil {
+				inner(ev, s)
+			}
+		}
+	}
 	sigs, err := h.RecordWith(ev, &cfg, complete)
 	if err != nil {
 		return nil, ev, err
 	}
 	a.startSnapshot(h, ev, sigs, project, &cfg)
+	if st != nil && a.Getenv(workerEnv) == "" && adviseDue(ev, sigs, st, len(ld.Workers.Discovery) > 0 && a.Getenv("CULLY_DISCOVERY") != "off") {
+		if err := startAdvisor(ev.Session); err != nil {
+			_ = h.LogError("advisor", err, map[string]any{"session": ev.Session})
+		}
+	}
 	return agent.Encode(ev.Hook, engine.Nudge(sigs)), ev, nil
 }
 

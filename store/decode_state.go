@@ -189,6 +189,23 @@ func decodeStateFile(b []byte) (*engine.State, *journalPos, error) {
 			if string(v) != "null" {
 				st.Run = d.run(v)
 			}
+		case `"advice"`:
+			if string(v) != "null" {
+				a := &engine.Advice{}
+				d.members(v, func(ak, av []byte) {
+					switch string(ak) {
+					case `"text"`:
+						a.Text = jsonlite.Str(av)
+					case `"at"`:
+						a.At = jsonlite.Int(av)
+					case `"told"`:
+						a.Told = string(av) == "true"
+					}
+				})
+				st.Advice = a
+			}
+		case `"advice_at"`:
+			st.AdviceAt = jsonlite.Int(v)
 		}
 		return nil
 	})

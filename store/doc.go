@@ -2,7 +2,7 @@
 // dir: the event journal, the per-session derived state and the error log;
 // and the checked folders (runs/<id>) that package runs keeps snapshots in.
 // The advisor's budget accounting and the impact ledger are not its
-// business: the product's layout keeps those for a package named ledger.
+// business: package ledger keeps them (using this package's locks).
 //
 // Invariants:
 //   - Every write to a shared file happens under an exclusive flock on a

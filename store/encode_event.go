@@ -58,6 +58,7 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 	b = appendStr(b, "call_fp", e.CallFP, true)
 	b = appendStr(b, "out_fp", e.OutFP, true)
 	b = appendStr(b, "note", e.Note, true)
+	b = appendStr(b, "advice", e.Advice, true)
 	if e.Changes {
 		b = append(b, `,"changes":true`...)
 	}

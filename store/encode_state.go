@@ -120,6 +120,15 @@ func AppendState(b []byte, s *engine.State) []byte {
 		}
 		b = append(b, '}')
 	}
+	if a := s.Advice; a != nil {
+		b = appendQuoted(append(b, `,"advice":{"text":`...), a.Text)
+		b = appendInt64(b, "at", a.At, false)
+		if a.Told {
+			b = append(b, `,"told":true`...)
+		}
+		b = append(b, '}')
+	}
+	b = appendInt64(b, "advice_at", s.AdviceAt, true)
 	b = appendInt(b, "next_cp", s.NextCP, false)
 	if s.Run != nil {
 		b = appendRun(appendField(b, "run"), s.Run)

@@ -59,6 +59,7 @@ func richState() *engine.State {
 	apply(engine.Event{Kind: engine.KindSnapshot, Run: run, Source: "calls", Outcome: engine.OutcomeFailed, Step: step(4), Note: "disk still full"})
 	apply(engine.Event{Kind: engine.KindRollback, Run: run, Outcome: engine.OutcomeOK, Step: step(0), Paths: []string{"a.go"}, PathCount: 1})
 	apply(engine.Event{Kind: engine.KindRollback, Run: run, Outcome: engine.OutcomeFailed, Step: step(1), Note: "d/f1.go is a directory"})
+	apply(engine.Event{Kind: engine.KindAdvice, Advice: "try \"the\" other <path>"})
 	return st
 }
 
@@ -98,7 +99,7 @@ func TestStateFilePositionRoundTrip(t *testing.T) {
 			t.Errorf("the state reads back differently with a position member:\n got %s\njson %s\nwant %s", gj, jj, wj)
 		}
 	}
-	if _, _, err := decodeStateFile([]byte(`{"v":3,"session":"s","journal":{"at":1,"n":2,"sum":"xyz"}}`)); err == nil {
+	if _, _, err := decodeStateFile([]byte(`{"v":4,"session":"s","journal":{"at":1,"n":2,"sum":"xyz"}}`)); err == nil {
 		t.Error("a bad position is an error (the state is then rebuilt)")
 	}
 }

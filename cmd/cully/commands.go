@@ -52,7 +52,7 @@ a failure is also one JSON object on stdout, its error code stable (docs/json.md
 	root.AddCommand(
 		hookCmd(a), statusCmd(a), ackCmd(a), panelCmd(a), installCmd(a, "install"), installCmd(a, "uninstall"),
 		allowCmd(a, "allow"), allowCmd(a, "deny"), doctorCmd(a), statuslineCmd(a), replayCmd(a), demoCmd(a), versionCmd(a),
-		snapshotCmd(a), snapshotsCmd(a), rollbackCmd(a), stopCmd(a), resumeCmd(a),
+		snapshotCmd(a), snapshotsCmd(a), rollbackCmd(a), stopCmd(a), resumeCmd(a), adviseCmd(a), ledgerCmd(a),
 	)
 	return root
 }
@@ -462,5 +462,44 @@ warning it clears). cully keeps no budgets yet, so none is doubled.`,
 	}
 	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
 	c.Flags().StringVar(&o.reason, "reason", "", "why the run may go on (required; recorded)")
+	return c
+}
+
+func adviseCmd(a *app) *cobra.Command {
+	var o adviseOpts
+	c := &cobra.Command{
+		Use:   "advise [--session ID]",
+		Short: "Ask the advisor now: an explicit evaluation, outside the automatic budget",
+		Long: `Runs the advisor worker ([advisor] command in your config) on the most recent (or named)
+session's evidence, under its deadline, and records the advice in the journal: the next
+nudge carries it to the agent once. An explicit request is outside the automatic budget
+and recorded as explicit. --auto is the automatic request the hook starts in the
+background when the evidence changes: it takes the budget decision first (docs/advisor.md).
+With no [advisor] command the advisor is off and this says so.`,
+		Example: `  cully advise
+  cully advise --session 5f3c9a1e`,
+		Args: a.noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.advise(o) },
+	}
+	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
+	c.Flags().BoolVar(&o.auto, "auto", false, "an automatic request, under the budget (what the hook starts)")
+	return c
+}
+
+func ledgerCmd(a *app) *cobra.Command {
+	var o ledgerOpts
+	c := &cobra.Command{
+		Use:   "ledger [--json]",
+		Short: "The impact ledger: analyses skipped, requests spent, what nudges cost (estimated)",
+		Long: `Every analysis the advisor's budget skipped (identical evidence, spacing, the hourly cap,
+discovery's cooldown, a deferral) with the estimated prompt tokens it avoided; every request
+spent, counted against them (net); and what the nudges told to agents cost their context.
+Every token figure is an estimate (bytes/4), labelled so. --json: docs/json.md.`,
+		Example: `  cully ledger
+  cully ledger --json`,
+		Args: a.noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.ledger(o) },
+	}
+	c.Flags().BoolVar(&o.json, "json", false, "print JSON (schema: docs/json.md)")
 	return c
 }

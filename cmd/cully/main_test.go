@@ -244,7 +244,7 @@ func sendClaude(ts *testscript.TestScript, event string, args []string) []byte {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "cully", "hook")
-	for _, k := range []string{"PATH", "HOME", "CULLY_HOME", "CULLY_CONFIG", "CLAUDE_PROJECT_DIR", "CULLY_GUARD", "CLAUDE_CODE_SESSION_ATTENDED", "CULLY_LOCK_TIMEOUT", "CULLY_SNAPSHOTS"} {
+	for _, k := range []string{"PATH", "HOME", "CULLY_HOME", "CULLY_CONFIG", "CLAUDE_PROJECT_DIR", "CULLY_GUARD", "CLAUDE_CODE_SESSION_ATTENDED", "CULLY_LOCK_TIMEOUT", "CULLY_SNAPSHOTS", "CULLY_ADVISOR_WORKER", "CULLY_DISCOVERY"} {
 		if v := ts.Getenv(k); v != "" {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}

@@ -47,6 +47,7 @@ type statusReport struct {
 	ClockSkews   int                 `json:"clock_skews"`
 	Errors       int                 `json:"errors_logged"`
 	Config       configReport        `json:"config"`
+	Advisor      advisorReport       `json:"advisor"`
 }
 
 // budgetReport holds the run's figures; a nil pointer is a figure the host
@@ -134,6 +135,7 @@ func (a *app) status(o statusOpts) error {
 	rep.Run = buildRunReport(h, st)
 	rep.Errors = countLines(h)
 	rep.Config = buildConfigReport(a.loadConfig())
+	rep.Advisor = a.advisorStatus(h, st, now)
 	if *asJSON {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
@@ -242,6 +244,7 @@ func printReport(w io.Writer, r statusReport, now time.Time) {
 		fmt.Fprintf(w, " · clock went backwards %d time(s)", r.ClockSkews)
 	}
 	fmt.Fprintln(w)
+	printAdvisor(w, r.Advisor)
 	printConfig(w, r.Config)
 }
 

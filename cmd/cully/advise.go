@@ -1,0 +1,229 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"cully/advisor"
+	"cully/engine"
+	"cully/ledger"
+	"cully/store"
+)
+
+type adviseOpts struct {
+	session string
+	auto    bool
+}
+
+// advisorRequest reads the workers from the user's config: the advisor runs
+// only with a command, discovery only with its command and
+// CULLY_DISCOVERY not off.
+func (a *app) advisorRequest(h store.Home, id string, auto bool) (advisor.Request, error) {
+	now, err := a.now()
+	if err != nil {
+		return advisor.Request{}, err
+	}
+	ld := a.loadConfig()
+	return advisor.Request{
+		Home: h, Session: id, Auto: auto, Now: now, Workers: ld.Workers, Config: ld.Config,
+		Discovery: len(ld.Workers.Discovery) > 0 && a.getenv("CULLY_DISCOVERY") != "off",
+	}, nil
+}
+
+func (a *app) advise(o adviseOpts) error {
+	h, err := a.home()
+	if err != nil {
+		return err
+	}
+	id, err := a.session(h, o.session)
+	if err != nil {
+		return err
+	}
+	req, err := a.advisorRequest(h, id, o.auto)
+	if err != nil {
+		return err
+	}
+	res, err := advisor.Advise(req)
+	if err != nil {
+		return err
+	}
+	w := termSafe{a.stdout}
+	switch {
+	case res.Off:
+		fmt.Fprintf(w, "advisor off: no [advisor] command in %s (docs/advisor.md)\n", a.env().ConfigPath())
+	case !res.Sent:
+		fmt.Fprintf(w, "advisor skipped: %s%s\n", res.Verdict.Reason, until(res.Verdict.Until))
+	case res.Outcome == advisor.OutcomeOK:
+		fmt.Fprintf(w, "advice: %s\n", res.Advice)
+	default:
+		fmt.Fprintf(w, "advisor %s: %v\n", res.Outcome, res.Err)
+	}
+	return nil
+}
+
+func until(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return " until " + t.UTC().Format(time.RFC3339)
+}
+
+// advisorReport is the "advisor" member of `cully status --json`.
+type advisorReport struct {
+	State string `json:"state"` // off, ready, deferred, waiting
+	Why   string `json:"why,omitempty"`
+	// Until is when a deferral or a wait ends (null when it ends with a
+	// change: a readable file, new evidence).
+	Until     *time.Time     `json:"until"`
+	Budget    *ledger.Status `json:"budget"`    // null when the accounting cannot be read
+	Discovery string         `json:"discovery"` // off, on, disabled (CULLY_DISCOVERY=off)
+	Pending   *engine.Advice `json:"advice"`    // the latest advice and whether the agent was told
+}
+
+func (a *app) advisorStatus(h store.Home, st *engine.State, now time.Time) advisorReport {
+	ld := a.loadConfig()
+	r := advisorReport{State: "ready", Pending: st.Advice, Discovery: "off"}
+	switch {
+	case len(ld.Workers.Discovery) > 0 && a.getenv("CULLY_DISCOVERY") == "off":
+		r.Discovery = "disabled (CULLY_DISCOVERY=off)"
+	case len(ld.Workers.Discovery) > 0:
+		r.Discovery = "on"
+	}
+	if len(ld.Workers.Advisor) == 0 {
+		r.State, r.Why = "off", "no [advisor] command in your config: nothing runs, nothing is counted as avoided"
+		return r
+	}
+	b, err := ledger.Files{Home: h}.Read()
+	if err != nil {
+		r.State, r.Why = "deferred", "accounting unreadable ("+plain(err)+"): optional model work waits until it reads again; the file is left as it is; local rules go on"
+		return r
+	}
+	if now.Unix() < b.Last {
+		u := time.Unix(b.Last, 0).UTC()
+		r.State, r.Why, r.Until = "deferred", "the clock is before the last recorded timestamp: optional model work waits until it passes it; local rules go on", &u
+	}
+	s := ledger.StatusOf(b, st.Session, st.Agent, now)
+	r.Budget = &s
+	if r.State == "ready" && s.NextSlot.After(now) {
+		u := s.NextSlot
+		r.State, r.Until = "waiting", &u
+		r.Why = fmt.Sprintf("%d request(s) left this hour; next slot %s", s.Left, u.Format(time.RFC3339))
+	}
+	return r
+}
+
+func printAdvisor(w io.Writer, r advisorReport) {
+	fmt.Fprintf(w, "advisor  %s", r.State)
+	if r.Why != "" {
+		fmt.Fprintf(w, ": %s", r.Why)
+	}
+	if b := r.Budget; b != nil {
+		fmt.Fprintf(w, " · %d request(s) left this hour · next slot %s", b.Left, b.NextSlot.Format(time.RFC3339))
+		if !b.Cooldown.IsZero() {
+			fmt.Fprintf(w, " · discovery cooldown until %s", b.Cooldown.Format(time.RFC3339))
+		}
+	}
+	fmt.Fprintf(w, " · discovery %s\n", r.Discovery)
+	if r.Pending != nil {
+		told := "not yet told to the agent"
+		if r.Pending.Told {
+			told = "told to the agent"
+		}
+		fmt.Fprintf(w, "  advice (%s): %s\n", told, r.Pending.Text)
+	}
+}
+
+type ledgerOpts struct{ json bool }
+
+// ledgerReport is `cully ledger --json`.
+type ledgerReport struct {
+	Schema   int            `json:"schema_version"`
+	Estimate string         `json:"estimate"` // how every token figure here is made
+	Entries  []ledger.Entry `json:"entries"`
+	Corrupt  int            `json:"corrupt_lines"`
+	Totals   ledgerTotals   `json:"totals"`
+	Nudges   nudgeTotals    `json:"nudges"`
+	NotBuilt []string       `json:"not_built"`
+}
+
+type ledgerTotals struct {
+	Skipped       int `json:"skipped"`
+	AvoidedTokens int `json:"avoided_tokens_estimated"`
+	Spent         int `json:"spent"`
+	SpentTokens   int `json:"spent_tokens_estimated"`
+	NetTokens     int `json:"net_tokens_estimated"` // avoided minus spent
+}
+
+type nudgeTotals struct {
+	Count  int `json:"count"`
+	Tokens int `json:"tokens_estimated"`
+}
+
+func (a *app) ledger(o ledgerOpts) error {
+	h, err := a.home()
+	if err != nil {
+		return err
+	}
+	if err := checkHome(h); err != nil {
+		return err
+	}
+	es, bad, err := ledger.Files{Home: h}.Entries()
+	if err != nil {
+		return fail(codeJournal, err, "cannot read the impact ledger: %s", plain(err))
+	}
+	rep := ledgerReport{Schema: jsonSchema, Estimate: ledger.Estimate, Entries: es, Corrupt: bad,
+		NotBuilt: []string{"heeded rates: what nudges changed in the agent's next steps"}}
+	if rep.Entries == nil {
+		rep.Entries = []ledger.Entry{}
+	}
+	for _, e := range es {
+		switch e.Kind {
+		case "skipped", "deferred":
+			rep.Totals.Skipped++
+			rep.Totals.AvoidedTokens += e.Tokens
+		case "spent", "discovery":
+			rep.Totals.Spent++
+			rep.Totals.SpentTokens += e.Tokens
+		}
+	}
+	rep.Totals.NetTokens = rep.Totals.AvoidedTokens - rep.Totals.SpentTokens
+	_, _ = h.ReadAll(func(ev *engine.Event) error {
+		for _, s := range ev.Signals {
+			if s.Kind == engine.SignalNudge {
+				rep.Nudges.Count++
+				rep.Nudges.Tokens += ledger.Tokens(len(s.Text))
+			}
+		}
+		return nil
+	})
+	if o.json {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	w := termSafe{a.stdout}
+	t := rep.Totals
+	fmt.Fprintf(w, "impact ledger (token figures %s)\n", ledger.Estimate)
+	fmt.Fprintf(w, "skipped  %d analyses · ~%d prompt tokens avoided\n", t.Skipped, t.AvoidedTokens)
+	fmt.Fprintf(w, "spent    %d requests · ~%d prompt tokens sent\n", t.Spent, t.SpentTokens)
+	fmt.Fprintf(w, "net      ~%d tokens avoided\n", t.NetTokens)
+	fmt.Fprintf(w, "nudges   %d told to agents · ~%d tokens of their context\n", rep.Nudges.Count, rep.Nudges.Tokens)
+	for _, e := range lastN(es, 20) {
+		what := e.Reason
+		if what == "" {
+			what = e.Outcome
+		}
+		fmt.Fprintf(w, "  %s %-8s %-9s %-22s ~%d tokens%s\n", e.Time.UTC().Format(time.RFC3339), shortID(e.Session), e.Kind, what, e.Tokens, untilPtr(e.Until))
+	}
+	fmt.Fprintln(w, "not built yet: heeded rates (what nudges changed)")
+	return nil
+}
+
+func untilPtr(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return until(*t)
+}
