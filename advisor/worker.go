@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 	"unicode"
 
@@ -46,16 +45,14 @@ func Run(argv []string, prompt string, deadline time.Duration) (string, string, 
 	cmd.Stdin = strings.NewReader(prompt)
 	var out limited
 	cmd.Stdout = &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error {
-		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // the group: the worker and every child it started
-	}
+	ownGroup(cmd)
+	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = 2 * time.Second // a grandchild that left the group and holds stdout open is not waited for
 	err := cmd.Run()
 	switch {
 	case ctx.Err() != nil:
 		if cmd.Process != nil {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			_ = killGroup(cmd)
 		}
 		return out.String(), OutcomeTimeout, fmt.Errorf("worker %s passed its %v deadline: killed with its process group", argv[0], deadline)
 	case err != nil:
