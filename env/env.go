@@ -67,6 +67,7 @@ func (e Env) Home() (store.Home, error) {
 			h.LockWait = d
 		}
 	}
+	h.Durable = e.Getenv("CULLY_DURABLE") == "1"
 	return h, nil
 }
 

@@ -189,6 +189,16 @@ func (f *sysFile) Truncate(size int64) error {
 	}
 }
 
+// Sync writes the file's data to the disk (datasync, see sync_*.go).
+func (f *sysFile) Sync() error {
+	for {
+		err := datasync(f.fd)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
+
 // Close closes the file, releasing a lock held on it.
 func (f *sysFile) Close() error {
 	if f == nil || f.fd < 0 {

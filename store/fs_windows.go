@@ -73,6 +73,7 @@ func (f *sysFile) ReadAt(b []byte, off int64) (int, error)  { return f.f.ReadAt(
 func (f *sysFile) Write(b []byte) (int, error)              { return f.f.Write(b) }
 func (f *sysFile) WriteAt(b []byte, off int64) (int, error) { return f.f.WriteAt(b, off) }
 func (f *sysFile) Truncate(size int64) error                { return f.f.Truncate(size) }
+func (f *sysFile) Sync() error                              { return f.f.Sync() }
 
 // Close releases a lock held on the file and closes it.
 func (f *sysFile) Close() error {

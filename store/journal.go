@@ -96,6 +96,11 @@ func (h Home) appendLocked(recs [][]byte) (int64, bool, error) {
 	if _, err := f.Write(out[skip:]); err != nil {
 		return at, true, fmt.Errorf("append journal: %w", err)
 	}
+	if h.Durable {
+		if err := f.Sync(); err != nil {
+			return at, true, fmt.Errorf("sync journal: %w", err)
+		}
+	}
 	return at, true, nil
 }
 
