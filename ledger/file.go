@@ -204,3 +204,30 @@ func (f Files) Entries() ([]Entry, int, error) {
 	}
 	return out, bad, sc.Err()
 }
+
+// Totals sum the impact ledger, as `cully ledger` prints them.
+type Totals struct {
+	Skipped       int `json:"skipped"`
+	AvoidedTokens int `json:"avoided_tokens_estimated"`
+	Spent         int `json:"spent"`
+	SpentTokens   int `json:"spent_tokens_estimated"`
+	NetTokens     int `json:"net_tokens_estimated"` // avoided minus spent
+}
+
+// Sum totals entries: skipped and deferred analyses count as avoided,
+// spent requests and discovery attempts as spent.
+func Sum(es []Entry) Totals {
+	var t Totals
+	for _, e := range es {
+		switch e.Kind {
+		case "skipped", "deferred":
+			t.Skipped++
+			t.AvoidedTokens += e.Tokens
+		case "spent", "discovery":
+			t.Spent++
+			t.SpentTokens += e.Tokens
+		}
+	}
+	t.NetTokens = t.AvoidedTokens - t.SpentTokens
+	return t
+}

@@ -174,6 +174,16 @@ func steps(dir string) ([]int, error) {
 	return out, nil
 }
 
+// ReadSnapshot reads one snapshot file of a run (the panel reads the last
+// one's files_modified).
+func ReadSnapshot(h store.Home, runID string, step int) (*Snapshot, error) {
+	dir, err := h.CheckRunDir(runID)
+	if err != nil {
+		return nil, err
+	}
+	return readSnapshot(dir, step)
+}
+
 func readSnapshot(dir string, step int) (*Snapshot, error) {
 	p := snapshotPath(dir, step)
 	b, err := store.ReadSmallFile(p, maxMetaFile)

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
+	"cully/config"
 	"cully/engine"
 	"cully/store"
 )
@@ -26,6 +29,12 @@ type Backend interface {
 	Ack(session string, ids []string) error
 	// Recent reads the records in the last window bytes of the journal.
 	Recent(window int64) ([]*engine.Event, error)
+	// Run reads what the session's run folder holds beyond its state (the
+	// last snapshot's modified files, a failed rollback's record).
+	Run(st *engine.State) RunFiles
+	// Advisor is the advisor's standing for the session at now, and the
+	// impact ledger's totals.
+	Advisor(st *engine.State, now time.Time) AdvisorInfo
 }
 
 // Project is where a session works: the git root's base name (or the
@@ -45,6 +54,13 @@ type HomeBackend struct {
 	Record func(ev *engine.Event) error
 	// Hint is UsageHint (the caller knows which adapters report usage).
 	Hint func(agent string) string
+	// Workers are the advisor's commands from the user's config (read by
+	// the caller at the panel's start); DiscoveryOff is CULLY_DISCOVERY=off.
+	Workers      config.Workers
+	DiscoveryOff bool
+	// Cache keeps the ledger's totals and the last snapshot's files between
+	// reloads (nil: read them every time).
+	Cache *ReadCache
 }
 
 // Sessions lists sessions, most recently active first.
@@ -186,3 +202,5 @@ func readSmall(path string) ([]byte, error) {
 	}
 	return buf[:n], nil
 }
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -59,6 +59,10 @@ func (m Model) detailLines(w int) []string {
 		return m.sessionDetail(w)
 	case it.cp != nil:
 		return m.checkpointDetail(w, it)
+	case it.run != nil:
+		return m.runDetail(w, it.run)
+	case it.adv:
+		return m.advisorDetail(w)
 	}
 	return m.guardDetail(w, it)
 }
@@ -192,7 +196,7 @@ func (m Model) sessionDetail(w int) []string {
 		field{"nudges", fmt.Sprintf("%d · prompts %d · compactions %d · subagents %d", c.Nudges, c.Prompts, c.Compactions, c.Subagents), nil},
 	)
 	out = append(out, m.fields(w, fs)...)
-	out = append(out, "", s.Dim.Render(cut("j/k selects a checkpoint or guard to read it here", w)))
+	out = append(out, "", s.Dim.Render(cut("j/k selects an item to read it here", w)))
 	return out
 }
 

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"cully/advisor"
 	"cully/engine"
 	"cully/store"
 	"cully/tailer"
@@ -35,6 +36,8 @@ type fakeBackend struct {
 	projects map[string]Project
 	acks     [][]string
 	events   []*engine.Event
+	runFiles map[string]RunFiles    // by run id
+	advisors map[string]AdvisorInfo // by session; none: no advisor command
 }
 
 func (f *fakeBackend) Sessions() ([]store.SessionInfo, error) {
@@ -63,6 +66,19 @@ func (f *fakeBackend) Ack(s string, ids []string) error {
 	return nil
 }
 func (f *fakeBackend) Recent(int64) ([]*engine.Event, error) { return f.events, nil }
+func (f *fakeBackend) Run(st *engine.State) RunFiles {
+	if st.Run == nil {
+		return RunFiles{}
+	}
+	return f.runFiles[st.Run.ID]
+}
+func (f *fakeBackend) Advisor(st *engine.State, _ time.Time) AdvisorInfo {
+	if a, ok := f.advisors[st.Session]; ok {
+		a.Status.Pending = st.Advice
+		return a
+	}
+	return AdvisorInfo{Status: advisor.Status{State: "off"}}
+}
 
 const (
 	mainID  = "0e9b095a-15ce-4954-9bab-4ee72ac1d24e"
@@ -96,6 +112,15 @@ func (r *recorder) call(ev engine.Event) {
 	r.apply(ev)
 }
 
+// snapshot records a snapshot of the run as `cully snapshot` does.
+// It takes no time on the recorder's clock: the scenario's times stay put.
+func (r *recorder) snapshot(why engine.Reason, step int, paths ...string) {
+	ev := engine.Event{V: 1, Time: r.now, Session: r.st.Session, Agent: "cully", Kind: engine.KindSnapshot, Source: string(why),
+		Run: r.st.Run.ID, Step: &step, Outcome: engine.OutcomeOK, Paths: paths, PathCount: len(paths)}
+	ev.Signals = engine.Apply(r.st, &ev, &r.cfg)
+	r.f.events = append(r.f.events, &ev)
+}
+
 func (f *fakeBackend) session(id, cwd string, start time.Time) *recorder {
 	st := engine.NewState(id)
 	f.states[id] = st
@@ -125,6 +150,7 @@ func scenario() *fakeBackend {
 
 	r := f.session(mainID, "/home/dev/parser", t0.Add(-120*time.Second))
 	r.apply(engine.Event{Kind: engine.KindPrompt})
+	r.snapshot(engine.SnapBaseline, 0)
 	one, zero := 1, 0
 	for i := 0; i < 3; i++ {
 		r.call(engine.Event{Tool: "Bash", Class: engine.ClassCheck, Cmd: "go test ./parser/", CmdFP: "fp-test", Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "s", ErrSig: "e1"})
@@ -138,6 +164,9 @@ func scenario() *fakeBackend {
 		r.call(engine.Event{Tool: "Bash", Class: engine.ClassCheck, Cmd: "go build ./cmd/parse", CmdFP: "fp-build", Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "b", ErrSig: "e2"})
 	}
 	for i := 0; i < 18; i++ {
+		if i == 2 { // asked for after the run's tenth call
+			r.snapshot(engine.SnapCalls, 1, "parser/parser.go", "parser/lex.go")
+		}
 		size := small
 		if i%3 == 0 {
 			size = big
@@ -145,6 +174,7 @@ func scenario() *fakeBackend {
 		r.call(engine.Event{Tool: "Read", Class: engine.ClassRead, Target: fmt.Sprintf("parser/testdata/case%02d.json", i), Outcome: engine.OutcomeOK, Size: &size, Mtime: &mt})
 	}
 	r.call(engine.Event{Tool: "Bash", Class: engine.ClassRead, Cmd: "cat go.sum", Target: "go.sum", Outcome: engine.OutcomeOK, Size: &small, Mtime: &mt})
+	r.snapshot(engine.SnapCalls, 2, "parser/parser.go", "parser/lex.go", "parser/parser_test.go")
 	r.call(engine.Event{Tool: "Read", Class: engine.ClassRead, Target: "parser/parser.go", Outcome: engine.OutcomeOK, Size: &small, Mtime: &mt})
 	r.call(engine.Event{Tool: "Bash", Class: engine.ClassRun, Cmd: "git status --short", Outcome: engine.OutcomeOK})
 	return f

@@ -66,9 +66,11 @@ type session struct {
 	state   *engine.State
 	project Project
 	hint    string
-	first   time.Time // first record seen, for a stable order before the state loads
-	active  time.Time // last agent record seen: acks and usage reports are not activity
-	listed  time.Time // the store's last-seen time, when no agent record is in the journal read
+	run     RunFiles    // the run's folder: its last snapshot's files, a failed rollback
+	adv     AdvisorInfo // the advisor's standing and the ledger's totals
+	first   time.Time   // first record seen, for a stable order before the state loads
+	active  time.Time   // last agent record seen: acks and usage reports are not activity
+	listed  time.Time   // the store's last-seen time, when no agent record is in the journal read
 	recent  []*engine.Event
 	nudges  []nudge
 	known   map[string]bool // checkpoint ids seen open, so only new ones alert
@@ -201,13 +203,15 @@ func (m Model) loadSessions() tea.Cmd {
 // go with it: one command per reload, so the header's branch stays as
 // current as the session's activity.
 func (m Model) loadState(id string) tea.Cmd {
-	b := m.backend
+	b, now := m.backend, m.now
 	return func() tea.Msg {
 		st, err := b.State(id)
 		msg := stateMsg{session: id, state: st, err: err}
 		if err == nil && st != nil {
 			msg.project = b.Project(st.Cwd)
 			msg.hint = b.UsageHint(st.Agent)
+			msg.run = b.Run(st)
+			msg.adv = b.Advisor(st, now)
 		}
 		return msg
 	}
@@ -240,6 +244,9 @@ func (m Model) writeAck(session string, ids []string) tea.Cmd {
 }
 
 func (m Model) nextTick() tea.Cmd {
+	if m.tick <= 0 { // tests: no clock of its own
+		return nil
+	}
 	return tea.Tick(m.tick, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
@@ -322,16 +329,19 @@ func (m Model) newest() string {
 	return best
 }
 
-// item is one selectable row: a checkpoint or a guard warning.
+// item is one selectable row: a checkpoint, a guard warning, the run or
+// the advisor.
 type item struct {
 	key string
 	cp  *engine.Checkpoint
 	g   *engine.Warning
+	run *engine.Run
+	adv bool
 }
 
 // items lists the followed session's selectable rows in screen order:
-// open checkpoints, the latest closed ones, then guard warnings newest
-// first.
+// open checkpoints, the latest closed ones, guard warnings newest first,
+// the run (when its section has a row), the advisor (when configured).
 func (m Model) items() []item {
 	st := m.followed()
 	if st == nil {
@@ -349,6 +359,12 @@ func (m Model) items() []item {
 	for i := len(st.Warnings) - 1; i >= 0; i-- {
 		g := &st.Warnings[i]
 		out = append(out, item{key: guardKey(g), g: g})
+	}
+	if r := st.Run; r != nil && runHasRow(r) {
+		out = append(out, item{key: "r:" + r.ID, run: r})
+	}
+	if s := m.sess[m.follow]; s != nil && s.adv.configured() {
+		out = append(out, item{key: "a:advisor", adv: true})
 	}
 	return out
 }

@@ -48,6 +48,8 @@ type (
 		state   *engine.State
 		project Project
 		hint    string
+		run     RunFiles
+		adv     AdvisorInfo
 		err     error
 	}
 	// backfillMsg carries the recent journal records read at start.

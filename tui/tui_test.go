@@ -90,11 +90,13 @@ func TestSelectionAcrossCheckpointsAndGuards(t *testing.T) {
 			kinds += "o"
 		case it.cp != nil:
 			kinds += "c"
+		case it.run != nil:
+			kinds += "r"
 		default:
 			kinds += "g"
 		}
 	}
-	if kinds != "ooc"+strings.Repeat("g", len(m.followed().Warnings)) {
+	if kinds != "ooc"+strings.Repeat("g", len(m.followed().Warnings))+"r" {
 		t.Fatalf("items: %s", kinds)
 	}
 	if m.sel != "c:c2" {
@@ -138,7 +140,11 @@ func TestSelectionAcrossCheckpointsAndGuards(t *testing.T) {
 	if got := tm.(Model).selIdx; got != len(its)-1 {
 		t.Errorf("j stops at the last item: %d", got)
 	}
+	if !strings.Contains(screen(tm), "▸ Run ") {
+		t.Errorf("the last item is the run:\n%s", screen(tm))
+	}
 	// The last guard is past the list's window: the list follows it.
+	tm = press(t, tm, "k")
 	if !strings.Contains(screen(tm), "▸ ! third-attempt") {
 		t.Errorf("the selected guard is in view:\n%s", screen(tm))
 	}
@@ -329,8 +335,13 @@ func TestCountsMatchLists(t *testing.T) {
 	if !strings.Contains(out, fmt.Sprintf("Guards %d", n)) || !strings.Contains(out, fmt.Sprintf("+%d more", n-guardRows)) {
 		t.Errorf("guards %d, rows %d:\n%s", n, guardRows, out)
 	}
-	if strings.Contains(out, "not configured") || strings.Contains(out, "unknown") || strings.Contains(out, "Advisor") || strings.Contains(out, "Ledger") {
+	if strings.Contains(out, "not configured") || strings.Contains(out, "unknown") || strings.Contains(out, "Ledger") {
 		t.Errorf("placeholders:\n%s", out)
+	}
+	// With no advisor command, the advisor is one dim line saying how to
+	// turn it on, not a section.
+	if strings.Count(out, "Advisor") != 1 || !strings.Contains(out, "Advisor off · [advisor] command") {
+		t.Errorf("the advisor when off:\n%s", out)
 	}
 	if !strings.Contains(squash(out), squash("cully install --statusline")) {
 		t.Errorf("no hint for the cost figures:\n%s", out)
@@ -340,7 +351,7 @@ func TestCountsMatchLists(t *testing.T) {
 // Recent activity: times, commands for shell calls, targets for file
 // tools, outcomes.
 func TestRecentActivity(t *testing.T) {
-	out := screen(model(t, scenario(), 100, 60))
+	out := screen(model(t, scenario(), 100, 70))
 	for _, want := range []string{
 		"11:59:58 now $ Bash      git status --short",
 		"R Bash      cat go.sum",

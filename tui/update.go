@@ -45,7 +45,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.load(msg.session), m.flashTimer())
 	case tickMsg:
 		m.advance(time.Time(msg))
-		return m, m.nextTick()
+		return m, tea.Batch(m.nextTick(), m.advisorDue())
 	case ackDueMsg:
 		m.advance(msg.at)
 		if p := m.pending; p != nil && p.seq == msg.seq {
@@ -67,6 +67,17 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	return m, nil
+}
+
+// advisorDue reloads the followed session once its advisor's wait or
+// deferral has ended: the standing is read with the state, and nothing in
+// the journal says when a wait is over.
+func (m *Model) advisorDue() tea.Cmd {
+	s := m.sess[m.follow]
+	if s == nil || !s.loaded || s.adv.Status.Until == nil || s.adv.Status.Until.After(m.now) {
+		return nil
+	}
+	return m.load(s.id)
 }
 
 // advance moves the panel's clock forward (never back).
@@ -124,7 +135,7 @@ func (m Model) stateLoaded(msg stateMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
 		m = m.flashed(fmt.Sprintf("cannot read session %s: %v", shortID(msg.session), msg.err))
 	} else {
-		s.state, s.project, s.hint = msg.state, msg.project, msg.hint
+		s.state, s.project, s.hint, s.run, s.adv = msg.state, msg.project, msg.hint, msg.run, msg.adv
 		if s.first.IsZero() || !msg.state.Started.IsZero() && msg.state.Started.Before(s.first) {
 			s.first = msg.state.Started
 		}
@@ -354,7 +365,7 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if _, ok := m.selected(); ok {
 			m.details, m.help, m.scroll = !m.details, false, 0
 		} else {
-			m = m.flashed("nothing to read: no checkpoint or guard warning in this session")
+			m = m.flashed("nothing to read: no checkpoint, guard warning, run or advisor in this session")
 		}
 	case key.Matches(msg, k.Ack):
 		return m.ack(false)

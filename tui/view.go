@@ -205,6 +205,9 @@ func (m Model) sections(w, lvl int) []string {
 	add(m.sessionLines(w, lvl))
 	add(m.checkpointLines(w, lvl))
 	add(m.guardLines(w, lvl))
+	// The run and the advisor are a line each while nothing needs the
+	// user: together, they take one gap of the spaced layout.
+	add(append(m.runLines(w, lvl), m.advisorLines(w, lvl)...))
 	if lvl < lvlNoBudget {
 		add(m.budgetLines(w))
 	}
@@ -440,6 +443,39 @@ func (m Model) guardLines(w, lvl int) []string {
 	return out
 }
 
+// part is a piece of a row's title line and its style.
+type part struct {
+	text  string
+	style func(...string) string
+}
+
+// titleLine is a selectable row's line: its parts in their styles, cut to
+// the width, or the selection's highlight across the whole line.
+func (m Model) titleLine(w int, sel bool, parts []part) string {
+	lead := "  "
+	if sel {
+		lead = "▸ "
+	}
+	if sel {
+		plain := lead
+		for _, p := range parts {
+			plain += p.text
+		}
+		return m.styles.Selected.Render(pad(plain, w))
+	}
+	title := lead
+	used := width(lead)
+	for _, p := range parts {
+		t := cut(p.text, w-used)
+		title += p.style(t)
+		used += width(t)
+		if used >= w {
+			break
+		}
+	}
+	return title
+}
+
 func (m Model) itemRow(it item, sel, expand bool) itemRow {
 	ss := m.sess[m.follow]
 	return itemRow{it: it, sel: sel, expand: expand, pending: it.cp != nil && m.isPending(m.follow, it.cp.ID), m: &m, s: ss}
@@ -458,10 +494,6 @@ type itemRow struct {
 
 func (r itemRow) Render(w int) []string {
 	st, now := r.m.styles, r.m.now
-	type part struct {
-		text  string
-		style func(...string) string
-	}
 	var parts []part
 	var evidence string
 	evStyle := st.Text
@@ -503,29 +535,7 @@ func (r itemRow) Render(w int) []string {
 			parts = append(parts, part{" · " + subject, st.Dim.Render})
 		}
 	}
-	lead := "  "
-	if r.sel {
-		lead = "▸ "
-	}
-	var title string
-	if r.sel {
-		plain := lead
-		for _, p := range parts {
-			plain += p.text
-		}
-		title = st.Selected.Render(pad(plain, w))
-	} else {
-		title = lead
-		used := width(lead)
-		for _, p := range parts {
-			t := cut(p.text, w-used)
-			title += p.style(t)
-			used += width(t)
-			if used >= w {
-				break
-			}
-		}
-	}
+	title := r.m.titleLine(w, r.sel, parts)
 	out := []string{title}
 	if r.expand && evidence != "" {
 		out = append(out, styleLines(evStyle, wrapIndent(evidence, w, 4))...)

@@ -71,47 +71,10 @@ func until(t time.Time) string {
 }
 
 // advisorReport is the "advisor" member of `cully status --json`.
-type advisorReport struct {
-	State string `json:"state"` // off, ready, deferred, waiting
-	Why   string `json:"why,omitempty"`
-	// Until is when a deferral or a wait ends (null when it ends with a
-	// change: a readable file, new evidence).
-	Until     *time.Time     `json:"until"`
-	Budget    *ledger.Status `json:"budget"`    // null when the accounting cannot be read
-	Discovery string         `json:"discovery"` // off, on, disabled (CULLY_DISCOVERY=off)
-	Pending   *engine.Advice `json:"advice"`    // the latest advice and whether the agent was told
-}
+type advisorReport = advisor.Status
 
 func (a *app) advisorStatus(h store.Home, st *engine.State, now time.Time) advisorReport {
-	ld := a.loadConfig()
-	r := advisorReport{State: "ready", Pending: st.Advice, Discovery: "off"}
-	switch {
-	case len(ld.Workers.Discovery) > 0 && a.getenv("CULLY_DISCOVERY") == "off":
-		r.Discovery = "disabled (CULLY_DISCOVERY=off)"
-	case len(ld.Workers.Discovery) > 0:
-		r.Discovery = "on"
-	}
-	if len(ld.Workers.Advisor) == 0 {
-		r.State, r.Why = "off", "no [advisor] command in your config: nothing runs, nothing is counted as avoided"
-		return r
-	}
-	b, err := ledger.Files{Home: h}.Read()
-	if err != nil {
-		r.State, r.Why = "deferred", "accounting unreadable ("+plain(err)+"): optional model work waits until it reads again; the file is left as it is; local rules go on"
-		return r
-	}
-	if now.Unix() < b.Last {
-		u := time.Unix(b.Last, 0).UTC()
-		r.State, r.Why, r.Until = "deferred", "the clock is before the last recorded timestamp: optional model work waits until it passes it; local rules go on", &u
-	}
-	s := ledger.StatusOf(b, st.Session, st.Agent, now)
-	r.Budget = &s
-	if r.State == "ready" && s.NextSlot.After(now) {
-		u := s.NextSlot
-		r.State, r.Until = "waiting", &u
-		r.Why = fmt.Sprintf("%d request(s) left this hour; next slot %s", s.Left, u.Format(time.RFC3339))
-	}
-	return r
+	return advisor.StatusOf(h, st, a.loadConfig().Workers, a.getenv("CULLY_DISCOVERY") == "off", now, plain)
 }
 
 func printAdvisor(w io.Writer, r advisorReport) {
@@ -148,13 +111,7 @@ type ledgerReport struct {
 	NotBuilt []string       `json:"not_built"`
 }
 
-type ledgerTotals struct {
-	Skipped       int `json:"skipped"`
-	AvoidedTokens int `json:"avoided_tokens_estimated"`
-	Spent         int `json:"spent"`
-	SpentTokens   int `json:"spent_tokens_estimated"`
-	NetTokens     int `json:"net_tokens_estimated"` // avoided minus spent
-}
+type ledgerTotals = ledger.Totals
 
 type nudgeTotals struct {
 	Count  int `json:"count"`
@@ -178,17 +135,7 @@ func (a *app) ledger(o ledgerOpts) error {
 	if rep.Entries == nil {
 		rep.Entries = []ledger.Entry{}
 	}
-	for _, e := range es {
-		switch e.Kind {
-		case "skipped", "deferred":
-			rep.Totals.Skipped++
-			rep.Totals.AvoidedTokens += e.Tokens
-		case "spent", "discovery":
-			rep.Totals.Spent++
-			rep.Totals.SpentTokens += e.Tokens
-		}
-	}
-	rep.Totals.NetTokens = rep.Totals.AvoidedTokens - rep.Totals.SpentTokens
+	rep.Totals = ledger.Sum(es)
 	_, _ = h.ReadAll(func(ev *engine.Event) error {
 		for _, s := range ev.Signals {
 			if s.Kind == engine.SignalNudge {

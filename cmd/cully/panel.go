@@ -129,7 +129,10 @@ func (a *app) runPanel(ctx context.Context, h store.Home, session string, feed f
 	backend := tui.HomeBackend{Home: h, Record: func(ev *engine.Event) error {
 		_, err := a.record(h, ev)
 		return err
-	}, Hint: usageHint}
+	}, Hint: usageHint,
+		// The advisor's commands as the panel starts: a config changed
+		// meanwhile shows at its next start.
+		Workers: a.loadConfig().Workers, DiscoveryOff: a.getenv("CULLY_DISCOVERY") == "off", Cache: &tui.ReadCache{}}
 	m := tui.New(tui.Options{Backend: backend, Journal: ch, Session: session, Dark: true,
 		NoColor: a.getenv("NO_COLOR") != "", Now: time.Now,
 		Tmux: a.getenv("TMUX") != "", Notify: notifyProtocol(a.getenv)})

@@ -1,0 +1,257 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"cully/engine"
+)
+
+// Run control in the panel: the run's section and its details. What the
+// run is and what is left of it come from the reducer (State.Run,
+// State.Remaining); the panel only says it.
+
+// resumeHint is how a paused run goes on (docs/run-control.md).
+const resumeHint = "cully resume --reason TEXT"
+
+// snapshotsOff: the run asked for no snapshot (CULLY_SNAPSHOTS=off) and
+// none was recorded.
+func snapshotsOff(r *engine.Run) bool { return r.Asked == 0 && r.Snapshots == 0 && r.Failed == nil }
+
+// runHasRow: the run's section has a row to select. With snapshots off
+// and nothing wrong it is a single dim line, nothing to read further.
+func runHasRow(r *engine.Run) bool {
+	return !snapshotsOff(r) || r.Paused != nil || r.RollbackFailed != nil
+}
+
+// runAlert is the run's state that needs the user, if any: the words in
+// the accent colour, the rest of the line, and the next step.
+func (m Model) runAlert(r *engine.Run) (word, rest, next string) {
+	now := m.now
+	switch {
+	case r.RollbackFailed != nil:
+		f := r.RollbackFailed
+		return "✗ ROLLBACK FAILED", fmt.Sprintf(" · to step %d · %s · %s", f.Step, agoShort(now, unixTime(f.At)), clean(f.Error)),
+			fmt.Sprintf("cully rollback --to %d retries · %s gives up", f.Step, resumeHint)
+	case r.Paused != nil:
+		p := r.Paused
+		rest := " since " + clock(now, unixTime(p.At))
+		if p.Note != "" {
+			rest += " · " + clean(p.Note)
+		}
+		return "■ PAUSED", rest, resumeHint
+	case r.Failed != nil:
+		f := r.Failed
+		lost := "nothing of the run can be rolled back yet"
+		if r.Snapshots > 0 {
+			lost = fmt.Sprintf("changes since step %d cannot be rolled back", r.LastStep)
+		}
+		return fmt.Sprintf("✗ snapshot %d FAILED", f.Step), " · " + agoShort(now, unixTime(f.At)) + " · " + clean(f.Error),
+			"cully snapshot retries; until one succeeds, " + lost
+	}
+	return "", "", ""
+}
+
+// snapshotSummary is the run's snapshots in a line: "4 snapshots · last
+// step 3, 2m ago · 7 files".
+func (m Model) snapshotSummary(r *engine.Run, w int) string {
+	var parts []string
+	switch {
+	case snapshotsOff(r):
+		parts = append(parts, "snapshots off")
+	case r.Snapshots == 0:
+		parts = append(parts, "no snapshot yet")
+	default:
+		parts = append(parts, fmt.Sprintf("%d snapshot%s", r.Snapshots, plural(r.Snapshots, "", "s")))
+		last := fmt.Sprintf("last step %d, %s", r.LastStep, ago(m.now, unixTime(r.LastAt)))
+		if w < 44 {
+			last = fmt.Sprintf("step %d %s", r.LastStep, agoShort(m.now, unixTime(r.LastAt)))
+		}
+		parts = append(parts, last, fmt.Sprintf("%d file%s", r.LastFiles, plural(r.LastFiles, "", "s")))
+	}
+	if n := r.Pending(); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d pending", n))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// runLines is the run's section: its head, the state that needs the user
+// (in the accent colour, with the next step), and its snapshots. With
+// snapshots off and nothing wrong, one dim line.
+func (m Model) runLines(w, lvl int) []string {
+	st := m.followed()
+	r := st.Run
+	if r == nil {
+		return nil
+	}
+	s := m.styles
+	if !runHasRow(r) {
+		line := "Run " + shortRun(r.ID) + " · snapshots off"
+		if w >= 56 {
+			line += " (CULLY_SNAPSHOTS=off)"
+		}
+		return []string{s.Dim.Render(cut(line, w))}
+	}
+	sel := m.sel == "r:"+r.ID
+	word, rest, next := m.runAlert(r)
+	if word == "" {
+		// Nothing needs the user: one line, gone once the guards are
+		// only counted.
+		if lvl >= lvlNoGuards && !sel {
+			return nil
+		}
+		if sel {
+			return []string{s.Selected.Render(pad("▸ "+m.runLine(r, w-2), w))}
+		}
+		line := m.runLine(r, w)
+		return []string{m.sectionHead(w, "Run", s.Dim.Render(strings.TrimPrefix(line, "Run ")))}
+	}
+	if lvl >= lvlNoGuards && !sel {
+		return []string{m.sectionHead(w, "Run", s.Dim.Render(shortRun(r.ID))+" "+s.Accent.Render(strings.TrimLeft(word, "✗■ ")))}
+	}
+	counts := shortRun(r.ID)
+	if w >= 44 {
+		counts += fmt.Sprintf(" · %d call%s · %d edit%s", r.Calls, plural(r.Calls, "", "s"), r.Edits, plural(r.Edits, "", "s"))
+	}
+	out := []string{m.sectionHead(w, "Run", s.Dim.Render(counts))}
+	out = append(out, m.titleLine(w, sel, []part{{word, s.Accent.Render}, {rest, s.Dim.Render}}))
+	if lvl < lvlShortOpen || sel && lvl < lvlShortSelected {
+		if width(next) > w-4 { // the command alone, whole; the details say the rest
+			next, _, _ = strings.Cut(next, " · ")
+			next, _, _ = strings.Cut(next, "; ")
+		}
+		out = append(out, styleLines(s.Dim, wrapIndent(next, w, 4))...)
+	}
+	if lvl < lvlNoGuards {
+		out = append(out, "  "+s.Dim.Render(cut(m.snapshotSummary(r, w), w-2)))
+	}
+	return out
+}
+
+// runLine is the run in one line, the longest form that fits: "Run 3f2a…
+// · 4 snapshots · last step 4, 2m ago · 7 files".
+func (m Model) runLine(r *engine.Run, w int) string {
+	head := "Run " + shortRun(r.ID) + " · "
+	if l := head + m.snapshotSummary(r, 80); width(l) <= w {
+		return l
+	}
+	if l := head + m.snapshotSummary(r, 0); width(l) <= w || r.Snapshots == 0 {
+		return l
+	}
+	l := fmt.Sprintf("%sstep %d %s · %d file%s", head, r.LastStep, agoShort(m.now, unixTime(r.LastAt)), r.LastFiles, plural(r.LastFiles, "", "s"))
+	if n := r.Pending(); n > 0 {
+		l += fmt.Sprintf(" · %d pending", n)
+	}
+	return l
+}
+
+// shortRun is a run id's first four characters: enough beside the session.
+func shortRun(id string) string { return cutNoTail(clean(id), 4) + "…" }
+
+// runDetail is the run in full: its state, snapshots, the files it
+// modified, the checks it ran, what is left, and a failure's paths.
+func (m Model) runDetail(w int, r *engine.Run) []string {
+	s, now := m.styles, m.now
+	ss := m.sess[m.follow]
+	word, _, next := m.runAlert(r)
+	state := s.Good.Render("running")
+	if word != "" {
+		state = s.Accent.Render(strings.TrimLeft(word, "✗■ "))
+	}
+	out := []string{m.sectionHead(w, "Run "+shortID(r.ID), state), s.Dim.Render(cut(m.closeHint(), w)), ""}
+	status, stStyle := "running: the agent works, cully follows", s.Text.Render
+	switch {
+	case r.RollbackFailed != nil:
+		f := r.RollbackFailed
+		status, stStyle = fmt.Sprintf("the rollback to snapshot %d failed %s: %s", f.Step, when(now, unixTime(f.At)), clean(f.Error)), s.Accent.Render
+	case r.Paused != nil:
+		status, stStyle = "paused "+when(now, unixTime(r.Paused.At))+" (cully stop): the agent is told before each call to make no further changes", s.Accent.Render
+	}
+	fs := []field{
+		{"state", status, stStyle},
+		{"id", clean(r.ID), nil},
+		{"started", fmt.Sprintf("%s · task %d", when(now, r.Started), r.Task), nil},
+		{"calls", fmt.Sprintf("%d · %d edit%s", r.Calls, r.Edits, plural(r.Edits, "", "s")), nil},
+	}
+	if p := r.Paused; p != nil && p.Note != "" {
+		fs = append(fs, field{"pause note", clean(p.Note), nil})
+	}
+	snaps := m.snapshotSummary(r, w)
+	if !snapshotsOff(r) && r.Snapshots > 0 {
+		snaps = fmt.Sprintf("%d · last step %d %s · %d file%s modified since the run's start", r.Snapshots, r.LastStep,
+			when(now, unixTime(r.LastAt)), r.LastFiles, plural(r.LastFiles, "", "s"))
+		if n := r.Pending(); n > 0 {
+			snaps += fmt.Sprintf(" · %d pending", n)
+		}
+	}
+	fs = append(fs, field{"snapshots", snaps, nil})
+	if f := r.Failed; f != nil {
+		fs = append(fs, field{"failed", fmt.Sprintf("snapshot %d %s: %s (what changes now cannot be rolled back until one succeeds)", f.Step, when(now, unixTime(f.At)), clean(f.Error)), s.Accent.Render})
+	}
+	if p := r.Resumed; p != nil && r.Paused == nil {
+		note := when(now, unixTime(p.At))
+		if p.Note != "" {
+			note += ": " + clean(p.Note)
+		}
+		fs = append(fs, field{"resumed", note, nil})
+	}
+	out = append(out, m.fields(w, fs)...)
+	if f := r.RollbackFailed; f != nil && ss.run.Rollback != nil {
+		var ps []string
+		for _, p := range ss.run.Rollback.Problems {
+			ps = append(ps, clean(p.Path)+": "+clean(p.Why))
+		}
+		out = append(out, m.bullets(w, "why it could not restore", ps)...)
+		out = append(out, m.bullets(w, fmt.Sprintf("the run's modified files when it failed (%d)", len(ss.run.Rollback.Modified)), ss.run.Rollback.Modified)...)
+	}
+	if len(ss.run.Modified) > 0 {
+		out = append(out, m.bullets(w, fmt.Sprintf("files modified at step %d (%d)", r.LastStep, len(ss.run.Modified)), ss.run.Modified)...)
+	}
+	var checks []string
+	for i := len(r.Checks) - 1; i >= 0; i-- {
+		c := r.Checks[i]
+		checks = append(checks, fmt.Sprintf("%s: %s (%d run%s, last %s)", clean(c.Cmd), c.Outcome, c.Runs, plural(c.Runs, "", "s"), agoShort(now, unixTime(c.At))))
+	}
+	out = append(out, m.bullets(w, "checks, last run first", checks)...)
+	left := m.followed().Remaining()
+	for i := range left {
+		left[i] = clean(left[i])
+	}
+	if len(left) == 0 {
+		left = []string{"nothing cully knows of (it does not know the task's own goal)"}
+	}
+	out = append(out, m.bullets(w, "remaining, as cully knows it", left)...)
+	if ss.run.Err != "" {
+		out = append(out, "", s.Dim.Render(cut("run folder: "+clean(ss.run.Err), w)))
+	}
+	if next != "" {
+		out = append(out, "", s.Dim.Render("next:"))
+		for _, n := range strings.Split(next, " · ") { // one command a line: a wrap never splits one
+			out = append(out, styleLines(s.Accent, wrapIndent(n, w, 2))...)
+		}
+	}
+	return out
+}
+
+// bullets is a labelled list, one item a line, wrapped under its bullet;
+// nothing when the list is empty.
+func (m Model) bullets(w int, label string, items []string) []string {
+	if len(items) == 0 {
+		return nil
+	}
+	s := m.styles
+	out := []string{"", s.Dim.Render(cut(label, w))}
+	for _, it := range items {
+		for i, l := range wrap(it, w-4) {
+			lead := "    "
+			if i == 0 {
+				lead = "  • "
+			}
+			out = append(out, s.Dim.Render(lead)+s.Text.Render(l))
+		}
+	}
+	return out
+}
+
+func unixTime(sec int64) time.Time { return time.Unix(sec, 0) }
