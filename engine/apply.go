@@ -78,7 +78,7 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	case KindStop:
 		sigs = s.runEnd(ev)
 	case KindSnapshot, KindPause, KindResume, KindRollback:
-		s.runEvent(ev)
+		s.runEvent(ev, cfg)
 	}
 	// The host's own figures ride on any event: the status line's, or a
 	// turn's end that read them from the host's session log.
@@ -86,6 +86,7 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 		u := *ev.Usage
 		s.Usage = &u
 	}
+	s.budgetUsage()
 	ev.Task = s.Task
 	return sigs
 }
@@ -166,7 +167,11 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 	warned := s.runGuards(ev, cfg)
 	for _, w := range warned {
 		sigs = append(sigs, Signal{Kind: SignalGuard, Reason: w.Reason, Evidence: w.Evidence})
+		if w.Reason == ReasonRepeat {
+			s.bookRepeat(ev, w)
+		}
 	}
+	s.judgeBudgets(ev, cfg)
 	if ev.Defer { // this answer reaches no one: the call's post-tool event says it
 		if !ev.Quiet {
 			for i := len(s.Warnings) - len(warned); i < len(s.Warnings); i++ {
@@ -340,7 +345,11 @@ func (s *State) deliverHeld(ev *Event, sigs []Signal, cfg *Config) []Signal {
 		}
 	}
 	adv := s.unseenAdvice(ev)
-	if ev.Quiet || len(pending) == 0 && len(held) == 0 && adv == nil {
+	if ev.Quiet {
+		return sigs
+	}
+	notes := strings.Join(s.budgetNotes(ev), "\n")
+	if notes == "" && len(pending) == 0 && len(held) == 0 && adv == nil {
 		return sigs
 	}
 	for _, c := range pending {
@@ -351,6 +360,9 @@ func (s *State) deliverHeld(ev *Event, sigs []Signal, cfg *Config) []Signal {
 	text := composeNudge(pending, held, adv, s.attended(), cfg)
 	if adv != nil {
 		adv.Told = true
+	}
+	if notes != "" {
+		text = strings.TrimRight(notes+"\n"+text, "\n")
 	}
 	for _, c := range pending {
 		c.Nudged = true

@@ -25,6 +25,9 @@ type sim struct {
 func newSim(t *testing.T) *sim {
 	cfg := DefaultConfig()
 	cfg.UnverifiedTell, cfg.ExploreTell = cfg.UnverifiedEdits, cfg.ExploreReads
+	// The other rules' tests run long sessions: budgets out of their way
+	// (budget_test.go sets its own).
+	cfg.Budget = BudgetConfig{WallSeconds: 1 << 40, ToolCalls: 1 << 40, Tokens: 1 << 40}
 	return &sim{t: t, st: NewState("s"), cfg: cfg, now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
 }
 

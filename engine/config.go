@@ -41,6 +41,9 @@ type Config struct {
 	Checks []string `toml:"checks" json:"checks,omitempty"`
 	// ReadOnly are extra command names that only read.
 	ReadOnly []string `toml:"read_only" json:"read_only,omitempty"`
+	// Budget holds the user's run budgets ([budget], user config only):
+	// zero values take the seed's defaults per task class (budget.go).
+	Budget BudgetConfig `toml:"budget" json:"budget"`
 }
 
 // DefaultConfig returns the documented thresholds (docs/rules.md).
@@ -88,6 +91,13 @@ func (c Config) Sanitize() Config {
 	}
 	if c.RereadMinBytes < 0 {
 		c.RereadMinBytes = d.RereadMinBytes
+	}
+	if !ValidClass(c.Budget.Class) {
+		c.Budget.Class = ""
+	}
+	c.Budget.WallSeconds, c.Budget.ToolCalls, c.Budget.Tokens = max(c.Budget.WallSeconds, 0), max(c.Budget.ToolCalls, 0), max(c.Budget.Tokens, 0)
+	if !(c.Budget.CostUSD > 0) { // NaN and negatives too
+		c.Budget.CostUSD = 0
 	}
 	if c.Unattended != "stop" {
 		c.Unattended = "continue"

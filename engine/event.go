@@ -112,6 +112,10 @@ type Event struct {
 	// it printed (run control's test baseline); nil when no reader settled
 	// anything.
 	Tests *TestCounts `json:"tests,omitempty"`
+	// Plan is the agent's plan as a plan or todo call shows it (Claude
+	// Code's TodoWrite): its items done of the total, for the runaway
+	// rule on tokens against progress; nil for any other call.
+	Plan *PlanProgress `json:"plan,omitempty"`
 
 	Attended *bool `json:"attended,omitempty"` // false when the host says nobody is watching
 	Quiet    bool  `json:"quiet,omitempty"`    // CULLY_GUARD=off: record, never nudge

@@ -82,12 +82,17 @@ type Run struct {
 	// Notice is said once, before the foreground agent's next call (a
 	// rollback changed files under it). Carried.
 	Notice string `json:"notice,omitempty"`
+	// Budget is the run's budgets and what they raised (budget.go).
+	Budget RunBudget `json:"budget"`
 }
 
 // RunNote is a moment of run control and what was said with it.
 type RunNote struct {
 	At   int64  `json:"at"` // Unix seconds
 	Note string `json:"note,omitempty"`
+	// Doubled are the budgets a resume doubled: those the run had
+	// exceeded.
+	Doubled []Resource `json:"doubled,omitempty"`
 }
 
 // RunFailure is a snapshot or a rollback that failed.
@@ -137,6 +142,7 @@ func (s *State) startRun(ev *Event) []Signal {
 		r.Paused, r.Resumed, r.RollbackFailed, r.Notice = old.Paused, old.Resumed, old.RollbackFailed, old.Notice
 	}
 	s.Run = r
+	s.budgetUsage()
 	return s.askSnapshot(ev, SnapBaseline)
 }
 
@@ -160,6 +166,7 @@ func (s *State) runCall(ev *Event) []Signal {
 	}
 	r := s.Run
 	r.Calls++
+	r.budgetCall(ev)
 	switch ev.Class {
 	case ClassEdit:
 		if ev.Outcome != OutcomeFailed {
@@ -205,7 +212,7 @@ func (r *Run) bookCheck(ev *Event) {
 }
 
 // runEvent folds the run-control events that cully's commands record.
-func (s *State) runEvent(ev *Event) {
+func (s *State) runEvent(ev *Event, cfg *Config) {
 	r := s.Run
 	if r == nil {
 		return // the commands refuse a session with no run
@@ -242,7 +249,7 @@ func (s *State) runEvent(ev *Event) {
 		r.Paused = &RunNote{At: at, Note: cutNote(ev.Note)}
 	case KindResume:
 		r.Paused, r.RollbackFailed = nil, nil
-		r.Resumed = &RunNote{At: at, Note: cutNote(ev.Note)}
+		r.Resumed = &RunNote{At: at, Note: cutNote(ev.Note), Doubled: s.resumeBudgets(ev.Time, cfg)}
 	case KindRollback:
 		step := 0
 		if ev.Step != nil {
@@ -275,6 +282,7 @@ func (s *State) runNotes(ev *Event) string {
 		lines = append(lines, "cully: this run is paused: the user ran `cully stop` at "+clock(p.At)+
 			" and asked for no further changes until they resume it (`cully resume`). Suggested: end the turn with a short summary of what is done and what remains.")
 	}
+	lines = append(lines, s.budgetNotes(ev)...)
 	if ev.Subagent == "" {
 		if f := r.Failed; f != nil && !f.Told {
 			f.Told = true

@@ -4,7 +4,7 @@ import "time"
 
 // StateVersion changes whenever State changes shape; a state file of another
 // version is rebuilt from the journal instead of being trusted.
-const StateVersion = 4
+const StateVersion = 5
 
 // Caps that keep a session's state small, so loading it costs the same on
 // every hook call however long the session runs.

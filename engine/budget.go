@@ -1,0 +1,446 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Run budgets (seed 001): wall clock, tool calls, tokens and cost per run,
+// with the seed's defaults per task class, the user's own limits
+// (Config.Budget) honoured one by one, and `cully resume` doubling a budget
+// the run exceeded. The reducer judges them before each tool call, from
+// the event's time, the run's calls and the host's own figures (HostUsage),
+// and tells the agent once per limit per run: a budget warning within 10%
+// of a limit, the limit exceeded, summary-only past 80% of the tokens; and
+// the runaway rules of the seed (runaway.go). A figure the host does not
+// give is unknown, and its budget never fires.
+
+// TaskClass is the size of a run's task, which sets its default budgets.
+type TaskClass string
+
+// The seed's task classes.
+const (
+	ClassStandard  TaskClass = "standard"
+	ClassMultiFile TaskClass = "multi-file"
+	ClassFullRepo  TaskClass = "full-repo"
+)
+
+// The evidence that sets a run's class when the user set none: the
+// distinct files it modified. The class only grows as the run edits more.
+const (
+	multiFileFiles = 3  // a change and its test are a standard task; a third file makes it a multi-file change
+	fullRepoFiles  = 20 // past twenty files a run is working across the repository
+)
+
+// Resource is one budgeted quantity.
+type Resource string
+
+// The budgeted resources, in the order status shows them.
+const (
+	ResWallClock Resource = "wall_clock" // seconds since the run's start
+	ResToolCalls Resource = "tool_calls" // finished tool calls in the run
+	ResTokens    Resource = "tokens"     // the host's input + output tokens since the run's start
+	ResCost      Resource = "cost_usd"   // the host's own cost figure since the run's start
+)
+
+// Resources lists the budgeted resources.
+func Resources() []Resource { return []Resource{ResWallClock, ResToolCalls, ResTokens, ResCost} }
+
+// Thresholds, as fractions written as tenths so the boundaries are exact.
+const (
+	warnTenths    = 9 // seed 001: within 10% of any limit, a budget warning before the next tool call
+	summaryTenths = 8 // seed 001: past 80% of the token budget, summary-only
+	maxAlerts     = 24
+	maxRunFiles   = fullRepoFiles // distinct files a run remembers: enough to tell its class
+)
+
+// BudgetConfig holds the user's own limits ([budget] in the user config; a
+// project file can never set them). Zero means the class default (and for
+// cost, which has no default, no budget).
+type BudgetConfig struct {
+	// Class fixes the task class ("standard", "multi-file", "full-repo");
+	// empty: decided from the files the run modified.
+	Class       string  `toml:"class" json:"class,omitempty"`
+	WallSeconds int64   `toml:"wall_clock_seconds" json:"wall_clock_seconds,omitempty"`
+	ToolCalls   int64   `toml:"tool_calls" json:"tool_calls,omitempty"`
+	Tokens      int64   `toml:"tokens" json:"tokens,omitempty"`
+	CostUSD     float64 `toml:"cost_usd" json:"cost_usd,omitempty"`
+}
+
+// ValidClass reports whether s names a task class.
+func ValidClass(s string) bool {
+	switch TaskClass(s) {
+	case ClassStandard, ClassMultiFile, ClassFullRepo:
+		return true
+	}
+	return false
+}
+
+// DefaultLimit is the seed's default for a resource in a class; 0: none
+// (the seed names no cost).
+func DefaultLimit(r Resource, c TaskClass) float64 {
+	switch r {
+	case ResWallClock: // seed 001: 300 s standard, 900 s multi-file refactors, 1800 s full-repo operations
+		switch c {
+		case ClassMultiFile:
+			return 900
+		case ClassFullRepo:
+			return 1800
+		}
+		return 300
+	case ResTokens: // seed 001: 50,000 standard, 150,000 complex
+		if c == ClassStandard {
+			return 50_000
+		}
+		return 150_000
+	case ResToolCalls: // seed 001: 30 standard, 100 complex multi-step
+		if c == ClassStandard {
+			return 30
+		}
+		return 100
+	}
+	return 0
+}
+
+// RunBudget is what the run keeps for its budgets.
+type RunBudget struct {
+	// Files are the distinct files the run modified (fingerprints), up to
+	// maxRunFiles, for its class.
+	Files []string `json:"files,omitempty"`
+	// LastMod is the run's call count at its last file modification; 0:
+	// none yet.
+	LastMod int `json:"last_mod,omitempty"`
+	// The host's cumulative figures when the run first saw them: what the
+	// run used is the difference. Nil: not seen yet in this run.
+	TokBase  *int64   `json:"tok_base,omitempty"`
+	CostBase *float64 `json:"cost_base,omitempty"`
+	// Doubled counts, per resource, how often `cully resume` doubled it.
+	Doubled []Doubling `json:"doubled,omitempty"`
+	// Plan is the agent's own plan as its last plan or todo call showed it.
+	Plan *PlanProgress `json:"plan,omitempty"`
+	// Alerts are the budget warnings and runaways raised in the run,
+	// oldest first; each key once.
+	Alerts []BudgetAlert `json:"alerts,omitempty"`
+}
+
+// Doubling is one resource's doublings by `cully resume`.
+type Doubling struct {
+	Res Resource `json:"res"`
+	N   int      `json:"n"`
+}
+
+// PlanProgress is the agent's plan as its plan or todo tool showed it
+// (Claude Code's TodoWrite): items done of the total.
+type PlanProgress struct {
+	Done  int `json:"done"`
+	Total int `json:"total"`
+}
+
+// Alert kinds.
+const (
+	AlertWarning  = "budget-warning"  // within 10% of a limit
+	AlertExceeded = "budget-exceeded" // at or past a limit
+	AlertSummary  = "summary-only"    // past 80% of the token budget
+	AlertRunaway  = "runaway"         // one of the seed's runaway rules
+)
+
+// BudgetAlert is one warning or runaway raised in a run.
+type BudgetAlert struct {
+	Kind string `json:"kind"` // Alert*
+	// Key is its dedup key: the resource and the limit for a budget alert
+	// (a doubled limit warns again), the rule and its occasion for a
+	// runaway.
+	Key  string `json:"key"`
+	At   int64  `json:"at"` // Unix seconds
+	Text string `json:"text"`
+	Told bool   `json:"told,omitempty"` // the agent was told
+}
+
+// BudgetFigure is one resource's standing in a run.
+type BudgetFigure struct {
+	Res   Resource
+	Used  float64
+	Known bool    // false: the host gave no figure
+	Limit float64 // 0: no budget
+	// Default is the seed's default for the run's class (0: none), for
+	// the budget table's "recommended" column.
+	Default float64
+}
+
+// Class is the run's task class: the user's, else from the files it
+// modified.
+func (r *Run) Class(cfg *Config) TaskClass {
+	if ValidClass(cfg.Budget.Class) {
+		return TaskClass(cfg.Budget.Class)
+	}
+	switch n := len(r.Budget.Files); {
+	case n >= fullRepoFiles:
+		return ClassFullRepo
+	case n >= multiFileFiles:
+		return ClassMultiFile
+	}
+	return ClassStandard
+}
+
+func (r *Run) doublings(res Resource) int {
+	for _, d := range r.Budget.Doubled {
+		if d.Res == res {
+			return d.N
+		}
+	}
+	return 0
+}
+
+// Limit is the run's budget for res: the user's limit, else the class
+// default, doubled once per resume that raised it; 0: none.
+func (r *Run) Limit(res Resource, cfg *Config) float64 {
+	l := DefaultLimit(res, r.Class(cfg))
+	b := cfg.Budget
+	switch {
+	case res == ResWallClock && b.WallSeconds > 0:
+		l = float64(b.WallSeconds)
+	case res == ResToolCalls && b.ToolCalls > 0:
+		l = float64(b.ToolCalls)
+	case res == ResTokens && b.Tokens > 0:
+		l = float64(b.Tokens)
+	case res == ResCost && b.CostUSD > 0:
+		l = b.CostUSD
+	}
+	for range r.doublings(res) {
+		l *= 2
+	}
+	return l
+}
+
+// Figures are the run's budgets as of now: what each resource used, and
+// its limit.
+func (s *State) Figures(now time.Time, cfg *Config) []BudgetFigure {
+	r := s.Run
+	if r == nil {
+		return nil
+	}
+	var out []BudgetFigure
+	for _, res := range Resources() {
+		f := BudgetFigure{Res: res, Limit: r.Limit(res, cfg), Default: DefaultLimit(res, r.Class(cfg))}
+		switch res {
+		case ResWallClock:
+			f.Used, f.Known = max(now.Sub(r.Started).Seconds(), 0), true
+		case ResToolCalls:
+			f.Used, f.Known = float64(r.Calls), true
+		case ResTokens:
+			if t, ok := hostTokens(s.Usage); ok && r.Budget.TokBase != nil {
+				f.Used, f.Known = float64(t-*r.Budget.TokBase), true
+			}
+		case ResCost:
+			if u := s.Usage; u != nil && u.CostUSD != nil && r.Budget.CostBase != nil {
+				f.Used, f.Known = *u.CostUSD-*r.Budget.CostBase, true
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// hostTokens is the host's cumulative token count for the session, as it
+// counts: its input tokens and its output tokens, each once (no cache
+// figure is added to them; see docs/run-control.md for what each host's
+// input figure holds). Unknown unless the host gave both.
+func hostTokens(u *HostUsage) (int64, bool) {
+	if u == nil || u.InputTokens == nil || u.OutputTokens == nil {
+		return 0, false
+	}
+	return *u.InputTokens + *u.OutputTokens, true
+}
+
+// budgetUsage takes the host's figures into the run: the first ones the
+// run sees are its base; a figure below the base (the host restarted its
+// count) is a new base.
+func (s *State) budgetUsage() {
+	r := s.Run
+	if r == nil {
+		return
+	}
+	b := &r.Budget
+	if t, ok := hostTokens(s.Usage); ok && (b.TokBase == nil || t < *b.TokBase) {
+		b.TokBase = &t
+	}
+	if u := s.Usage; u != nil && u.CostUSD != nil && (b.CostBase == nil || *u.CostUSD < *b.CostBase) {
+		c := *u.CostUSD
+		b.CostBase = &c
+	}
+}
+
+// budgetCall books what a finished call means for the budgets: a file
+// modification, and the agent's plan.
+func (r *Run) budgetCall(ev *Event) {
+	b := &r.Budget
+	if ev.Plan != nil {
+		p := *ev.Plan
+		b.Plan = &p
+	}
+	modified := ev.Class == ClassEdit && ev.Outcome != OutcomeFailed || ev.Changes && ev.Outcome != OutcomeFailed
+	if !modified {
+		return
+	}
+	b.LastMod = r.Calls
+	for _, t := range append([]string{ev.Target}, ev.Files...) {
+		if t == "" || len(b.Files) >= maxRunFiles {
+			continue
+		}
+		if fp := Fingerprint("file", t); !contains(b.Files, fp) {
+			b.Files = append(b.Files, fp)
+		}
+	}
+}
+
+// alert raises an alert once per key in the run; it reports whether it
+// was new.
+func (r *Run) alert(kind, key, text string, at int64, told bool) bool {
+	for _, a := range r.Budget.Alerts {
+		if a.Key == key {
+			return false
+		}
+	}
+	r.Budget.Alerts = append(r.Budget.Alerts, BudgetAlert{Kind: kind, Key: key, At: at, Text: text, Told: told})
+	if len(r.Budget.Alerts) > maxAlerts {
+		r.Budget.Alerts = r.Budget.Alerts[len(r.Budget.Alerts)-maxAlerts:]
+	}
+	return true
+}
+
+func (r *Run) alerted(key string) bool {
+	for _, a := range r.Budget.Alerts {
+		if a.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// judgeBudgets raises, before a tool call, the budget alerts and runaways
+// due as of ev: budget warnings, exceeded limits, summary-only, and the
+// runaway rules. They wait, untold, for budgetNotes.
+func (s *State) judgeBudgets(ev *Event, cfg *Config) {
+	r := s.Run
+	if r == nil {
+		return
+	}
+	at := ev.Time.Unix()
+	class := r.Class(cfg)
+	for _, f := range s.Figures(ev.Time, cfg) {
+		if !f.Known || f.Limit <= 0 {
+			continue
+		}
+		lim := strconv.FormatFloat(f.Limit, 'f', -1, 64)
+		exceeded := f.Used >= f.Limit
+		if f.Res == ResTokens && f.Used*10 > f.Limit*summaryTenths {
+			r.alert(AlertSummary, AlertSummary+":"+lim, fmt.Sprintf(
+				"cully budget: this run has used %s of its %s (%d%%, past 80%%): summary-only from here. Suggested: no new code; a progress report of what is done and what remains.",
+				quantity(f.Res, f.Used), amount(f.Res, f.Limit), percent(f.Used, f.Limit)), at, false)
+		}
+		wkey, xkey := AlertWarning+":"+string(f.Res)+":"+lim, AlertExceeded+":"+string(f.Res)+":"+lim
+		switch {
+		case exceeded && !r.alerted(xkey):
+			r.alert(AlertWarning, wkey, "", at, true) // the exceeded alert says more than the warning would
+			r.alert(AlertExceeded, xkey, fmt.Sprintf(
+				"cully budget: this run has used %s of its %s (%s task): the budget is exceeded. Suggested: end the turn with a summary of what is done and what remains; the user can double this budget with `cully resume --reason`.",
+				quantity(f.Res, f.Used), amount(f.Res, f.Limit), class), at, false)
+		case !exceeded && f.Used*10 >= f.Limit*warnTenths:
+			r.alert(AlertWarning, wkey, fmt.Sprintf(
+				"cully budget warning: this run has used %s of its %s (%d%%, %s task). Suggested: finish the step at hand and summarise before starting another.",
+				quantity(f.Res, f.Used), amount(f.Res, f.Limit), percent(f.Used, f.Limit), class), at, false)
+		}
+	}
+	s.judgeRunaway(ev, cfg)
+}
+
+// budgetNotes is what the budgets tell the foreground agent before a call:
+// each alert not told yet, once.
+func (s *State) budgetNotes(ev *Event) []string {
+	r := s.Run
+	if r == nil || ev.Subagent != "" {
+		return nil
+	}
+	var lines []string
+	for i := range r.Budget.Alerts {
+		if a := &r.Budget.Alerts[i]; !a.Told {
+			a.Told = true
+			if a.Text != "" {
+				lines = append(lines, a.Text)
+			}
+		}
+	}
+	return lines
+}
+
+// resumeBudgets doubles every budget the run has exceeded, as of at: the
+// seed's answer to a false positive (legitimate, repetitive work).
+func (s *State) resumeBudgets(at time.Time, cfg *Config) []Resource {
+	r := s.Run
+	var raised []Resource
+	for _, f := range s.Figures(at, cfg) {
+		if !f.Known || f.Limit <= 0 || f.Used < f.Limit {
+			continue
+		}
+		raised = append(raised, f.Res)
+		found := false
+		for i := range r.Budget.Doubled {
+			if r.Budget.Doubled[i].Res == f.Res {
+				r.Budget.Doubled[i].N++
+				found = true
+			}
+		}
+		if !found {
+			r.Budget.Doubled = append(r.Budget.Doubled, Doubling{Res: f.Res, N: 1})
+		}
+	}
+	return raised
+}
+
+// quantity renders a resource's figure without its unit: "27", "45,120",
+// "4m30s", "$1.23".
+func quantity(r Resource, v float64) string {
+	switch r {
+	case ResWallClock:
+		return (time.Duration(v) * time.Second).String()
+	case ResToolCalls, ResTokens:
+		return thousands(int64(v))
+	}
+	return fmt.Sprintf("$%.2f", v)
+}
+
+// amount renders a resource's quantity for a nudge: "27 tool calls",
+// "4 min 30 s of wall clock", "45,120 tokens", "$1.23 of cost".
+func amount(r Resource, v float64) string {
+	switch r {
+	case ResWallClock:
+		return (time.Duration(v) * time.Second).String() + " of wall clock"
+	case ResToolCalls:
+		return thousands(int64(v)) + " tool calls"
+	case ResTokens:
+		return thousands(int64(v)) + " tokens"
+	}
+	return fmt.Sprintf("$%.2f of cost", v)
+}
+
+func percent(used, limit float64) int { return int(used * 100 / limit) }
+
+// thousands renders 45120 as "45,120".
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}

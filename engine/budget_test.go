@@ -1,0 +1,279 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// budgetSim is a sim with the seed's budgets (and b's limits over them).
+func budgetSim(t *testing.T, b BudgetConfig) *sim {
+	s := newSim(t)
+	s.cfg.Budget = b
+	s.cfg = s.cfg.Sanitize()
+	return s
+}
+
+func usage(in, out int64) Event {
+	return Event{Kind: KindHostUsage, Usage: &HostUsage{InputTokens: &in, OutputTokens: &out}}
+}
+
+func i64(n int64) *int64 { return &n }
+
+// firstWith returns the 1-based call whose nudge first holds marker, and
+// how many nudges held it in all (0, 0: none did); each step may apply
+// events before its call.
+func firstWith(s *sim, steps int, before func(s *sim, i int), ev func(i int) Event, marker string) (first, times int) {
+	for i := 1; i <= steps; i++ {
+		if before != nil {
+			before(s, i)
+		}
+		if n := s.call(ev(i)); strings.Contains(n, marker) {
+			if first == 0 {
+				first = i
+			}
+			times++
+		}
+	}
+	return first, times
+}
+
+func readN(i int) Event { return read(fmt.Sprintf("f%d.go", i)) }
+
+// Each warning fires at its boundary, not one call before, once per limit
+// per run, and never on a figure the host did not give.
+func TestBudgetWarnings(t *testing.T) {
+	cases := []struct {
+		name   string
+		b      BudgetConfig
+		steps  int
+		before func(s *sim, i int)
+		ev     func(i int) Event
+		marker string
+		want   int // the first call whose nudge holds it; 0: none
+	}{
+		{"tool calls: 27 of 30 finished warns before the 28th", BudgetConfig{}, 29, nil, readN,
+			"budget warning: this run has used 27 of its 30 tool calls (90%", 28},
+		{"tool calls: the user's limit of 10", BudgetConfig{ToolCalls: 10}, 12, nil, readN,
+			"used 9 of its 10 tool calls", 10},
+		{"tool calls: exceeded at 30", BudgetConfig{}, 32, nil, readN,
+			"used 30 of its 30 tool calls (standard task): the budget is exceeded", 31},
+		{"wall clock: 270 s of 300", BudgetConfig{}, 4, func(s *sim, i int) {
+			// The prompt was at second 1; each call takes two seconds:
+			// call i's pre-tool is at 1 + 2(i-1) + 1 + skip.
+			if i == 2 {
+				s.now = s.now.Add(265 * time.Second) // call 2 starts 268 s in, call 3 270 s in
+			}
+		}, readN, "budget warning: this run has used 4m30s of its 5m0s of wall clock", 3},
+		{"tokens: 45,000 of 50,000", BudgetConfig{}, 3, func(s *sim, i int) {
+			s.apply(usage(1000, 0)) // the run's base is the host's figure at its start
+			if i == 2 {
+				s.apply(usage(1000+44_999, 0))
+			}
+			if i == 3 {
+				s.apply(usage(1000+40_000, 5000))
+			}
+		}, readN, "budget warning: this run has used 45,000 of its 50,000 tokens", 3},
+		{"tokens: summary-only past 80%, not at it", BudgetConfig{}, 3, func(s *sim, i int) {
+			switch i {
+			case 1:
+				s.apply(usage(0, 0))
+			case 2:
+				s.apply(usage(40_000, 0))
+			case 3:
+				s.apply(usage(40_000, 1))
+			}
+		}, readN, "used 40,001 of its 50,000 tokens (80%, past 80%): summary-only", 3},
+		{"tokens unknown: no output figure, no warning", BudgetConfig{}, 3, func(s *sim, i int) {
+			s.apply(Event{Kind: KindHostUsage, Usage: &HostUsage{InputTokens: i64(int64(i) * 30_000)}})
+		}, readN, "tokens", 0},
+		{"cost: no budget unless the user sets one", BudgetConfig{}, 3, func(s *sim, i int) {
+			c := float64(i) * 100
+			s.apply(Event{Kind: KindHostUsage, Usage: &HostUsage{CostUSD: &c}})
+		}, readN, "cost", 0},
+		{"cost: the user's $2", BudgetConfig{CostUSD: 2}, 3, func(s *sim, i int) {
+			c := []float64{0, 0.5, 1.79, 2.3}[i]
+			s.apply(Event{Kind: KindHostUsage, Usage: &HostUsage{CostUSD: &c}})
+		}, readN, "budget warning: this run has used $1.80 of its $2.00 of cost", 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := budgetSim(t, c.b)
+			s.prompt()
+			got, times := firstWith(s, c.steps, c.before, c.ev, c.marker)
+			if got != c.want {
+				t.Errorf("first told before call %d, want %d", got, c.want)
+			}
+			if c.want > 0 && times != 1 {
+				t.Errorf("told %d times, want once", times)
+			}
+		})
+	}
+}
+
+// A run that edits three distinct files is a multi-file task, with the
+// complex budgets; the class the user set overrides the evidence.
+func TestBudgetClass(t *testing.T) {
+	s := budgetSim(t, BudgetConfig{})
+	s.prompt()
+	for _, f := range []string{"a.go", "b.go", "a.go"} {
+		s.call(edit(f))
+	}
+	if c := s.st.Run.Class(&s.cfg); c != ClassStandard {
+		t.Fatalf("two distinct files: %s, want standard", c)
+	}
+	s.call(edit("c.go"))
+	if c := s.st.Run.Class(&s.cfg); c != ClassMultiFile {
+		t.Fatalf("three distinct files: %s, want multi-file", c)
+	}
+	if l := s.st.Run.Limit(ResToolCalls, &s.cfg); l != 100 {
+		t.Errorf("multi-file tool calls %v, want 100", l)
+	}
+	if l := s.st.Run.Limit(ResWallClock, &s.cfg); l != 900 {
+		t.Errorf("multi-file wall clock %v, want 900", l)
+	}
+	s.cfg.Budget.Class = "full-repo"
+	if l := s.st.Run.Limit(ResWallClock, &s.cfg); l != 1800 {
+		t.Errorf("full-repo wall clock %v, want 1800", l)
+	}
+	for i := range 20 {
+		s.call(edit(fmt.Sprint("x", i, ".go")))
+	}
+	s.cfg.Budget.Class = ""
+	if c := s.st.Run.Class(&s.cfg); c != ClassFullRepo {
+		t.Errorf("twenty-three files: %s, want full-repo", c)
+	}
+}
+
+// `cully resume` doubles the budgets the run exceeded, and only those;
+// the doubled limit warns again at its own 90%.
+func TestResumeDoublesExceededBudgets(t *testing.T) {
+	s := budgetSim(t, BudgetConfig{})
+	s.prompt()
+	for i := 1; i <= 30; i++ {
+		s.call(readN(i))
+	}
+	s.apply(Event{Kind: KindPause, Agent: "cully"})
+	s.apply(Event{Kind: KindResume, Agent: "cully", Note: "bulk renames, each different"})
+	r := s.st.Run
+	if got := r.Resumed.Doubled; len(got) != 1 || got[0] != ResToolCalls {
+		t.Fatalf("doubled %v, want [tool_calls]", got)
+	}
+	if l := r.Limit(ResToolCalls, &s.cfg); l != 60 {
+		t.Fatalf("tool calls limit %v after resume, want 60", l)
+	}
+	if l := r.Limit(ResWallClock, &s.cfg); l != 300 {
+		t.Errorf("wall clock %v: not exceeded, not doubled", l)
+	}
+	first, _ := firstWith(s, 25, nil, readN, "used 54 of its 60 tool calls")
+	if first != 25 { // 30 done; the 54th finishes at step 24, the warning comes before step 25
+		t.Errorf("the doubled limit warned before step %d, want 25", first)
+	}
+	// A new task starts with the defaults again.
+	s.prompt()
+	if l := s.st.Run.Limit(ResToolCalls, &s.cfg); l != 30 {
+		t.Errorf("a new run's limit %v, want 30", l)
+	}
+}
+
+func TestRunawayRules(t *testing.T) {
+	plan := func(done, total int) Event {
+		return Event{Tool: "TodoWrite", Class: ClassOther, Plan: &PlanProgress{Done: done, Total: total}}
+	}
+	tokens := func(at int, n int64) func(s *sim, i int) {
+		return func(s *sim, i int) {
+			switch i {
+			case 1:
+				s.apply(usage(0, 0))
+			case at:
+				s.apply(usage(n, 0))
+			}
+		}
+	}
+	cases := []struct {
+		name   string
+		steps  int
+		before func(s *sim, i int)
+		ev     func(i int) Event
+		marker string
+		want   int
+	}{
+		{"tokens past 80% with 1 of 8 done", 4, tokens(3, 40_001), func(i int) Event {
+			if i == 1 {
+				return plan(1, 8)
+			}
+			return readN(i)
+		}, "runaway: this run has used 40,001 of its 50,000 tokens (80%) with 1 of its 8 plan items done", 3},
+		{"tokens at 80% exactly: not past it", 4, tokens(3, 40_000), func(i int) Event {
+			if i == 1 {
+				return plan(1, 8)
+			}
+			return readN(i)
+		}, "runaway", 0},
+		{"20% done is not under 20%", 4, tokens(3, 45_000), func(i int) Event {
+			if i == 1 {
+				return plan(2, 10)
+			}
+			return readN(i)
+		}, "runaway", 0},
+		{"no plan seen: progress unknown", 4, tokens(3, 49_000), readN, "runaway", 0},
+		{"10 calls since the last modification", 13, nil, func(i int) Event {
+			if i == 1 {
+				return edit("a.go")
+			}
+			return readN(i)
+		}, "runaway: 10 tool calls since this run last modified a file (at its call 1)", 12},
+		{"no modification yet: still exploring", 14, nil, readN, "runaway", 0},
+		{"a modification restarts the count", 16, nil, func(i int) Event {
+			if i == 1 || i == 8 {
+				return edit("a.go")
+			}
+			return readN(i)
+		}, "since this run last modified a file (at its call 8)", 19},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := budgetSim(t, BudgetConfig{})
+			s.prompt()
+			steps := c.steps
+			if c.want > steps {
+				steps = c.want + 1
+			}
+			got, times := firstWith(s, steps, c.before, c.ev, c.marker)
+			if got != c.want {
+				t.Errorf("first told before call %d, want %d", got, c.want)
+			}
+			if c.want > 0 && times != 1 {
+				t.Errorf("told %d times, want once", times)
+			}
+		})
+	}
+}
+
+// Three identical calls with one result: the repeated-call guard's
+// warning is the runaway, booked in the run and said once, by the guard.
+func TestRepeatIsARunaway(t *testing.T) {
+	s := budgetSim(t, BudgetConfig{})
+	s.prompt()
+	g := callOf(Event{Tool: "Grep", Class: ClassRead, Cmd: "Grep TODO"}, "grep-todo", "o")
+	for i := 1; i <= 3; i++ {
+		s.call(g)
+	}
+	if n := s.call(g); strings.Count(n, "ran 3 times in a row") != 1 {
+		t.Fatalf("the fourth call's nudge: %q", n)
+	}
+	var runaways []BudgetAlert
+	for _, a := range s.st.Run.Budget.Alerts {
+		if a.Kind == AlertRunaway {
+			runaways = append(runaways, a)
+		}
+	}
+	if len(runaways) != 1 || !strings.Contains(runaways[0].Key, RunawayRepeat) || !runaways[0].Told {
+		t.Fatalf("runaways %+v, want the one repeat, told", runaways)
+	}
+	s.call(g)
+	if len(s.st.Run.Budget.Alerts) != 1 {
+		t.Errorf("alerts %+v: the repeat booked twice", s.st.Run.Budget.Alerts)
+	}
+}
