@@ -464,9 +464,81 @@ func (d *stateDecoder) run(v []byte) *engine.Run {
 			r.RollbackFailed = d.runFailure(x)
 		case `"notice"`:
 			r.Notice = jsonlite.Str(x)
+		case `"budget"`:
+			d.runBudget(x, &r.Budget)
 		}
 	})
 	return r
+}
+
+func (d *stateDecoder) plan(v []byte) *engine.PlanProgress {
+	if string(v) == "null" {
+		return nil
+	}
+	p := &engine.PlanProgress{}
+	d.members(v, func(k, x []byte) {
+		switch string(k) {
+		case `"done"`:
+			p.Done = d.int(x)
+		case `"total"`:
+			p.Total = d.int(x)
+		}
+	})
+	return p
+}
+
+func (d *stateDecoder) runBudget(v []byte, g *engine.RunBudget) {
+	d.members(v, func(k, x []byte) {
+		switch string(k) {
+		case `"files"`:
+			d.each(x, func(f []byte) { g.Files = append(g.Files, jsonlite.Str(f)) })
+		case `"last_mod"`:
+			g.LastMod = d.int(x)
+		case `"tok_base"`:
+			if string(x) != "null" {
+				n := jsonlite.Int(x)
+				g.TokBase = &n
+			}
+		case `"cost_base"`:
+			if f, err := strconv.ParseFloat(string(x), 64); err == nil {
+				g.CostBase = &f
+			}
+		case `"doubled"`:
+			d.each(x, func(e []byte) {
+				var db engine.Doubling
+				d.members(e, func(ek, ev []byte) {
+					switch string(ek) {
+					case `"res"`:
+						db.Res = engine.Resource(jsonlite.Str(ev))
+					case `"n"`:
+						db.N = d.int(ev)
+					}
+				})
+				g.Doubled = append(g.Doubled, db)
+			})
+		case `"plan"`:
+			g.Plan = d.plan(x)
+		case `"alerts"`:
+			d.each(x, func(e []byte) {
+				var a engine.BudgetAlert
+				d.members(e, func(ek, ev []byte) {
+					switch string(ek) {
+					case `"kind"`:
+						a.Kind = jsonlite.Str(ev)
+					case `"key"`:
+						a.Key = jsonlite.Str(ev)
+					case `"at"`:
+						a.At = jsonlite.Int(ev)
+					case `"text"`:
+						a.Text = jsonlite.Str(ev)
+					case `"told"`:
+						a.Told = string(ev) == "true"
+					}
+				})
+				g.Alerts = append(g.Alerts, a)
+			})
+		}
+	})
 }
 
 func (d *stateDecoder) runNote(v []byte) *engine.RunNote {
@@ -480,6 +552,8 @@ func (d *stateDecoder) runNote(v []byte) *engine.RunNote {
 			n.At = jsonlite.Int(x)
 		case `"note"`:
 			n.Note = jsonlite.Str(x)
+		case `"doubled"`:
+			d.each(x, func(r []byte) { n.Doubled = append(n.Doubled, engine.Resource(jsonlite.Str(r))) })
 		}
 	})
 	return n

@@ -73,6 +73,11 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 		}
 		b = append(b, '}')
 	}
+	if p := e.Plan; p != nil {
+		b = strconv.AppendInt(append(b, `,"plan":{"done":`...), int64(p.Done), 10)
+		b = appendInt(b, "total", p.Total, false)
+		b = append(b, '}')
+	}
 	if e.Attended != nil {
 		b = appendField(b, "attended")
 		b = strconv.AppendBool(b, *e.Attended)

@@ -170,12 +170,49 @@ func appendRun(b []byte, r *engine.Run) []byte {
 		b = appendRunFailure(appendField(b, "rollback_failed"), r.RollbackFailed)
 	}
 	b = appendStr(b, "notice", r.Notice, true)
+	b = appendRunBudget(appendField(b, "budget"), &r.Budget)
+	return append(b, '}')
+}
+
+func appendRunBudget(b []byte, g *engine.RunBudget) []byte {
+	b = append(b, '{')
+	n := len(b)
+	b = appendList(b, "files", g.Files, func(b []byte, f string) []byte { return appendQuoted(b, f) })
+	b = appendInt(b, "last_mod", g.LastMod, true)
+	b = appendOptInt(b, "tok_base", g.TokBase)
+	if g.CostBase != nil {
+		b = strconv.AppendFloat(appendField(b, "cost_base"), *g.CostBase, 'f', -1, 64)
+	}
+	b = appendList(b, "doubled", g.Doubled, func(b []byte, d engine.Doubling) []byte {
+		b = appendQuoted(append(b, `{"res":`...), string(d.Res))
+		b = appendInt(b, "n", d.N, false)
+		return append(b, '}')
+	})
+	if p := g.Plan; p != nil {
+		b = strconv.AppendInt(append(appendField(b, "plan"), `{"done":`...), int64(p.Done), 10)
+		b = appendInt(b, "total", p.Total, false)
+		b = append(b, '}')
+	}
+	b = appendList(b, "alerts", g.Alerts, func(b []byte, a engine.BudgetAlert) []byte {
+		b = appendQuoted(append(b, `{"kind":`...), a.Kind)
+		b = appendStr(b, "key", a.Key, false)
+		b = appendInt64(b, "at", a.At, false)
+		b = appendStr(b, "text", a.Text, false)
+		if a.Told {
+			b = append(b, `,"told":true`...)
+		}
+		return append(b, '}')
+	})
+	if len(b) > n && b[n] == ',' { // the first field needs no comma
+		b = append(b[:n], b[n+1:]...)
+	}
 	return append(b, '}')
 }
 
 func appendRunNote(b []byte, n *engine.RunNote) []byte {
 	b = strconv.AppendInt(append(b, `{"at":`...), n.At, 10)
 	b = appendStr(b, "note", n.Note, true)
+	b = appendList(b, "doubled", n.Doubled, func(b []byte, r engine.Resource) []byte { return appendQuoted(b, string(r)) })
 	return append(b, '}')
 }
 

@@ -51,6 +51,13 @@ func richState() *engine.State {
 	step := func(n int) *int { return &n }
 	apply(engine.Event{Kind: engine.KindSnapshot, Run: run, Source: "baseline", Outcome: engine.OutcomeOK, Step: step(3), PathCount: 4})
 	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Write", Class: engine.ClassEdit, Target: "w.go", Outcome: engine.OutcomeOK})
+	// Budgets: a base, tokens past the limit with little of the plan done,
+	// the alerts they raise, a resume that doubles the limit.
+	in0, in1, out := int64(100), int64(200_100), int64(7)
+	apply(engine.Event{Kind: engine.KindHostUsage, Usage: &engine.HostUsage{InputTokens: &in0, OutputTokens: &out, CostUSD: &cost}})
+	apply(engine.Event{Kind: engine.KindHostUsage, Usage: &engine.HostUsage{InputTokens: &in1, OutputTokens: &out, CostUSD: &cost}})
+	apply(engine.Event{Kind: engine.KindPostTool, Tool: "TodoWrite", Class: engine.ClassOther, Outcome: engine.OutcomeOK, Plan: &engine.PlanProgress{Done: 1, Total: 9}})
+	apply(engine.Event{Kind: engine.KindPreTool, Tool: "Read", Class: engine.ClassRead, Target: "y.go"})
 	apply(engine.Event{Kind: engine.KindPause, Run: run, Note: "paused \"by\" cully stop"})
 	apply(engine.Event{Kind: engine.KindResume, Run: run, Note: "legitimate <bulk> work"})
 	apply(engine.Event{Kind: engine.KindPause, Run: run})
