@@ -20,7 +20,7 @@ import (
 // of parsing TOML: a stat of each config file, one small read, no parse.
 const CacheDir = "config-cache"
 
-const cacheVersion = 3
+const cacheVersion = 4
 
 type cacheDoc struct {
 	V            int           `json:"v"`
@@ -155,6 +155,13 @@ func readCache(path string, src Sources, userStat, projectStat string) (Loaded, 
 	}
 	cfg.UnverifiedTell, cfg.ExploreTell = int(c.Int("unverified_tell")), int(c.Int("explore_tell"))
 	cfg.Checks, cfg.ReadOnly = strs(c.Items("checks")), strs(c.Items("read_only"))
+	if b := c.Sub("budget"); b != nil {
+		cfg.Budget = engine.BudgetConfig{Class: b.Str("class"), WallSeconds: b.Int("wall_clock_seconds"),
+			ToolCalls: b.Int("tool_calls"), Tokens: b.Int("tokens")}
+		if f, err := strconv.ParseFloat(string(b["cost_usd"]), 64); err == nil {
+			cfg.Budget.CostUSD = f
+		}
+	}
 	wk := o.Sub("workers")
 	return Loaded{
 		Config:  cfg.Sanitize(),

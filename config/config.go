@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -236,5 +237,36 @@ func apply(cfg *engine.Config, set map[string]setting, project bool, file string
 	}
 	if s, ok := set["read_only"]; ok {
 		cfg.ReadOnly = s.list
+	}
+	applyBudget(&cfg.Budget, set, file, ps)
+}
+
+// maxBudget bounds the integer budgets: past it a budget never fires, which
+// is what a user asking for that much means.
+const maxBudget = 1 << 40
+
+// applyBudget takes [budget] from the user's file: each limit on its own,
+// a non-positive one meaning the class default.
+func applyBudget(b *engine.BudgetConfig, set map[string]setting, file string, ps *problems) {
+	if s, ok := set["budget.class"]; ok {
+		b.Class = s.s
+	}
+	for _, t := range []struct {
+		key string
+		dst *int64
+	}{{"budget.wall_clock_seconds", &b.WallSeconds}, {"budget.tool_calls", &b.ToolCalls}, {"budget.tokens", &b.Tokens}} {
+		s, ok := set[t.key]
+		if !ok {
+			continue
+		}
+		v := min(s.n, maxBudget)
+		if v < 1 {
+			ps.add(Problem{File: file, Line: s.line, Msg: fmt.Sprintf("%s = %d is not a usable limit: the class default is used", t.key, s.n)})
+			continue
+		}
+		*t.dst = v
+	}
+	if s, ok := set["budget.cost_usd"]; ok {
+		b.CostUSD = s.f
 	}
 }

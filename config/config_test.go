@@ -1,6 +1,8 @@
 package config
 
 import (
+	"cully/engine"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,5 +172,34 @@ func TestAllowedCopy(t *testing.T) {
 	}
 	if ld := Load(src); ld.Project.State != Denied {
 		t.Fatalf("denied: %+v", ld.Project)
+	}
+}
+
+// [budget] is the user's alone: a project file may not loosen (or set)
+// it, and each limit is honoured on its own, through the cache too.
+func TestBudgetIsUserOnly(t *testing.T) {
+	src := world(t, "[budget]\nclass = \"multi-file\"\ntool_calls = 40\ncost_usd = 2.5\ntokens = 0\n",
+		"[budget]\ntool_calls = 100000\nwall_clock_seconds = 99999\n")
+	allow(t, src)
+	for _, fresh := range []bool{true, false} {
+		ld, _, err := Cached(src, fresh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := engine.BudgetConfig{Class: "multi-file", ToolCalls: 40, CostUSD: 2.5}
+		if ld.Config.Budget != want {
+			t.Fatalf("fresh %v: budget %+v, want %+v", fresh, ld.Config.Budget, want)
+		}
+		if !fresh {
+			continue
+		}
+		var msgs []string
+		for _, e := range ld.Errors() {
+			msgs = append(msgs, e.Error())
+		}
+		all := strings.Join(msgs, "\n")
+		if strings.Count(all, "run budgets come from your own config only") != 2 || !strings.Contains(all, "budget.tokens = 0 is not a usable limit") {
+			t.Fatalf("problems:\n%s", all)
+		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"cully/engine"
 )
 
 // Problem is one thing wrong with a config file, at a line when it has one.
@@ -122,6 +124,7 @@ func (ps *problems) full() bool { return len(ps.list) >= MaxProblems }
 type setting struct {
 	line int
 	n    int64
+	f    float64
 	s    string
 	list []string
 }
@@ -149,6 +152,23 @@ var specs = []struct {
 	{"unattended", spec{kind: unstable.String, userOnly: true}},
 	{"checks", spec{kind: unstable.Array, userOnly: true}},
 	{"read_only", spec{kind: unstable.Array, userOnly: true}},
+}
+
+// budgetKeys are [budget]'s keys; every one is user-only: a project file
+// may not loosen (or set) the user's run budgets.
+var budgetKeys = []string{"class", "wall_clock_seconds", "tool_calls", "tokens", "cost_usd"}
+
+// budgetSpec is a [budget] key's spec.
+func budgetSpec(key string) (spec, bool) {
+	switch key {
+	case "class":
+		return spec{kind: unstable.String, userOnly: true}, true
+	case "cost_usd":
+		return spec{kind: unstable.Float, userOnly: true}, true
+	case "wall_clock_seconds", "tool_calls", "tokens":
+		return spec{kind: unstable.Integer, userOnly: true}, true
+	}
+	return spec{}, false
 }
 
 // specFor finds a key's spec.
@@ -189,7 +209,7 @@ func parse(doc []byte, file string, project bool, ps *problems) (map[string]sett
 				} else {
 					w.rulesLine = w.line(off)
 				}
-			case e.Kind == unstable.Table && len(path) == 1 && workerTable(path[0]):
+			case e.Kind == unstable.Table && len(path) == 1 && (workerTable(path[0]) || path[0] == "budget"):
 				w.skip = false
 			case e.Kind == unstable.ArrayTable:
 				w.problemf(off, true, func() string {
@@ -197,7 +217,7 @@ func parse(doc []byte, file string, project bool, ps *problems) (map[string]sett
 				})
 			default:
 				w.problemf(off, true, func() string {
-					return fmt.Sprintf("unknown table [%s]: ignored with its keys%s", showKey(path), hint(path, []string{"rules", "advisor", "discovery"}))
+					return fmt.Sprintf("unknown table [%s]: ignored with its keys%s", showKey(path), hint(path, []string{"rules", "advisor", "discovery", "budget"}))
 				})
 			}
 		case unstable.KeyValue:
@@ -301,6 +321,12 @@ func (w *walker) assign(path []string, v *unstable.Node, off int) {
 			return
 		}
 	}
+	if len(path) == 2 && path[0] == "budget" {
+		if sp, ok := budgetSpec(path[1]); ok {
+			w.value(path[0]+"."+path[1], sp, v, off)
+			return
+		}
+	}
 	if len(path) == 2 && workerTable(path[0]) {
 		if sp, ok := workerSpec(path[0], path[1]); ok {
 			w.value(path[0]+"."+path[1], sp, v, off)
@@ -314,6 +340,9 @@ func (w *walker) assign(path []string, v *unstable.Node, off int) {
 		if len(path) == 2 && path[0] == "rules" {
 			return fmt.Sprintf("unknown key %q in [rules]: ignored%s", cut(path[1]), hint(path[1:], specNames()))
 		}
+		if len(path) == 2 && path[0] == "budget" {
+			return fmt.Sprintf("unknown key %q in [budget]: ignored%s", cut(path[1]), hint(path[1:], budgetKeys))
+		}
 		if len(path) == 2 && workerTable(path[0]) {
 			return fmt.Sprintf("unknown key %q in [%s]: ignored%s", cut(path[1]), path[0], hint(path[1:], workerKeys(path[0])))
 		}
@@ -325,6 +354,9 @@ func (w *walker) assign(path []string, v *unstable.Node, off int) {
 func (w *walker) value(key string, sp spec, v *unstable.Node, off int) {
 	if w.project && sp.userOnly {
 		w.problemf(off, true, func() string {
+			if strings.HasPrefix(key, "budget.") {
+				return fmt.Sprintf("%q ignored: run budgets come from your own config only (a project file may not loosen them)", key)
+			}
 			if strings.Contains(key, ".") {
 				return fmt.Sprintf("%q ignored: a project file can never set or change a command (the advisor's and discovery's workers come from your own config only)", key)
 			}
@@ -347,8 +379,21 @@ func (w *walker) value(key string, sp spec, v *unstable.Node, off int) {
 			return
 		}
 		s.n = n
+	case sp.kind == unstable.Float && (v.Kind == unstable.Float || v.Kind == unstable.Integer):
+		f, err := strconv.ParseFloat(strings.ReplaceAll(string(v.Data), "_", ""), 64)
+		if err != nil || !(f >= 0) || f > 1e9 {
+			w.problemf(off, true, func() string { return fmt.Sprintf("%s = %s is not a usable amount: ignored", key, v.Data) })
+			return
+		}
+		s.f = f
 	case sp.kind == unstable.String && v.Kind == unstable.String:
 		s.s = string(v.Data)
+		if key == "budget.class" && !engine.ValidClass(s.s) {
+			w.problemf(off, true, func() string {
+				return fmt.Sprintf("budget.class = %q: it is \"standard\", \"multi-file\" or \"full-repo\"; the class is decided from the run's edits", s.s)
+			})
+			return
+		}
 		if key == "unattended" && s.s != "continue" && s.s != "stop" {
 			w.problemf(off, true, func() string {
 				return fmt.Sprintf("unattended = %q: it is \"continue\" or \"stop\"; \"continue\" is used", s.s)
@@ -371,7 +416,7 @@ func (w *walker) value(key string, sp spec, v *unstable.Node, off int) {
 			s.list = append(s.list, string(el.Data))
 		}
 	default:
-		want := map[unstable.Kind]string{unstable.Integer: "an integer", unstable.String: "a string", unstable.Array: "a list of strings"}[sp.kind]
+		want := map[unstable.Kind]string{unstable.Integer: "an integer", unstable.String: "a string", unstable.Array: "a list of strings", unstable.Float: "a number"}[sp.kind]
 		w.problemf(off, true, func() string { return fmt.Sprintf("%s is %s, not %s: ignored", key, want, kindName(v.Kind)) })
 		return
 	}
