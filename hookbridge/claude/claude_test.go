@@ -307,3 +307,21 @@ func TestTargetsRedacted(t *testing.T) {
 		t.Fatalf("target %q cwd %q", ev.Target, ev.Cwd)
 	}
 }
+
+// A TodoWrite call carries the agent's plan: its completed items of all,
+// for the runaway rule on tokens against progress.
+func TestDecodeClaudeTodoProgress(t *testing.T) {
+	raw := []byte(`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"TodoWrite","cwd":"/p","tool_input":{"todos":[` +
+		`{"content":"a","status":"completed","activeForm":"A"},{"content":"b","status":"in_progress","activeForm":"B"},{"content":"c","status":"pending","activeForm":"C"}]}}`)
+	ev, err := agent.Decode(raw, fixtureEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Plan == nil || *ev.Plan != (engine.PlanProgress{Done: 1, Total: 3}) {
+		t.Fatalf("plan %+v, want 1 of 3", ev.Plan)
+	}
+	raw = []byte(`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"TodoWrite","cwd":"/p","tool_input":{"todos":[]}}`)
+	if ev, err := agent.Decode(raw, fixtureEnv()); err != nil || ev.Plan != nil {
+		t.Fatalf("an empty list: plan %+v, err %v", ev.Plan, err)
+	}
+}

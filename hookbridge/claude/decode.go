@@ -242,6 +242,9 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, memo sh
 		}
 	}
 	ev.CallFP = engine.Fingerprint("call", ev.Tool, string(headOf(p["tool_input"])))
+	if ev.Tool == "TodoWrite" {
+		ev.Plan = todoProgress(in)
+	}
 	if ev.Kind != engine.KindPostTool {
 		return
 	}
@@ -348,4 +351,20 @@ func checkOutput(ev *engine.Event, p jsonlite.Object, command string) {
 		ev.FailSig = engine.FailureSignature(nil, text)
 		ev.ErrSig = engine.ErrorSignature(text)
 	}
+}
+
+// todoProgress is the agent's plan as a TodoWrite call sets it: its items
+// "completed" of all of them; nil when the list is empty or unreadable.
+func todoProgress(in jsonlite.Object) *engine.PlanProgress {
+	p := &engine.PlanProgress{}
+	for _, raw := range in.Items("todos") {
+		p.Total++
+		if jsonlite.AsObject(raw).Str("status") == "completed" {
+			p.Done++
+		}
+	}
+	if p.Total == 0 {
+		return nil
+	}
+	return p
 }
