@@ -132,7 +132,8 @@ func (a *app) status(o statusOpts) error {
 	}
 	now, _ := a.now()
 	rep := buildReport(st, jr, now)
-	rep.Run = buildRunReport(h, st)
+	cfg := a.config()
+	rep.Run = buildRunReport(h, st, now, &cfg)
 	rep.Errors = countLines(h)
 	rep.Config = buildConfigReport(a.loadConfig())
 	rep.Advisor = a.advisorStatus(h, st, now)

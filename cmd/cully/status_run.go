@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"cully/engine"
@@ -25,6 +26,90 @@ type runReport struct {
 	Paused         *noteReport     `json:"paused"`
 	Resumed        *noteReport     `json:"resumed"`
 	RollbackFailed *rollbackFailed `json:"rollback_failed"`
+	Budget         runBudgetReport `json:"budget"`
+}
+
+// runBudgetReport is the run's budgets (docs/run-control.md, "Budgets").
+type runBudgetReport struct {
+	Class   engine.TaskClass  `json:"class"`
+	Limits  []limitReport     `json:"limits"`
+	Alerts  []alertReport     `json:"alerts"`
+	Doubled []engine.Resource `json:"doubled"` // by the last resume
+}
+
+type limitReport struct {
+	Resource engine.Resource `json:"resource"`
+	Used     *float64        `json:"used"` // null: the host gives no figure
+	Known    bool            `json:"known"`
+	Limit    *float64        `json:"limit"` // null: no budget
+	Default  *float64        `json:"recommended"`
+}
+
+type alertReport struct {
+	Kind string    `json:"kind"`
+	Key  string    `json:"key"`
+	At   time.Time `json:"at"`
+	Text string    `json:"text"`
+	Told bool      `json:"told"`
+}
+
+func optFloat(v float64, ok bool) *float64 {
+	if !ok {
+		return nil
+	}
+	return &v
+}
+
+func buildBudget(st *engine.State, now time.Time, cfg *engine.Config) runBudgetReport {
+	r := st.Run
+	b := runBudgetReport{Class: r.Class(cfg), Limits: []limitReport{}, Alerts: []alertReport{}, Doubled: []engine.Resource{}}
+	for _, f := range st.Figures(now, cfg) {
+		b.Limits = append(b.Limits, limitReport{Resource: f.Res, Used: optFloat(f.Used, f.Known), Known: f.Known,
+			Limit: optFloat(f.Limit, f.Limit > 0), Default: optFloat(f.Default, f.Default > 0)})
+	}
+	for _, a := range r.Budget.Alerts {
+		b.Alerts = append(b.Alerts, alertReport{Kind: a.Kind, Key: a.Key, At: unixTime(a.At), Text: a.Text, Told: a.Told})
+	}
+	if r.Resumed != nil {
+		b.Doubled = append(b.Doubled, r.Resumed.Doubled...)
+	}
+	return b
+}
+
+// printBudget is the run's budget lines: one per resource, then each
+// alert.
+func printBudget(w io.Writer, b runBudgetReport) {
+	var parts []string
+	for _, l := range b.Limits {
+		name := strings.ReplaceAll(string(l.Resource), "_", " ")
+		used := "unknown"
+		if l.Used != nil {
+			used = budgetNum(l.Resource, *l.Used)
+		}
+		limit := "no budget"
+		if l.Limit != nil {
+			limit = budgetNum(l.Resource, *l.Limit)
+		}
+		parts = append(parts, name+" "+used+" / "+limit)
+	}
+	fmt.Fprintf(w, "limits   %s task · %s\n", b.Class, strings.Join(parts, " · "))
+	for _, a := range b.Alerts {
+		text := a.Text
+		if text == "" {
+			continue // a warning the exceeded alert said more than
+		}
+		fmt.Fprintf(w, "  %s %s at %s\n", a.Kind, strings.TrimPrefix(strings.TrimPrefix(text, "cully "), a.Kind+": "), a.At.Format(time.RFC3339))
+	}
+}
+
+func budgetNum(r engine.Resource, v float64) string {
+	switch r {
+	case engine.ResWallClock:
+		return fmt.Sprintf("%ds", int64(v))
+	case engine.ResCost:
+		return fmt.Sprintf("$%.2f", v)
+	}
+	return fmt.Sprintf("%d", int64(v))
 }
 
 type snapshotsReport struct {
@@ -63,7 +148,7 @@ type rollbackFailed struct {
 func unixTime(s int64) time.Time { return time.Unix(s, 0).UTC() }
 
 // buildRunReport is the session's run, or nil before it has one.
-func buildRunReport(h store.Home, st *engine.State) *runReport {
+func buildRunReport(h store.Home, st *engine.State, now time.Time, cfg *engine.Config) *runReport {
 	r := st.Run
 	if r == nil {
 		return nil
@@ -73,6 +158,7 @@ func buildRunReport(h store.Home, st *engine.State) *runReport {
 	if rep.Remaining == nil {
 		rep.Remaining = []string{}
 	}
+	rep.Budget = buildBudget(st, now, cfg)
 	if r.Snapshots > 0 {
 		step, at, files := r.LastStep, unixTime(r.LastAt), r.LastFiles
 		rep.Snapshots.LastStep, rep.Snapshots.LastAt, rep.Snapshots.FilesModified = &step, &at, &files
@@ -133,4 +219,5 @@ func printRun(w io.Writer, r *runReport, now time.Time) {
 	if r.Resumed != nil && r.Paused == nil {
 		fmt.Fprintf(w, "  resumed at %s: %s\n", r.Resumed.At.Format(time.RFC3339), r.Resumed.Note)
 	}
+	printBudget(w, r.Budget)
 }

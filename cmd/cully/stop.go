@@ -136,8 +136,9 @@ type resumeOpts struct {
 }
 
 // resume ends a pause (and a failed rollback's escalation) with the user's
-// note, which the journal keeps. Seed 001 also doubles the run's budgets on
-// a resume; cully keeps no budgets yet, so none is doubled.
+// note, which the journal keeps, and doubles every budget the run has
+// exceeded (seed 001's answer to a false positive). A run that exceeded a
+// budget may be resumed without a pause: the doubling is what it asks for.
 func (a *app) resume(o resumeOpts) error {
 	reason := strings.TrimSpace(o.reason)
 	if reason == "" {
@@ -148,12 +149,32 @@ func (a *app) resume(o resumeOpts) error {
 		return err
 	}
 	r := st.Run
-	if r.Paused == nil && r.RollbackFailed == nil {
+	now, _ := a.now()
+	cfg := a.config()
+	exceeded := exceededBudgets(st, now, &cfg)
+	if r.Paused == nil && r.RollbackFailed == nil && len(exceeded) == 0 {
 		return fail(codeNotPaused, nil, "run %s of session %s is not paused (`cully stop` pauses it)", shortID(r.ID), shortID(st.Session))
 	}
 	if _, err := a.record(h, &engine.Event{Agent: "cully", Session: st.Session, Hook: "resume", Kind: engine.KindResume, Run: r.ID, Note: reason}); err != nil {
 		return fail(errorCode(err), err, "cannot resume run %s: %s", shortID(r.ID), plain(err))
 	}
-	fmt.Fprintf(termSafe{a.stdout}, "resumed run %s (session %s); recorded: %q\nthe agent is no longer told the run is paused (cully keeps no budgets yet, so none was doubled)\n", shortID(r.ID), shortID(st.Session), reason)
+	fmt.Fprintf(termSafe{a.stdout}, "resumed run %s (session %s); recorded: %q\n", shortID(r.ID), shortID(st.Session), reason)
+	if len(exceeded) == 0 {
+		fmt.Fprintln(a.stdout, "the agent is no longer told the run is paused; no budget was exceeded, so none was doubled")
+		return nil
+	}
+	fmt.Fprintf(a.stdout, "doubled: %s (the budgets the run had exceeded)\n", strings.Join(exceeded, ", "))
 	return nil
+}
+
+// exceededBudgets names the budgets the run has used up as of now: those a
+// resume doubles (the reducer decides the same from the resume event).
+func exceededBudgets(st *engine.State, now time.Time, cfg *engine.Config) []string {
+	var out []string
+	for _, f := range st.Figures(now, cfg) {
+		if f.Known && f.Limit > 0 && f.Used >= f.Limit {
+			out = append(out, strings.ReplaceAll(string(f.Res), "_", " "))
+		}
+	}
+	return out
 }
