@@ -35,7 +35,7 @@ func dieAfterAppend(t *testing.T, h Home, ev *engine.Event, cfg *engine.Config) 
 		t.Fatal(err)
 	}
 	markSession(t, h, ev.Session)
-	if err := os.WriteFile(h.stateSpare(ev.Session), []byte(`{"v":4,"sess`), 0o600); err != nil {
+	if err := os.WriteFile(h.stateSpare(ev.Session), []byte(fmt.Sprintf(`{"v":%d,"sess`, engine.StateVersion)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -116,7 +116,7 @@ func TestCorruptStateRebuiltInPlace(t *testing.T) {
 	for i := range 3 {
 		h.Record(testEvent("s", i), &cfg)
 	}
-	os.WriteFile(h.StatePath("s"), []byte(`{"v":4,"session":"s","started":"bad`), 0o600)
+	os.WriteFile(h.StatePath("s"), []byte(fmt.Sprintf(`{"v":%d,"session":"s","started":"bad`, engine.StateVersion)), 0o600)
 	h.Record(testEvent("s", 3), &cfg)
 	assertNoDrift(t, h, &cfg)
 	m, _ := filepath.Glob(h.StatePath("s") + ".corrupt-*")

@@ -106,7 +106,7 @@ func TestStateFilePositionRoundTrip(t *testing.T) {
 			t.Errorf("the state reads back differently with a position member:\n got %s\njson %s\nwant %s", gj, jj, wj)
 		}
 	}
-	if _, _, err := decodeStateFile([]byte(`{"v":4,"session":"s","journal":{"at":1,"n":2,"sum":"xyz"}}`)); err == nil {
+	if _, _, err := decodeStateFile([]byte(fmt.Sprintf(`{"v":%d,"session":"s","journal":{"at":1,"n":2,"sum":"xyz"}}`, engine.StateVersion))); err == nil {
 		t.Error("a bad position is an error (the state is then rebuilt)")
 	}
 }

@@ -189,6 +189,12 @@ func (a *app) demoIn(ctx context.Context, o demoOpts, home, project string) erro
 	if err != nil {
 		return fmt.Errorf("find cully's own binary, whose hook the demo calls: %w", err)
 	}
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return fmt.Errorf("create the demo's state dir: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(home, demoConfig), []byte(demoBudget), 0o600); err != nil {
+		return fmt.Errorf("write the demo's config: %w", err)
+	}
 	d := &demoRun{self: self, env: demoEnv(home, project), steps: demoScript(project)}
 	if !o.headless && isTerminal(a.stdout) && isTerminal(a.stdin) {
 		return a.demoPanel(ctx, d, home, o.speed)
@@ -402,12 +408,20 @@ func (a *app) demoPanel(ctx context.Context, d *demoRun, home string, speed floa
 	return panelApp.runPanel(ctx, store.Home{Dir: home}, demoSession, feed)
 }
 
+// The demo's own config: its scripted agent acts out the rules at a
+// reader's pace, which takes longer and more calls than a standard task's
+// budgets (docs/run-control.md, "Budgets"); those are not its story.
+const (
+	demoConfig = "demo-config.toml"
+	demoBudget = "[budget]\nwall_clock_seconds = 86400\ntool_calls = 1000\n"
+)
+
 func demoEnv(home, project string) map[string]string {
 	return map[string]string{
 		"CULLY_HOME":                   home,
 		"CLAUDE_PROJECT_DIR":           project,
 		"CLAUDE_CODE_SESSION_ATTENDED": "1",
-		"CULLY_CONFIG":                 filepath.Join(home, "no-config.toml"),
+		"CULLY_CONFIG":                 filepath.Join(home, demoConfig),
 		// The scripted agent changes no file, and its folder goes when the
 		// demo ends: no recovery snapshot of it (docs/run-control.md).
 		"CULLY_SNAPSHOTS": "off",

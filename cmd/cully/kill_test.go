@@ -180,7 +180,7 @@ func TestKilledHooksNeverLeaveStateBehindTheJournal(t *testing.T) {
 			}
 			p := home.StatePath(sessions[rng.IntN(len(sessions))])
 			if f, err := os.OpenFile(p, os.O_WRONLY, 0); err == nil {
-				f.WriteAt([]byte(`{"v":4,"session":`), 0)
+				f.WriteAt([]byte(fmt.Sprintf(`{"v":%d,"session":`, engine.StateVersion)), 0)
 				f.Close()
 				damaged.Add(1)
 			}
@@ -288,7 +288,7 @@ func TestKilledRecoveryNeverLosesTheSession(t *testing.T) {
 		return time.Since(start), err != nil
 	}
 	damage := func() {
-		if err := os.WriteFile(home.StatePath("victim"), []byte(`{"v":4,"session":"victim","started":"`), 0o600); err != nil {
+		if err := os.WriteFile(home.StatePath("victim"), []byte(fmt.Sprintf(`{"v":%d,"session":"victim","started":"`, engine.StateVersion)), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
