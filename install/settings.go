@@ -259,3 +259,21 @@ func RemoveGroupedHooks(root *Node) {
 		}
 	}
 }
+
+// UninstallGrouped plans the removal of cully's entries from a settings
+// file whose hooks are grouped per event (RemoveGroupedHooks), keeping
+// every other byte; a file that is not there needs nothing.
+func UninstallGrouped(path string, before []byte) (*Plan, error) {
+	p := &Plan{Path: path, Before: before}
+	if before == nil {
+		return p, nil
+	}
+	root, err := ParseSettings(path, before)
+	if err != nil {
+		return nil, err
+	}
+	RemoveGroupedHooks(root)
+	p.After = root.Encode()
+	p.Changed = string(before) != string(p.After)
+	return p, nil
+}

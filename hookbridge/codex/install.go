@@ -113,17 +113,5 @@ func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOpt
 // Uninstall computes hooks.json with cully's entries removed, each with
 // its own whitespace and comma: everything else keeps its bytes.
 func (Agent) Uninstall(t hookbridge.Target, before []byte) (*install.Plan, error) {
-	path := t.Settings
-	p := &install.Plan{Path: path, Before: before}
-	if before == nil {
-		return p, nil
-	}
-	root, err := install.ParseSettings(path, before)
-	if err != nil {
-		return nil, err
-	}
-	install.RemoveGroupedHooks(root)
-	p.After = root.Encode()
-	p.Changed = string(before) != string(p.After)
-	return p, nil
+	return install.UninstallGrouped(t.Settings, before)
 }
