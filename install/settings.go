@@ -214,3 +214,66 @@ func IsExecutable(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
+
+// RemoveGroupedHooks takes cully's entries out of a settings document whose
+// hooks are grouped per event, as Claude Code, Codex and Gemini CLI write
+// them ({"hooks": {"Event": [{"hooks": [{"command": …}]}]}}): an entry
+// whose command is cully's goes, a group left empty goes, an event left
+// with no group goes, and "hooks" goes when nothing is left in it. Every
+// other byte stays.
+func RemoveGroupedHooks(root *Node) {
+	if hooks := root.Get("hooks"); hooks != nil && hooks.Kind == 'o' {
+		for i := 0; i < len(hooks.Keys); i++ {
+			arr := hooks.Vals[i]
+			if arr.Kind != 'a' {
+				continue
+			}
+			var groups []*Node
+			for _, group := range arr.Items {
+				list := group.Get("hooks")
+				if list == nil || list.Kind != 'a' {
+					groups = append(groups, group)
+					continue
+				}
+				var keep []*Node
+				for _, h := range list.Items {
+					if !IsCullyCommand(h.Get("command").Str()) {
+						keep = append(keep, h)
+					}
+				}
+				if len(keep) == 0 && len(list.Items) > 0 {
+					continue // the whole group was ours
+				}
+				list.Items = keep
+				groups = append(groups, group)
+			}
+			if len(groups) == 0 && len(arr.Items) > 0 {
+				hooks.Del(hooks.Keys[i])
+				i--
+				continue
+			}
+			arr.Items = groups
+		}
+		if len(hooks.Keys) == 0 {
+			root.Del("hooks")
+		}
+	}
+}
+
+// UninstallGrouped plans the removal of cully's entries from a settings
+// file whose hooks are grouped per event (RemoveGroupedHooks), keeping
+// every other byte; a file that is not there needs nothing.
+func UninstallGrouped(path string, before []byte) (*Plan, error) {
+	p := &Plan{Path: path, Before: before}
+	if before == nil {
+		return p, nil
+	}
+	root, err := ParseSettings(path, before)
+	if err != nil {
+		return nil, err
+	}
+	RemoveGroupedHooks(root)
+	p.After = root.Encode()
+	p.Changed = string(before) != string(p.After)
+	return p, nil
+}

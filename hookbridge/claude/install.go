@@ -110,42 +110,7 @@ func (Agent) Uninstall(t hookbridge.Target, before []byte) (*install.Plan, error
 	if err != nil {
 		return nil, err
 	}
-	if hooks := root.Get("hooks"); hooks != nil && hooks.Kind == 'o' {
-		for i := 0; i < len(hooks.Keys); i++ {
-			arr := hooks.Vals[i]
-			if arr.Kind != 'a' {
-				continue
-			}
-			var groups []*install.Node
-			for _, group := range arr.Items {
-				list := group.Get("hooks")
-				if list == nil || list.Kind != 'a' {
-					groups = append(groups, group)
-					continue
-				}
-				var keep []*install.Node
-				for _, h := range list.Items {
-					if !install.IsCullyCommand(h.Get("command").Str()) {
-						keep = append(keep, h)
-					}
-				}
-				if len(keep) == 0 && len(list.Items) > 0 {
-					continue // the whole group was ours
-				}
-				list.Items = keep
-				groups = append(groups, group)
-			}
-			if len(groups) == 0 && len(arr.Items) > 0 {
-				hooks.Del(hooks.Keys[i])
-				i--
-				continue
-			}
-			arr.Items = groups
-		}
-		if len(hooks.Keys) == 0 {
-			root.Del("hooks")
-		}
-	}
+	install.RemoveGroupedHooks(root)
 	if sl := root.Get("statusLine"); sl != nil && install.IsCullyCommand(sl.Get("command").Str()) {
 		root.Del("statusLine")
 	}

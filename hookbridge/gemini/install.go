@@ -95,52 +95,5 @@ func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOpt
 // a group left empty goes, an event left with no group goes, and "hooks"
 // goes when nothing is left in it.
 func (Agent) Uninstall(t hookbridge.Target, before []byte) (*install.Plan, error) {
-	path := t.Settings
-	p := &install.Plan{Path: path, Before: before}
-	if before == nil {
-		return p, nil
-	}
-	root, err := install.ParseSettings(path, before)
-	if err != nil {
-		return nil, err
-	}
-	if hooks := root.Get("hooks"); hooks != nil && hooks.Kind == 'o' {
-		for i := 0; i < len(hooks.Keys); i++ {
-			arr := hooks.Vals[i]
-			if arr.Kind != 'a' {
-				continue
-			}
-			var groups []*install.Node
-			for _, group := range arr.Items {
-				list := group.Get("hooks")
-				if list == nil || list.Kind != 'a' {
-					groups = append(groups, group)
-					continue
-				}
-				var keep []*install.Node
-				for _, h := range list.Items {
-					if !install.IsCullyCommand(h.Get("command").Str()) {
-						keep = append(keep, h)
-					}
-				}
-				if len(keep) == 0 && len(list.Items) > 0 {
-					continue // the whole group was ours
-				}
-				list.Items = keep
-				groups = append(groups, group)
-			}
-			if len(groups) == 0 && len(arr.Items) > 0 {
-				hooks.Del(hooks.Keys[i])
-				i--
-				continue
-			}
-			arr.Items = groups
-		}
-		if len(hooks.Keys) == 0 {
-			root.Del("hooks")
-		}
-	}
-	p.After = root.Encode()
-	p.Changed = string(before) != string(p.After)
-	return p, nil
+	return install.UninstallGrouped(t.Settings, before)
 }
