@@ -200,7 +200,7 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 	if ev.Quiet {
 		return sigs
 	}
-	notes := s.runNotes(ev)
+	notes := s.runNotes(ev, cfg)
 	adv := s.unseenAdvice(ev)
 	if notes == "" && len(pending) == 0 && len(warned) == 0 && adv == nil {
 		return sigs
@@ -348,7 +348,7 @@ func (s *State) deliverHeld(ev *Event, sigs []Signal, cfg *Config) []Signal {
 	if ev.Quiet {
 		return sigs
 	}
-	notes := strings.Join(s.budgetNotes(ev), "\n")
+	notes := strings.Join(s.budgetNotes(ev, cfg), "\n")
 	if notes == "" && len(pending) == 0 && len(held) == 0 && adv == nil {
 		return sigs
 	}

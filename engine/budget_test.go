@@ -43,6 +43,9 @@ func readN(i int) Event { return read(fmt.Sprintf("f%d.go", i)) }
 
 // Each warning fires at its boundary, not one call before, once per limit
 // per run, and never on a figure the host did not give.
+// TestBudgetWarnings: each warning at its boundary, for budgets the user
+// set (the seed's numbers; the defaults' alerts are never told, see
+// TestDefaultBudgetsAreNotTold).
 func TestBudgetWarnings(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -53,20 +56,20 @@ func TestBudgetWarnings(t *testing.T) {
 		marker string
 		want   int // the first call whose nudge holds it; 0: none
 	}{
-		{"tool calls: 27 of 30 finished warns before the 28th", BudgetConfig{}, 29, nil, readN,
+		{"tool calls: 27 of 30 finished warns before the 28th", BudgetConfig{ToolCalls: 30}, 29, nil, readN,
 			"budget warning: this run has used 27 of its 30 tool calls (90%", 28},
 		{"tool calls: the user's limit of 10", BudgetConfig{ToolCalls: 10}, 12, nil, readN,
 			"used 9 of its 10 tool calls", 10},
-		{"tool calls: exceeded at 30", BudgetConfig{}, 32, nil, readN,
+		{"tool calls: exceeded at 30", BudgetConfig{ToolCalls: 30}, 32, nil, readN,
 			"used 30 of its 30 tool calls (standard task): the budget is exceeded", 31},
-		{"wall clock: 270 s of 300", BudgetConfig{}, 4, func(s *sim, i int) {
+		{"wall clock: 270 s of 300", BudgetConfig{WallSeconds: 300}, 4, func(s *sim, i int) {
 			// The prompt was at second 1; each call takes two seconds:
 			// call i's pre-tool is at 1 + 2(i-1) + 1 + skip.
 			if i == 2 {
 				s.now = s.now.Add(265 * time.Second) // call 2 starts 268 s in, call 3 270 s in
 			}
 		}, readN, "budget warning: this run has used 4m30s of its 5m0s of wall clock", 3},
-		{"tokens: 45,000 of 50,000", BudgetConfig{}, 3, func(s *sim, i int) {
+		{"tokens: 45,000 of 50,000", BudgetConfig{Tokens: 50000}, 3, func(s *sim, i int) {
 			s.apply(usage(1000, 0)) // the run's base is the host's figure at its start
 			if i == 2 {
 				s.apply(usage(1000+44_999, 0))
@@ -75,7 +78,7 @@ func TestBudgetWarnings(t *testing.T) {
 				s.apply(usage(1000+40_000, 5000))
 			}
 		}, readN, "budget warning: this run has used 45,000 of its 50,000 tokens", 3},
-		{"tokens: summary-only past 80%, not at it", BudgetConfig{}, 3, func(s *sim, i int) {
+		{"tokens: summary-only past 80%, not at it", BudgetConfig{Tokens: 50000}, 3, func(s *sim, i int) {
 			switch i {
 			case 1:
 				s.apply(usage(0, 0))
@@ -149,7 +152,7 @@ func TestBudgetClass(t *testing.T) {
 // `cully resume` doubles the budgets the run exceeded, and only those;
 // the doubled limit warns again at its own 90%.
 func TestResumeDoublesExceededBudgets(t *testing.T) {
-	s := budgetSim(t, BudgetConfig{})
+	s := budgetSim(t, BudgetConfig{ToolCalls: 30}) // the user's own limit: told
 	s.prompt()
 	for i := 1; i <= 30; i++ {
 		s.call(readN(i))
@@ -234,7 +237,7 @@ func TestRunawayRules(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := budgetSim(t, BudgetConfig{})
+			s := budgetSim(t, BudgetConfig{Tokens: 50000}) // a budget the user set: runaways are told
 			s.prompt()
 			steps := c.steps
 			if c.want > steps {
@@ -275,5 +278,21 @@ func TestRepeatIsARunaway(t *testing.T) {
 	s.call(g)
 	if len(s.st.Run.Budget.Alerts) != 1 {
 		t.Errorf("alerts %+v: the repeat booked twice", s.st.Run.Budget.Alerts)
+	}
+}
+
+// The seed's default budgets, and the runaway rules with no budget of the
+// user's, are shown in status and never told: replayed over the corpus,
+// telling them gave 938 nudges in 14,345 calls.
+func TestDefaultBudgetsAreNotTold(t *testing.T) {
+	s := budgetSim(t, BudgetConfig{})
+	s.prompt()
+	for i := 1; i <= 40; i++ {
+		if n := s.call(readN(i)); strings.Contains(n, "cully budget") || strings.Contains(n, "runaway") {
+			t.Fatalf("call %d told %q", i, n)
+		}
+	}
+	if len(s.st.Run.Budget.Alerts) == 0 {
+		t.Fatal("the default budget's alerts are not raised at all: they must show in status")
 	}
 }

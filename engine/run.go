@@ -272,7 +272,7 @@ func (s *State) runEvent(ev *Event, cfg *Config) {
 // is paused (on every call, until the user resumes it), that a snapshot
 // failed (once per run of failures), a notice (once). Subagents hear of
 // the pause only: they cannot tell the user anything.
-func (s *State) runNotes(ev *Event) string {
+func (s *State) runNotes(ev *Event, cfg *Config) string {
 	r := s.Run
 	if r == nil {
 		return ""
@@ -282,7 +282,7 @@ func (s *State) runNotes(ev *Event) string {
 		lines = append(lines, "cully: this run is paused: the user ran `cully stop` at "+clock(p.At)+
 			" and asked for no further changes until they resume it (`cully resume`). Suggested: end the turn with a short summary of what is done and what remains.")
 	}
-	lines = append(lines, s.budgetNotes(ev)...)
+	lines = append(lines, s.budgetNotes(ev, cfg)...)
 	if ev.Subagent == "" {
 		if f := r.Failed; f != nil && !f.Told {
 			f.Told = true
