@@ -108,7 +108,10 @@ type ledgerReport struct {
 	Corrupt  int            `json:"corrupt_lines"`
 	Totals   ledgerTotals   `json:"totals"`
 	Nudges   nudgeTotals    `json:"nudges"`
-	NotBuilt []string       `json:"not_built"`
+	// Heeded is what the nudges changed: per kind, how often the agent's
+	// next ledger.HeededWindow calls did what it suggested.
+	Heeded   []ledger.HeededRate `json:"heeded"`
+	NotBuilt []string            `json:"not_built"`
 }
 
 type ledgerTotals = ledger.Totals
@@ -131,11 +134,12 @@ func (a *app) ledger(o ledgerOpts) error {
 		return fail(codeJournal, err, "cannot read the impact ledger: %s", plain(err))
 	}
 	rep := ledgerReport{Schema: jsonSchema, Estimate: ledger.Estimate, Entries: es, Corrupt: bad,
-		NotBuilt: []string{"heeded rates: what nudges changed in the agent's next steps"}}
+		NotBuilt: []string{"savings in tokens from heeded nudges (the rates say what changed, not what it saved)"}}
 	if rep.Entries == nil {
 		rep.Entries = []ledger.Entry{}
 	}
 	rep.Totals = ledger.Sum(es)
+	heeded := ledger.NewHeeded()
 	_, _ = h.ReadAll(func(ev *engine.Event) error {
 		for _, s := range ev.Signals {
 			if s.Kind == engine.SignalNudge {
@@ -143,8 +147,10 @@ func (a *app) ledger(o ledgerOpts) error {
 				rep.Nudges.Tokens += ledger.Tokens(len(s.Text))
 			}
 		}
+		heeded.Add(ev)
 		return nil
 	})
+	rep.Heeded = heeded.Rates()
 	if o.json {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
@@ -164,7 +170,14 @@ func (a *app) ledger(o ledgerOpts) error {
 		}
 		fmt.Fprintf(w, "  %s %-8s %-9s %-22s ~%d tokens%s\n", e.Time.UTC().Format(time.RFC3339), shortID(e.Session), e.Kind, what, e.Tokens, untilPtr(e.Until))
 	}
-	fmt.Fprintln(w, "not built yet: heeded rates (what nudges changed)")
+	for _, r := range rep.Heeded {
+		open := ""
+		if r.Open > 0 {
+			open = fmt.Sprintf(" (%d more too recent to judge)", r.Open)
+		}
+		fmt.Fprintf(w, "heeded   %-16s %d of %d in the next %d calls: %s%s\n", r.Reason, r.Heeded, r.Told, ledger.HeededWindow, r.Means, open)
+	}
+	fmt.Fprintln(w, "not built yet: token savings from heeded nudges")
 	return nil
 }
 
