@@ -392,3 +392,20 @@ func TestWorkTreeGone(t *testing.T) {
 		t.Fatalf("rollback: %v", err)
 	}
 }
+
+// Files git does not track are copied into the snapshot's store, so their
+// total is bounded: outside a repository a folder of large files is not
+// snapshotted (a clear error) instead of filling the state dir.
+func TestUntrackedBytesBounded(t *testing.T) {
+	w := newWorld(t, false)
+	old := maxUntrackedBytes
+	maxUntrackedBytes = 300
+	defer func() { maxUntrackedBytes = old }()
+	w.write("one.bin", strings.Repeat("x", 200))
+	w.write("two.bin", strings.Repeat("y", 200))
+	w.n++
+	_, err := Take(w.h, Request{Session: "s1", Run: w.run, Task: 1, Reason: "baseline", Calls: 0, Dir: w.root, Now: t0})
+	if err == nil || !strings.Contains(err.Error(), "MiB of files") {
+		t.Fatalf("err %v, want the bound", err)
+	}
+}

@@ -22,6 +22,13 @@ var MaxFileBytes int64 = 64 << 20 // a variable for tests
 // than copy a home folder or an unignored dependency tree.
 const maxUntracked = 100_000
 
+// maxUntrackedBytes bounds the content of those files a snapshot copies
+// into its store (what git tracks is borrowed from the repository's own
+// objects and costs nothing). Without it a run in a folder that is no
+// repository, full of large files, filled the state dir: a smoke run in a
+// scratch folder of big files wrote 1.1 GB of snapshots in a minute.
+var maxUntrackedBytes int64 = 256 << 20 // a variable for tests
+
 // ErrNoBaseline: a run whose start state was never captured has nothing
 // to tell its changes from.
 var ErrNoBaseline = errors.New("the run's start state was not captured (its baseline snapshot failed or never ran), so what it changed cannot be told")
@@ -223,12 +230,14 @@ func capture(g git, m *Meta, tracked []string, baseline bool) (string, []string,
 		args = append(args, "--modified", "--deleted")
 	}
 	untracked := 0
+	others := map[string]bool{}
 	err := g.lines(func(p string) error {
 		if seen[p] {
 			return nil
 		}
 		seen[p] = true
 		cands = append(cands, p)
+		others[p] = true
 		if untracked++; untracked > maxUntracked {
 			return fmt.Errorf("more than %d files under %s that git does not track or ignore: not snapshotted (ignore build outputs and dependencies in .gitignore)", maxUntracked, m.Root)
 		}
@@ -240,6 +249,7 @@ func capture(g git, m *Meta, tracked []string, baseline bool) (string, []string,
 	// Removals first: a path that became a directory (or whose directory
 	// became a file) must leave the index before what replaced it enters.
 	var remove, add, skipped []string
+	var otherBytes int64
 	for _, p := range cands {
 		if strings.HasSuffix(p, "/") { // a repository inside the work tree: its own business
 			continue
@@ -259,6 +269,11 @@ func capture(g git, m *Meta, tracked []string, baseline bool) (string, []string,
 			skipped = append(skipped, p)
 		default:
 			add = append(add, p)
+			if others[p] {
+				if otherBytes += fi.Size(); otherBytes > maxUntrackedBytes {
+					return "", nil, fmt.Errorf("more than %d MiB of files under %s that git does not track or ignore: not snapshotted (ignore data and build outputs in .gitignore)", maxUntrackedBytes>>20, m.Root)
+				}
+			}
 		}
 	}
 	if len(remove)+len(add) > 0 {
