@@ -155,3 +155,15 @@ func TestPathFree(t *testing.T) {
 		}
 	}
 }
+
+func TestSkillSibling(t *testing.T) {
+	for _, c := range []struct{ skill, rel, want string }{
+		{"/h/.claude/skills/cully/SKILL.md", "SKILL.md", "/h/.claude/skills/cully-run-control/SKILL.md"},
+		{"/h/.agents/skills/cully/SKILL.md", "references/checkpoint-rules.md", "/h/.agents/skills/cully-run-control/references/checkpoint-rules.md"},
+		{"/repo/.github/skills/cully/SKILL.md", "SKILL.md", "/repo/.github/skills/cully-run-control/SKILL.md"},
+	} {
+		if got := SkillSibling(filepath.FromSlash(c.skill), "cully-run-control", c.rel); got != filepath.FromSlash(c.want) {
+			t.Errorf("SkillSibling(%s, %s) = %s, want %s", c.skill, c.rel, got, c.want)
+		}
+	}
+}

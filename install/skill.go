@@ -86,3 +86,12 @@ func ApplySkill(a SkillAction, text string) ([]string, error) {
 	}
 	return nil, nil
 }
+
+// SkillSibling is the file rel (slash-separated) of the skill folder named
+// folder beside the one that holds skill: for …/skills/cully/SKILL.md and
+// "cully-run-control", …/skills/cully-run-control/rel. Every agent reads
+// its skills one folder each under one skills folder, so a second skill
+// goes where the first one's path says that folder is.
+func SkillSibling(skill, folder, rel string) string {
+	return filepath.Join(filepath.Dir(filepath.Dir(skill)), folder, filepath.FromSlash(rel))
+}

@@ -1,4 +1,7 @@
-// Package skill embeds the agent skill that `cully install` writes (for
-// Claude Code: ~/.claude/skills/cully/SKILL.md). Its frontmatter carries the
-// name and description every supported agent requires.
+// Package skill embeds the agent skills that `cully install` writes: cully's
+// own (for Claude Code: ~/.claude/skills/cully/SKILL.md) and run control's,
+// in the sibling folder RunControlFolder with its references
+// (~/.claude/skills/cully-run-control/SKILL.md, references/*.md). Each
+// SKILL.md starts with the frontmatter every supported agent requires: a
+// name and a description.
 package skill

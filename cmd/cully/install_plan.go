@@ -36,9 +36,29 @@ type installRun struct {
 	finally func() error // after the steps, even when one failed: the record of what they did
 
 	// What the steps did, for the record.
-	created   []string // paths install created (folders and files)
-	skillSum  string   // the text cully now has at t.Skill, as a sum ("" for none)
-	dropSkill bool     // uninstall: the record's sum for t.Skill no longer applies
+	created    []string          // paths install created (folders and files)
+	skillSums  map[string]string // skill file → the sum of the text cully now has there
+	dropSkills []string          // uninstall: the skill files whose sum in the record no longer applies
+}
+
+// skillFile is one file a skill install writes: where, and its text.
+type skillFile struct{ path, text string }
+
+// skillFiles are the skill files this agent gets: cully's own at t.Skill,
+// then run control's (its SKILL.md, then its references) in the sibling
+// folder skill.RunControlFolder. Each is planned, kept when edited and
+// removed on its own, exactly as cully's own skill is.
+func (r *installRun) skillFiles() []skillFile {
+	out := []skillFile{{r.t.Skill, r.skill()}}
+	for _, f := range skill.RunControl() {
+		out = append(out, skillFile{install.SkillSibling(r.t.Skill, skill.RunControlFolder, f.Path), f.Text})
+	}
+	return out
+}
+
+// runControlDir is the run-control skill's folder for this target.
+func (r *installRun) runControlDir() string {
+	return filepath.Dir(install.SkillSibling(r.t.Skill, skill.RunControlFolder, "SKILL.md"))
 }
 
 // step is one thing a run does: the line when done, the line for a dry
@@ -166,18 +186,32 @@ func (r *installRun) planInstall(o installOpts) error {
 		}
 	}
 	r.legacyNote()
-	sk, err := install.PlanSkillInstall(r.t.Skill, r.skill(), r.rec.Skills[r.t.Skill])
+	for _, f := range r.skillFiles() {
+		if err := r.skillInstall(f); err != nil {
+			return err
+		}
+	}
+	r.finally = r.recordInstall
+	return nil
+}
+
+// skillInstall is the step that writes (or keeps) one skill file.
+func (r *installRun) skillInstall(f skillFile) error {
+	sk, err := install.PlanSkillInstall(f.path, f.text, r.rec.Skills[f.path])
 	if err != nil {
 		return err
 	}
 	s := step{do: func() error {
-		created, err := install.ApplySkill(sk, r.skill())
+		created, err := install.ApplySkill(sk, f.text)
 		r.created = append(r.created, created...)
 		if sk.Action == install.SkillWrite {
 			r.created = append(r.created, sk.Path)
 		}
 		if sk.Action != install.SkillKept {
-			r.skillSum = install.Sum([]byte(r.skill()))
+			if r.skillSums == nil {
+				r.skillSums = map[string]string{}
+			}
+			r.skillSums[sk.Path] = install.Sum([]byte(f.text))
 		}
 		return err
 	}}
@@ -194,7 +228,6 @@ func (r *installRun) planInstall(o installOpts) error {
 		s.done, s.would = "skill "+sk.Path+": kept"+why, "would keep skill "+sk.Path+why
 	}
 	r.add(s)
-	r.finally = r.recordInstall
 	return nil
 }
 
@@ -223,7 +256,7 @@ func (r *installRun) trustStep(tr hookbridge.Truster) {
 
 // recordInstall adds what this install created to the record.
 func (r *installRun) recordInstall() error {
-	if len(r.created) == 0 && r.skillSum == "" {
+	if len(r.created) == 0 && len(r.skillSums) == 0 {
 		return nil
 	}
 	return install.UpdateRecord(r.stateDir, func(rec *install.Record) {
@@ -234,8 +267,8 @@ func (r *installRun) recordInstall() error {
 			}
 			rec.Created[p] = kind
 		}
-		if r.skillSum != "" {
-			rec.Skills[r.t.Skill] = r.skillSum
+		for p, sum := range r.skillSums {
+			rec.Skills[p] = sum
 		}
 	})
 }
@@ -365,16 +398,18 @@ func (r *installRun) planUninstall() error {
 	if keepSkill == "" {
 		keepSkill = r.skillSharer()
 	}
-	if keepSkill != "" {
-		r.add(step{done: "skill " + r.t.Skill + ": left for " + keepSkill + ", which still wires cully",
-			would: "would leave skill " + r.t.Skill + " for " + keepSkill + ", which still wires cully"})
-	} else {
-		r.skillRemove()
+	for _, f := range r.skillFiles() {
+		if keepSkill != "" {
+			r.add(step{done: "skill " + f.path + ": left for " + keepSkill + ", which still wires cully",
+				would: "would leave skill " + f.path + " for " + keepSkill + ", which still wires cully"})
+		} else {
+			r.skillRemove(f)
+		}
 	}
 	// The folders install may have created: the settings' and the skill's,
 	// and where they meet (Copilot: ~/.copilot; Codex: ~/.agents beside
 	// ~/.codex); only those the record says it created, once empty.
-	bases := []string{filepath.Dir(r.t.Settings), r.skillBase(), commonDir(filepath.Dir(r.t.Settings), filepath.Dir(r.t.Skill))}
+	bases := []string{filepath.Dir(r.t.Settings), r.skillBase(), r.runControlDir(), commonDir(filepath.Dir(r.t.Settings), filepath.Dir(r.t.Skill))}
 	if ex != "" {
 		bases = append(bases, filepath.Dir(ex))
 	}
@@ -444,12 +479,14 @@ func (r *installRun) excludeRemove(ex string) {
 	})
 }
 
-// skillRemove removes the skill if it is still cully's text.
-func (r *installRun) skillRemove() {
-	sk := install.PlanSkillRemove(r.t.Skill, r.skill(), r.rec.Skills[r.t.Skill])
+// skillRemove removes a skill file if it is still cully's text.
+func (r *installRun) skillRemove(f skillFile) {
+	sk := install.PlanSkillRemove(f.path, f.text, r.rec.Skills[f.path])
 	s := step{do: func() error {
-		_, err := install.ApplySkill(sk, r.skill())
-		r.dropSkill = sk.Action != install.SkillAbsent
+		_, err := install.ApplySkill(sk, f.text)
+		if sk.Action != install.SkillAbsent {
+			r.dropSkills = append(r.dropSkills, sk.Path)
+		}
 		return err
 	}}
 	switch sk.Action {
@@ -466,7 +503,8 @@ func (r *installRun) skillRemove() {
 }
 
 // removableDirs are the folders uninstall may remove, deepest first: those
-// the record says install created under bases, and the skill's own folder.
+// the record says install created under bases (run control's skill folder
+// among them), and cully's own skill folder.
 func (r *installRun) removableDirs(bases []string) []string {
 	set := map[string]bool{filepath.Dir(r.t.Skill): true}
 	for _, b := range bases {
@@ -530,10 +568,9 @@ func (r *installRun) foldersRemove(bases []string) {
 	r.add(s)
 }
 
-// recordUninstall drops from the record what is gone under bases, and the
-// skill's sum once uninstall has dealt with it.
+// recordUninstall drops from the record what is gone under bases, and each
+// skill file's sum once uninstall has dealt with it.
 func (r *installRun) recordUninstall(bases []string) error {
-	drop := r.dropSkill
 	var gone []string
 	for _, b := range bases {
 		for _, p := range r.rec.Under(b) {
@@ -542,15 +579,19 @@ func (r *installRun) recordUninstall(bases []string) error {
 			}
 		}
 	}
-	if len(gone) == 0 && !(drop && r.rec.Skills[r.t.Skill] != "") {
+	drop := false
+	for _, p := range r.dropSkills {
+		drop = drop || r.rec.Skills[p] != ""
+	}
+	if len(gone) == 0 && !drop {
 		return nil
 	}
 	return install.UpdateRecord(r.stateDir, func(rec *install.Record) {
 		for _, p := range gone {
 			delete(rec.Created, p)
 		}
-		if drop {
-			delete(rec.Skills, r.t.Skill)
+		for _, p := range r.dropSkills {
+			delete(rec.Skills, p)
 		}
 	})
 }
