@@ -53,6 +53,7 @@ a failure is also one JSON object on stdout, its error code stable (docs/json.md
 		hookCmd(a), statusCmd(a), ackCmd(a), panelCmd(a), installCmd(a, "install"), installCmd(a, "uninstall"),
 		allowCmd(a, "allow"), allowCmd(a, "deny"), doctorCmd(a), statuslineCmd(a), replayCmd(a), demoCmd(a), versionCmd(a),
 		snapshotCmd(a), snapshotsCmd(a), rollbackCmd(a), stopCmd(a), resumeCmd(a), adviseCmd(a), ledgerCmd(a),
+		policyCmd(a),
 	)
 	return root
 }
@@ -455,7 +456,8 @@ func resumeCmd(a *app) *cobra.Command {
 		Short: "End a pause (cully stop) with a note of why the run may go on",
 		Long: `Resume the most recent (or named) session's paused run: the agent is no longer told it
 is paused, and --reason is recorded in the journal (also after a failed rollback, whose
-warning it clears). cully keeps no budgets yet, so none is doubled.`,
+warning it clears). Every budget the run has exceeded is doubled, as seed 001 answers a
+false positive (legitimate, repetitive work), and the note says which (docs/run-control.md).`,
 		Example: `  cully resume --reason "the bulk rename is legitimate"`,
 		Args:    a.noArgs,
 		RunE:    func(*cobra.Command, []string) error { return a.resume(o) },
@@ -501,5 +503,53 @@ Every token figure is an estimate (bytes/4), labelled so. --json: docs/json.md.`
 		RunE: func(*cobra.Command, []string) error { return a.ledger(o) },
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON (schema: docs/json.md)")
+	return c
+}
+
+func policyCmd(a *app) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "policy",
+		Short: "Write or print run-control-policy.md: budgets, checkpoints, runaway rules, shutdown, rollback",
+		Long: `The run control policy (seed 001's five sections) generated from the configuration in
+effect: the budget table (cully's limit, what the agents' own configuration sets, the
+seed's recommendation), the snapshot policy, the runaway rules, the graceful stop and the
+rollback policy. init writes it; show prints it.`,
+		Args: a.noArgs,
+	}
+	c.AddCommand(policyInitCmd(a), policyShowCmd(a))
+	return c
+}
+
+func policyInitCmd(a *app) *cobra.Command {
+	var o policyOpts
+	c := &cobra.Command{
+		Use:   "init [--class standard|multi-file|full-repo] [--force]",
+		Short: "Write run-control-policy.md at the repository root",
+		Long: `Write run-control-policy.md at the repository root (git's top level of the current
+folder; outside a repository, the current folder; the command says which). The budget
+table's Limit is what cully enforces (your [budget], else the class default), its Current
+Setting what Claude Code's settings files and Codex's config.toml set (none where they
+set nothing), its Recommended seed 001's default for the class (--class; default: your
+[budget] class, else standard). An existing file is not overwritten without --force.`,
+		Example: `  cully policy init
+  cully policy init --class multi-file --force`,
+		Args: a.noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.policyInit(o) },
+	}
+	c.Flags().StringVar(&o.class, "class", "", "task class for the defaults: standard, multi-file or full-repo")
+	c.Flags().BoolVar(&o.force, "force", false, "replace an existing run-control-policy.md")
+	return c
+}
+
+func policyShowCmd(a *app) *cobra.Command {
+	var o policyOpts
+	c := &cobra.Command{
+		Use:     "show [--class standard|multi-file|full-repo]",
+		Short:   "Print the policy cully policy init would write, writing nothing",
+		Example: `  cully policy show --class full-repo`,
+		Args:    a.noArgs,
+		RunE:    func(*cobra.Command, []string) error { return a.policyShow(o) },
+	}
+	c.Flags().StringVar(&o.class, "class", "", "task class for the defaults: standard, multi-file or full-repo")
 	return c
 }
