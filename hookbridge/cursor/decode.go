@@ -1,7 +1,6 @@
 package cursor
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -14,16 +13,9 @@ import (
 // Decode turns one Cursor hook payload into an Event. Its user_email is
 // never read: the journal holds no one's address.
 func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
-	if len(strings.TrimSpace(string(raw))) == 0 {
-		return nil, hookbridge.ErrEmpty
-	}
-	p, err := jsonlite.ParseObject(raw)
+	p, hook, err := hookbridge.ParsePayload(raw, "Cursor")
 	if err != nil {
-		return nil, fmt.Errorf("decode Cursor payload: %w", err)
-	}
-	hook := p.Str("hook_event_name")
-	if hook == "" {
-		return nil, errors.New("decode Cursor payload: no hook_event_name")
+		return nil, err
 	}
 	ev := &engine.Event{
 		V:       engine.SchemaVersion,

@@ -1,8 +1,6 @@
 package gemini
 
 import (
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -13,16 +11,9 @@ import (
 
 // Decode turns one Gemini CLI hook payload into an Event.
 func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
-	if len(strings.TrimSpace(string(raw))) == 0 {
-		return nil, hookbridge.ErrEmpty
-	}
-	p, err := jsonlite.ParseObject(raw)
+	p, hook, err := hookbridge.ParsePayload(raw, "Gemini CLI")
 	if err != nil {
-		return nil, fmt.Errorf("decode Gemini CLI payload: %w", err)
-	}
-	hook := p.Str("hook_event_name")
-	if hook == "" {
-		return nil, errors.New("decode Gemini CLI payload: no hook_event_name")
+		return nil, err
 	}
 	ev := &engine.Event{
 		V:       engine.SchemaVersion,

@@ -1,10 +1,6 @@
 package opencode
 
 import (
-	"errors"
-	"fmt"
-	"strings"
-
 	"cully/engine"
 	"cully/hookbridge"
 	"cully/jsonlite"
@@ -12,16 +8,9 @@ import (
 
 // Decode turns one payload of cully's opencode plugin into an Event.
 func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
-	if len(strings.TrimSpace(string(raw))) == 0 {
-		return nil, hookbridge.ErrEmpty
-	}
-	p, err := jsonlite.ParseObject(raw)
+	p, hook, err := hookbridge.ParsePayload(raw, "opencode")
 	if err != nil {
-		return nil, fmt.Errorf("decode opencode payload: %w", err)
-	}
-	hook := p.Str("hook_event_name")
-	if hook == "" {
-		return nil, errors.New("decode opencode payload: no hook_event_name")
+		return nil, err
 	}
 	ev := &engine.Event{
 		V:         engine.SchemaVersion,
