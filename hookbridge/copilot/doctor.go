@@ -72,17 +72,13 @@ func (a Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 	}
 	w := hookbridge.Wiring{Command: cmd}
 	add := func(c hookbridge.Check) { w.Checks = append(w.Checks, c) }
-	if len(missing) > 0 {
-		add(hookbridge.Check{What: where + ": no cully entry for " + strings.Join(missing, ", "), Fix: installCmd + " (idempotent: it adds what is missing)"})
-	} else {
-		add(hookbridge.Check{OK: true, What: fmt.Sprintf("%s: hook entries present for all %d events", where, len(Events))})
-	}
+	add(hookbridge.PresenceCheck(where, installCmd, missing, len(Events)))
 	if len(unnamed) > 0 {
 		add(hookbridge.Check{What: where + ": cully's entry does not name its event (env " + EventVar + ") for " + strings.Join(unnamed, ", ") + ", so those calls cannot be told apart",
 			Fix: installCmd + " (rewrites cully's entries)"})
 	}
 	if len(stale) > 0 {
-		add(hookbridge.Check{What: fmt.Sprintf("%s: hook command %q does not run (missing or not executable)", where, cmd), Fix: installCmd + " (rewrites the command to this cully)"})
+		add(hookbridge.StaleCheck(where, installCmd, cmd))
 	}
 	if t.Scope == hookbridge.ScopeShared && !install.PathFree(cmd) {
 		add(hookbridge.Check{Warn: true, What: fmt.Sprintf("%s: the hook command %q names a path of this machine, in a file your team commits", where, cmd),
@@ -98,13 +94,6 @@ func (a Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 			}
 		}
 	}
-	if sb, err := os.ReadFile(t.Skill); err != nil {
-		add(hookbridge.Check{What: "skill missing: " + t.Skill, Fix: installCmd})
-	} else if string(sb) != skill {
-		add(hookbridge.Check{Warn: true, What: "skill " + t.Skill + " differs from this cully's (edited, or written by another version): install keeps it",
-			Fix: "to take this version, delete it and run " + installCmd})
-	} else {
-		add(hookbridge.Check{OK: true, What: "skill present and current: " + t.Skill})
-	}
+	add(hookbridge.SkillCheck(t.Skill, skill, installCmd))
 	return w
 }

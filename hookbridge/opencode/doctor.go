@@ -36,19 +36,12 @@ func (Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 		add(hookbridge.Check{Warn: true, What: where + ": cully's plugin is another cully's version", Fix: installCmd + " (rewrites it)"})
 	}
 	if !install.CommandRuns(cmd) {
-		add(hookbridge.Check{What: fmt.Sprintf("%s: hook command %q does not run (missing or not executable)", where, cmd), Fix: installCmd + " (rewrites the command to this cully)"})
+		add(hookbridge.StaleCheck(where, installCmd, cmd))
 	}
 	if t.Scope == hookbridge.ScopeShared && !install.PathFree(cmd) {
 		add(hookbridge.Check{Warn: true, What: fmt.Sprintf("%s: the hook command %q names a path of this machine, in a file your team commits", where, cmd),
 			Fix: "cully uninstall --agent opencode --scope project --shared, then install it again with cully-hook on PATH"})
 	}
-	if sb, err := os.ReadFile(t.Skill); err != nil {
-		add(hookbridge.Check{What: "skill missing: " + t.Skill, Fix: installCmd})
-	} else if string(sb) != skill {
-		add(hookbridge.Check{Warn: true, What: "skill " + t.Skill + " differs from this cully's (edited, or written by another version): install keeps it",
-			Fix: "to take this version, delete it and run " + installCmd})
-	} else {
-		add(hookbridge.Check{OK: true, What: "skill present and current: " + t.Skill})
-	}
+	add(hookbridge.SkillCheck(t.Skill, skill, installCmd))
 	return w
 }

@@ -1,0 +1,38 @@
+package hookbridge
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+// The checks every adapter's Doctor makes the same way, with the same
+// words: whether each event has cully's entry, whether its command runs,
+// and whether the skill is there and this cully's.
+
+// PresenceCheck says which of an agent's events have no cully entry, or
+// that all of them (events in all) have one.
+func PresenceCheck(where, installCmd string, missing []string, events int) Check {
+	if len(missing) > 0 {
+		return Check{What: where + ": no cully entry for " + strings.Join(missing, ", "), Fix: installCmd + " (idempotent: it adds what is missing)"}
+	}
+	return Check{OK: true, What: fmt.Sprintf("%s: hook entries present for all %d events", where, events)}
+}
+
+// StaleCheck is the problem of a hook command that does not run.
+func StaleCheck(where, installCmd, cmd string) Check {
+	return Check{What: fmt.Sprintf("%s: hook command %q does not run (missing or not executable)", where, cmd), Fix: installCmd + " (rewrites the command to this cully)"}
+}
+
+// SkillCheck compares the skill file at path with this cully's text.
+func SkillCheck(path, skill, installCmd string) Check {
+	b, err := os.ReadFile(path)
+	switch {
+	case err != nil:
+		return Check{What: "skill missing: " + path, Fix: installCmd}
+	case string(b) != skill:
+		return Check{Warn: true, What: "skill " + path + " differs from this cully's (edited, or written by another version): install keeps it",
+			Fix: "to take this version, delete it and run " + installCmd}
+	}
+	return Check{OK: true, What: "skill present and current: " + path}
+}
