@@ -277,3 +277,32 @@ func UninstallGrouped(path string, before []byte) (*Plan, error) {
 	p.Changed = string(before) != string(p.After)
 	return p, nil
 }
+
+// EventLists is the list of hook entries of each event in a settings
+// document's "hooks" object, creating the object and the lists that are
+// not there; a "hooks" that is no object, or an event's value that is no
+// list, is an error for the user to fix by hand (cully rewrites nothing
+// it does not understand).
+func EventLists(root *Node, path string, events []string) ([]*Node, error) {
+	hooks := root.Get("hooks")
+	if hooks == nil || hooks.Kind != 'o' {
+		if hooks != nil {
+			return nil, fmt.Errorf("%s: \"hooks\" is not an object; fix it by hand first", path)
+		}
+		hooks = Object()
+		root.Set("hooks", hooks)
+	}
+	out := make([]*Node, len(events))
+	for i, ev := range events {
+		arr := hooks.Get(ev)
+		if arr == nil {
+			arr = &Node{Kind: 'a'}
+			hooks.Set(ev, arr)
+		}
+		if arr.Kind != 'a' {
+			return nil, fmt.Errorf("%s: hooks.%s is not a list; fix it by hand first", path, ev)
+		}
+		out[i] = arr
+	}
+	return out, nil
+}

@@ -30,23 +30,12 @@ func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOpt
 		return nil, err
 	}
 	p := &install.Plan{Path: path, Before: before}
-	hooks := root.Get("hooks")
-	if hooks == nil || hooks.Kind != 'o' {
-		if hooks != nil {
-			return nil, fmt.Errorf("%s: \"hooks\" is not an object; fix it by hand first", path)
-		}
-		hooks = install.Object()
-		root.Set("hooks", hooks)
+	lists, err := install.EventLists(root, path, Events)
+	if err != nil {
+		return nil, err
 	}
-	for _, ev := range Events {
-		arr := hooks.Get(ev)
-		if arr == nil {
-			arr = &install.Node{Kind: 'a'}
-			hooks.Set(ev, arr)
-		}
-		if arr.Kind != 'a' {
-			return nil, fmt.Errorf("%s: hooks.%s is not a list; fix it by hand first", path, ev)
-		}
+	for i := range Events {
+		arr := lists[i]
 		found := false
 		for _, group := range arr.Items {
 			for _, h := range group.Get("hooks").ItemsOrNil() {

@@ -59,23 +59,12 @@ func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOpt
 	if o.StatusLineCommand != "" {
 		p.Notes = append(p.Notes, "status line: Codex has no status-line command, so there is none to install")
 	}
-	hooks := root.Get("hooks")
-	if hooks == nil || hooks.Kind != 'o' {
-		if hooks != nil {
-			return nil, fmt.Errorf("%s: \"hooks\" is not an object; fix it by hand first", path)
-		}
-		hooks = install.Object()
-		root.Set("hooks", hooks)
+	lists, err := install.EventLists(root, path, Events)
+	if err != nil {
+		return nil, err
 	}
-	for _, ev := range Events {
-		arr := hooks.Get(ev)
-		if arr == nil {
-			arr = &install.Node{Kind: 'a'}
-			hooks.Set(ev, arr)
-		}
-		if arr.Kind != 'a' {
-			return nil, fmt.Errorf("%s: hooks.%s is not a list; fix it by hand first", path, ev)
-		}
+	for i, ev := range Events {
+		arr := lists[i]
 		timeout := timeoutOf(ev)
 		found := false
 		for _, group := range arr.Items {

@@ -39,23 +39,12 @@ func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOpt
 	case string(v.Raw) != "1":
 		return nil, fmt.Errorf("%s: \"version\" is %s, and cully knows version 1 only; fix it by hand first", path, v.Raw)
 	}
-	hooks := root.Get("hooks")
-	if hooks == nil || hooks.Kind != 'o' {
-		if hooks != nil {
-			return nil, fmt.Errorf("%s: \"hooks\" is not an object; fix it by hand first", path)
-		}
-		hooks = install.Object()
-		root.Set("hooks", hooks)
+	lists, err := install.EventLists(root, path, Events)
+	if err != nil {
+		return nil, err
 	}
-	for _, ev := range Events {
-		arr := hooks.Get(ev)
-		if arr == nil {
-			arr = &install.Node{Kind: 'a'}
-			hooks.Set(ev, arr)
-		}
-		if arr.Kind != 'a' {
-			return nil, fmt.Errorf("%s: hooks.%s is not a list; fix it by hand first", path, ev)
-		}
+	for i := range Events {
+		arr := lists[i]
 		var keep []*install.Node
 		found := false
 		for _, h := range arr.Items {
