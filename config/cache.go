@@ -99,6 +99,9 @@ func Cached(src Sources, fresh bool) (ld Loaded, parsed bool, err error) {
 	if userStat == "-" && projectStat == "-" {
 		return absent(src), false, nil
 	}
+	if src.StateDirOK != nil && !src.StateDirOK() {
+		src.StateDir = "" // a state dir the store refuses gets no config cache either
+	}
 	path := CachePath(src)
 	if path != "" && !fresh {
 		if ld, ok := readCache(path, src, userStat, projectStat); ok {

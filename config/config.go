@@ -19,6 +19,10 @@ type Sources struct {
 	User       string // the user's own file; "" for none
 	ProjectDir string // the project whose .cully.toml may tune thresholds; "" for none
 	StateDir   string // where the trust file lives; "" allows no project file
+	// StateDirOK, when set, is asked before Cached uses StateDir (the
+	// hook's check that the store accepts it): only then, since with no
+	// config file at all the state dir is never touched.
+	StateDirOK func() bool
 }
 
 // ProjectPath is the project file this configuration would read ("" for none).

@@ -109,8 +109,9 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	// session start, below.
 	project := e.ProjectDir(agent.ProjectVars()...)
 	src := e.ConfigSources(project)
-	if err := h.Check(); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		src.StateDir = "" // a state dir the store refuses gets no config cache either
+	src.StateDirOK = func() bool { // asked only when a config file exists: Record checks the dir anyway
+		err := h.Check()
+		return err == nil || errors.Is(err, fs.ErrNotExist)
 	}
 	ld, parsed, cacheErr := config.Cached(src, false)
 	cfg := ld.Config
