@@ -285,8 +285,7 @@ func wholeObject(buf []byte) bool {
 	if len(end) == 0 || end[len(end)-1] != '}' {
 		return false
 	}
-	_, err := jsonlite.ParseObject(end)
-	return err == nil
+	return jsonlite.Members(end, nil) == nil // validates without building the members' map Decode builds next
 }
 
 // hookFailed records a hook failure. The event, when there is one, is kept
