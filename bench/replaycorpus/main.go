@@ -22,7 +22,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"cully/hookbridge/agents"
 	"cully/hookbridge/claude"
 )
 
@@ -81,9 +80,6 @@ func transcript(p string) bool {
 	defer f.Close()
 	head := make([]byte, 64<<10)
 	n, _ := io.ReadFull(f, head)
-	if agents.RecordedBy(head[:n]) != "" {
-		return false
-	}
 	session, _ := claude.Agent{}.Identify(io.MultiReader(bytes.NewReader(head[:n]), f))
 	return session != ""
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -60,15 +58,6 @@ func (a *app) doctor() error {
 	}
 	for _, in := range ins {
 		cs = append(cs, wiringChecks(in, at, anyWired)...)
-	}
-
-	// Agents cully does not watch yet: say so when one is here.
-	for _, ag := range agents.Upcoming {
-		_, onPath := exec.LookPath(ag.Bin)
-		_, dirErr := os.Stat(filepath.Join(a.getenv("HOME"), ag.Dir))
-		if onPath == nil || dirErr == nil {
-			add(check{Warn: true, What: ag.Title + " found: cully does not watch it yet (" + watched() + " for now)"})
-		}
 	}
 
 	// Configuration, as the hook would load it here.

@@ -38,11 +38,6 @@ func Lookup(name string) (hookbridge.Agent, error) {
 			return a, nil
 		}
 	}
-	for _, u := range Upcoming {
-		if u.Name == name {
-			return nil, fmt.Errorf("agent %q (%s) is not supported yet (supported: %s)", name, u.Title, Names())
-		}
-	}
 	return nil, fmt.Errorf("unknown agent %q (supported: %s)", name, Names())
 }
 
@@ -98,32 +93,4 @@ func ProjectVars() []string {
 		v = append(v, a.ProjectVars()...)
 	}
 	return v
-}
-
-// An upcoming agent is one cully recognises on a machine but does not
-// watch yet: doctor names it so the user knows, and replay names its
-// recorded sessions when it meets them.
-type upcoming struct {
-	Name, Title string
-	Dir         string // its folder under HOME
-	Bin         string // its binary
-	Record      string // what its recorded sessions are called ("rollout"), if cully knows them
-	// Recorded tells one of its recorded sessions from a file's first bytes.
-	Recorded func(head []byte) bool
-}
-
-// Upcoming are the agents whose adapters are still to come: none today,
-// every agent cully knows has its adapter. A new one is listed here first,
-// so that doctor and replay name it before cully watches it.
-var Upcoming []upcoming
-
-// RecordedBy names the upcoming agent whose recorded session a file's
-// first bytes are, as "codex rollout" ("" when none is recognised).
-func RecordedBy(head []byte) string {
-	for _, u := range Upcoming {
-		if u.Recorded != nil && u.Recorded(head) {
-			return u.Name + " " + u.Record
-		}
-	}
-	return ""
 }

@@ -19,18 +19,12 @@ func TestLookup(t *testing.T) {
 			t.Errorf("Lookup(%q) = %v, %v", name, a, err)
 		}
 	}
-	for _, u := range Upcoming { // none today: every agent cully knows has its adapter
-		if _, err := Lookup(u.Name); err == nil || !strings.Contains(err.Error(), "not supported yet") {
-			t.Errorf("an upcoming agent says so: %v", err)
-		}
-	}
 	if _, err := Lookup("vim"); err == nil || !strings.Contains(err.Error(), "unknown agent") {
 		t.Errorf("an unknown agent says so: %v", err)
 	}
 }
 
-// Every adapter has a unique name and a title, and no adapter is also
-// listed as upcoming.
+// Every adapter has a unique name and a title.
 func TestRegistry(t *testing.T) {
 	seen := map[string]bool{}
 	for _, a := range All() {
@@ -40,25 +34,6 @@ func TestRegistry(t *testing.T) {
 		seen[a.Name()] = true
 		if _, ok := a.(hookbridge.Installer); !ok {
 			t.Errorf("%s: every adapter today installs itself", a.Name())
-		}
-	}
-	for _, u := range Upcoming {
-		if seen[u.Name] {
-			t.Errorf("%s is both an adapter and upcoming", u.Name)
-		}
-	}
-}
-
-// A Codex rollout is Codex's adapter's now: no upcoming agent claims one.
-func TestRecordedBy(t *testing.T) {
-	for _, in := range []string{
-		`{"timestamp":"2026-04-14T18:32:23.143Z","type":"session_meta","payload":{"id":"019d`,
-		"{\"type\":\"event_msg\"}\n{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{}}\n",
-		`{"type":"user","sessionId":"s1","message":{"role":"user","content":"hi"}}` + "\n",
-		"",
-	} {
-		if got := RecordedBy([]byte(in)); got != "" {
-			t.Errorf("RecordedBy(%.50q) = %q, want none", in, got)
 		}
 	}
 }
