@@ -227,21 +227,8 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, memo sh
 		// limit, with the same advice cully would give.
 		ev.Bounded = ev.Tool == "Read"
 	}
-	if absTarget != "" {
-		ev.Target = hookbridge.RedactPath(hookbridge.RelPath(absTarget, projectDir)) // a token in a path is no less a secret
-		if !isShell && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
-			// The same tool failing on the same file is "the same command"
-			// for the retry rules (a missing file read again and again).
-			ev.CmdFP = engine.Fingerprint("tool:"+ev.Tool, ev.Target)
-		}
-		if env.Stat != nil && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
-			if fi, err := env.Stat(absTarget); err == nil && fi.Mode().IsRegular() {
-				size, mt := fi.Size(), fi.ModTime().UTC()
-				ev.Size, ev.Mtime = &size, &mt
-			}
-		}
-	}
-	ev.CallFP = engine.Fingerprint("call", ev.Tool, string(headOf(p["tool_input"])))
+	hookbridge.SetTarget(ev, absTarget, projectDir, env.Stat, isShell)
+	ev.CallFP = engine.Fingerprint("call", ev.Tool, string(hookbridge.FingerprintHead(p["tool_input"])))
 	if ev.Tool == "TodoWrite" {
 		ev.Plan = todoProgress(in)
 	}
@@ -256,7 +243,7 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, memo sh
 		var printed []byte
 		if isShell {
 			resp := p.Sub("tool_response")
-			printed = append(headOf(resp[respStdout]), headOf(resp[respStderr])...)
+			printed = append(hookbridge.FingerprintHead(resp[respStdout]), hookbridge.FingerprintHead(resp[respStderr])...)
 		}
 		ev.OutFP = engine.Fingerprint("out", string(ev.Outcome), ev.FailSig, string(printed))
 	}()
@@ -311,18 +298,6 @@ func errorText(raw []byte) string {
 		return s
 	}
 	return string(raw)
-}
-
-// fpHead bounds what the call and outcome fingerprints hash: a Write's
-// content or a Read's result can be megabytes, and their first 64 KiB
-// tell two calls apart as surely as the whole.
-const fpHead = 64 << 10
-
-func headOf(raw []byte) []byte {
-	if len(raw) > fpHead {
-		return raw[:fpHead]
-	}
-	return raw
 }
 
 // checkOutput reads a check's own output (the head and tail of it): the

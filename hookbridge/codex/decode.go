@@ -143,21 +143,8 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, end *en
 			ev.Files = append(ev.Files, rel(f))
 		}
 	}
-	if absTarget != "" {
-		ev.Target = hookbridge.RedactPath(hookbridge.RelPath(absTarget, project))
-		if !isShell && ev.Class == engine.ClassEdit {
-			// The same patch failing on the same file is "the same
-			// command" for the retry rules.
-			ev.CmdFP = engine.Fingerprint("tool:"+ev.Tool, ev.Target)
-		}
-		if env.Stat != nil && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
-			if fi, err := env.Stat(absTarget); err == nil && fi.Mode().IsRegular() {
-				size, mt := fi.Size(), fi.ModTime().UTC()
-				ev.Size, ev.Mtime = &size, &mt
-			}
-		}
-	}
-	ev.CallFP = engine.Fingerprint("call", ev.Tool, string(headOf(p["tool_input"])))
+	hookbridge.SetTarget(ev, absTarget, project, env.Stat, isShell)
+	ev.CallFP = engine.Fingerprint("call", ev.Tool, string(hookbridge.FingerprintHead(p["tool_input"])))
 	if ev.Kind != engine.KindPostTool {
 		return
 	}
@@ -165,7 +152,7 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, end *en
 	defer func() {
 		var printed []byte
 		if isShell {
-			printed = headOf(resp)
+			printed = hookbridge.FingerprintHead(resp)
 		}
 		ev.OutFP = engine.Fingerprint("out", string(ev.Outcome), ev.FailSig, string(printed))
 	}()
@@ -261,7 +248,7 @@ func outputBody(text string) string {
 // command's output (and apply_patch's report) as one string.
 func responseText(resp []byte) string {
 	if len(resp) == 0 || resp[0] != '"' {
-		return string(headOf(resp))
+		return string(hookbridge.FingerprintHead(resp))
 	}
 	head, _ := hookbridge.OutputEdges(resp)
 	return string(head)
@@ -283,15 +270,4 @@ func parseExitCode(msg string) (int, string, bool) {
 		rest = out
 	}
 	return n, rest, true
-}
-
-// fpHead bounds what the call and outcome fingerprints hash: the first
-// 64 KiB of a patch or an output tell two calls apart as surely as the whole.
-const fpHead = 64 << 10
-
-func headOf(raw []byte) []byte {
-	if len(raw) > fpHead {
-		return raw[:fpHead]
-	}
-	return raw
 }

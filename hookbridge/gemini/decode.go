@@ -104,21 +104,8 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 		// large-read warning would repeat it.
 		ev.Bounded = ev.Tool == "read_file"
 	}
-	if absTarget != "" {
-		ev.Target = hookbridge.RedactPath(hookbridge.RelPath(absTarget, project))
-		if !isShell && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
-			// The same tool on the same file is "the same command" for the
-			// retry rules (a missing file read again and again).
-			ev.CmdFP = engine.Fingerprint("tool:"+ev.Tool, ev.Target)
-		}
-		if env.Stat != nil && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
-			if fi, err := env.Stat(absTarget); err == nil && fi.Mode().IsRegular() {
-				size, mt := fi.Size(), fi.ModTime().UTC()
-				ev.Size, ev.Mtime = &size, &mt
-			}
-		}
-	}
-	ev.CallFP = engine.Fingerprint("call", ev.Tool, string(headOf(p["tool_input"])))
+	hookbridge.SetTarget(ev, absTarget, project, env.Stat, isShell)
+	ev.CallFP = engine.Fingerprint("call", ev.Tool, string(hookbridge.FingerprintHead(p["tool_input"])))
 	if ev.Kind != engine.KindPostTool {
 		return
 	}
@@ -144,7 +131,7 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 	}
 	var printed []byte
 	if isShell {
-		printed = headOf(resp["llmContent"])
+		printed = hookbridge.FingerprintHead(resp["llmContent"])
 	}
 	ev.OutFP = engine.Fingerprint("out", string(ev.Outcome), ev.FailSig, stripPGID(string(printed)))
 }
@@ -264,16 +251,4 @@ func checkOutput(ev *engine.Event, resp jsonlite.Object, command string) {
 		ev.FailSig = engine.FailureSignature(nil, text)
 		ev.ErrSig = engine.ErrorSignature(text)
 	}
-}
-
-// fpHead bounds what the call and outcome fingerprints hash: a
-// write_file's content can be megabytes, and its first 64 KiB tell two
-// calls apart as surely as the whole.
-const fpHead = 64 << 10
-
-func headOf(raw []byte) []byte {
-	if len(raw) > fpHead {
-		return raw[:fpHead]
-	}
-	return raw
 }

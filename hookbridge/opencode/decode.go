@@ -98,19 +98,8 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 		// read shows at most its first 2000 lines and says so.
 		ev.Bounded = ev.Tool == "read"
 	}
-	if absTarget != "" {
-		ev.Target = hookbridge.RedactPath(hookbridge.RelPath(absTarget, project))
-		if !isShell && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
-			ev.CmdFP = engine.Fingerprint("tool:"+ev.Tool, ev.Target)
-		}
-		if env.Stat != nil && (ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit) {
-			if fi, err := env.Stat(absTarget); err == nil && fi.Mode().IsRegular() {
-				size, mt := fi.Size(), fi.ModTime().UTC()
-				ev.Size, ev.Mtime = &size, &mt
-			}
-		}
-	}
-	ev.CallFP = engine.Fingerprint("call", ev.Tool, string(headOf(p["tool_input"])))
+	hookbridge.SetTarget(ev, absTarget, project, env.Stat, isShell)
+	ev.CallFP = engine.Fingerprint("call", ev.Tool, string(hookbridge.FingerprintHead(p["tool_input"])))
 	if ev.Kind != engine.KindPostTool {
 		return
 	}
@@ -159,18 +148,7 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 	}
 	var printed []byte
 	if isShell {
-		printed = headOf(resp["output"])
+		printed = hookbridge.FingerprintHead(resp["output"])
 	}
 	ev.OutFP = engine.Fingerprint("out", string(ev.Outcome), ev.FailSig, string(printed))
-}
-
-// fpHead bounds what the fingerprints hash (a write's content can be
-// megabytes; its first 64 KiB tell two calls apart as surely).
-const fpHead = 64 << 10
-
-func headOf(raw []byte) []byte {
-	if len(raw) > fpHead {
-		return raw[:fpHead]
-	}
-	return raw
 }
