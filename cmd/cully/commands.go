@@ -52,7 +52,7 @@ a failure is also one JSON object on stdout, its error code stable (docs/json.md
 	root.AddCommand(
 		hookCmd(a), statusCmd(a), ackCmd(a), panelCmd(a), installCmd(a, "install"), installCmd(a, "uninstall"),
 		allowCmd(a, "allow"), allowCmd(a, "deny"), doctorCmd(a), statuslineCmd(a), replayCmd(a), demoCmd(a), versionCmd(a),
-		snapshotCmd(a), snapshotsCmd(a), rollbackCmd(a), stopCmd(a), resumeCmd(a), adviseCmd(a), ledgerCmd(a),
+		snapshotCmd(a), snapshotsCmd(a), rollbackCmd(a), stopCmd(a), resumeCmd(a), adviseCmd(a), advisorCmd(a), ledgerCmd(a),
 		policyCmd(a),
 	)
 	return root
@@ -485,6 +485,38 @@ With no [advisor] command the advisor is off and this says so.`,
 	}
 	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
 	c.Flags().BoolVar(&o.auto, "auto", false, "an automatic request, under the budget (what the hook starts)")
+	return c
+}
+
+func advisorCmd(a *app) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "advisor",
+		Short: "Set up the advisor's worker command",
+		Args:  a.noArgs,
+	}
+	var o setupOpts
+	setup := &cobra.Command{
+		Use:   "setup [--agent claude|codex] [--discovery] [--yes]",
+		Short: "Propose a headless, read-only advisor command for claude or codex on PATH, and write it on confirmation",
+		Long: `Finds claude and codex on PATH and proposes, for the first found (or --agent), the exact
+headless, read-only command the advisor runs: for Claude Code, print mode with a small model,
+Read/Grep/Glob only (WebSearch only for discovery), a turn cap and no hooks; for Codex, exec in
+a read-only sandbox. It shows the config text and what each part allows, then appends it to
+your config file when you confirm (a terminal asks; --yes writes without asking; otherwise
+nothing is written). A config that already sets a worker is never edited: setup says where.
+docs/advisor.md has every flag and the prompt, word for word.`,
+		Example: `  cully advisor setup
+  cully advisor setup --agent codex --yes
+  cully advisor setup --discovery --dry-run`,
+		Args: a.noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.advisorSetup(o) },
+	}
+	setup.Flags().StringVar(&o.agent, "agent", "", "the client to use: claude or codex (default: the first found, claude first)")
+	setup.Flags().BoolVar(&o.discovery, "discovery", false, "also write a [discovery] command (public research before the advice; Claude Code only)")
+	setup.Flags().IntVar(&o.deadline, "deadline", 0, "the worker's deadline in seconds, 1–600 (default: 120, not written)")
+	setup.Flags().BoolVar(&o.yes, "yes", false, "write without asking")
+	setup.Flags().BoolVar(&o.dryRun, "dry-run", false, "show the proposal, write nothing")
+	c.AddCommand(setup)
 	return c
 }
 

@@ -21,6 +21,10 @@ import (
 	"cully/store"
 )
 
+// testBin is the folder of the binaries TestMain built ($CULLYBIN in
+// scripts, for one that sets its own PATH).
+var testBin string
+
 // TestMain builds the real cully binary (without the race detector, which
 // would only slow thousands of process starts and cannot see across
 // processes) and puts it first on PATH: tests and scripts exec it as a
@@ -41,6 +45,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	testBin = dir
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -139,6 +144,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("CLAUDE_PROJECT_DIR", e.WorkDir)
 			e.Setenv("CULLY_NOW", "2026-11-30T12:00:00Z")
 			e.Setenv("SESSION", "s1")
+			e.Setenv("CULLYBIN", testBin)
 			// Recovery snapshots are background processes: a script that
 			// wants them turns them on (env CULLY_SNAPSHOTS=on) and waits
 			// for them (cully snapshot --wait) before it ends.
