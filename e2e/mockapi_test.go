@@ -28,10 +28,23 @@ type mockAPI struct {
 	srv    *http.Server
 	url    string
 
-	mu       sync.Mutex
-	requests []map[string]any // /v1/messages bodies, in order
-	issued   []string         // tool_use ids handed out, in order
+	// worker, when set, answers the requests of an advisor worker (a
+	// second client against the same mock): a request whose first user
+	// text holds workerMark gets this text and no tool call, and is kept
+	// in workerRequests instead of requests.
+	worker string
+	// gate, when set, runs before the agent's request at each turn is
+	// answered (the agent waits, as it would for a slow model).
+	gate func(turn int)
+
+	mu             sync.Mutex
+	requests       []map[string]any // /v1/messages bodies, in order
+	issued         []string         // tool_use ids handed out, in order
+	workerRequests []map[string]any
 }
+
+// workerMark opens every advisor prompt cully sends (docs/advisor.md).
+const workerMark = "You are advising on a coding agent's session"
 
 func newMockAPI(t *testing.T, script []toolCall) *mockAPI {
 	m := &mockAPI{t: t, script: script}
@@ -64,6 +77,14 @@ func (m *mockAPI) messages(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	msgs, _ := body["messages"].([]any)
+	if m.worker != "" && len(msgs) > 0 && count(map[string]any{"messages": msgs[:1]}, workerMark) > 0 {
+		m.mu.Lock()
+		m.workerRequests = append(m.workerRequests, body)
+		k := len(m.workerRequests)
+		m.mu.Unlock()
+		m.stream(w, k, fmt.Sprintf("msg_e2e_worker_%d", k), nil, "", m.worker)
+		return
+	}
 	// The turn is the number of assistant messages so far: one tool call per turn.
 	turn := 0
 	for _, x := range msgs {
@@ -82,7 +103,15 @@ func (m *mockAPI) messages(w http.ResponseWriter, r *http.Request) {
 		m.issued = append(m.issued, id)
 	}
 	m.mu.Unlock()
+	if m.gate != nil {
+		m.gate(turn)
+	}
+	m.stream(w, n, fmt.Sprintf("msg_e2e_%d", n), call, id, "Done.")
+}
 
+// stream writes one streamed model message: the tool call when there is
+// one, else the text.
+func (m *mockAPI) stream(w http.ResponseWriter, n int, msgID string, call *toolCall, id, text string) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	fl, _ := w.(http.Flusher)
@@ -95,7 +124,7 @@ func (m *mockAPI) messages(w http.ResponseWriter, r *http.Request) {
 	}
 	usage := map[string]any{"input_tokens": 100 + n, "output_tokens": 1, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
 	send("message_start", map[string]any{"type": "message_start", "message": map[string]any{
-		"id": fmt.Sprintf("msg_e2e_%d", n), "type": "message", "role": "assistant", "model": "claude-opus-5-5",
+		"id": msgID, "type": "message", "role": "assistant", "model": "claude-opus-5-5",
 		"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": usage}})
 	stop := "end_turn"
 	if call != nil {
@@ -109,7 +138,7 @@ func (m *mockAPI) messages(w http.ResponseWriter, r *http.Request) {
 		send("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
 			"content_block": map[string]any{"type": "text", "text": ""}})
 		send("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
-			"delta": map[string]any{"type": "text_delta", "text": "Done."}})
+			"delta": map[string]any{"type": "text_delta", "text": text}})
 	}
 	send("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 	send("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
