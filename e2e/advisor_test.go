@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -138,3 +139,37 @@ func TestAdvisorWorkerIsClaude(t *testing.T) {
 }
 
 func asSlice(v any) []any { x, _ := v.([]any); return x }
+
+// Why the advisor does not use Claude Code's asyncRewake hooks: in print
+// mode the pinned client waits for an asyncRewake hook to exit before its
+// next model request (the "background" hook's time is the agent's), and
+// its exit-2 message arrives as a blocking error on that same tool result.
+// A worker run there would put a model call on the agent's path, which
+// cully never does; the detached `cully advise` keeps it off. If a new
+// pin changes this, this test says so.
+func TestAsyncRewakeBlocksInPrintMode(t *testing.T) {
+	const pause = 3 * time.Second
+	s := newSession(t, []toolCall{bash("echo one"), bash("echo two")})
+	hook := filepath.Join(s.home, "rewake.sh")
+	script := "#!/bin/sh\ncat >/dev/null\nsleep " + fmt.Sprint(pause.Seconds()) + "\necho 'rewake: from the background' >&2\nexit 2\n"
+	if err := os.WriteFile(hook, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	settings, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PostToolUse": []any{map[string]any{"matcher": "",
+		"hooks": []any{map[string]any{"type": "command", "command": hook, "asyncRewake": true}}}}}})
+	if err := os.MkdirAll(filepath.Join(s.home, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(s.home, ".claude", "settings.json"), settings, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var at [3]time.Time
+	s.api.gate = func(turn int) { at[turn] = time.Now() }
+	s.run()
+	if gap := at[1].Sub(at[0]); gap < pause {
+		t.Errorf("the request after the first call came %v after the one before it: the client no longer waits for asyncRewake hooks (%v) — the advisor could use them (docs/advisor.md)", gap, pause)
+	}
+	if n := count(s.api.requests[1], "rewake: from the background"); n != 1 {
+		t.Errorf("the hook's message is in the next request %d times, want 1", n)
+	}
+}
