@@ -16,6 +16,12 @@ import (
 // machine runs the agents too, and each worker may be a whole agent CLI.
 const MaxWorkers = 2
 
+// MaxQueued is how many requests may wait for a worker slot when every
+// slot is taken; a request that finds the queue full too is skipped as
+// busy. The queue is bounded so that a burst of sessions cannot pile up
+// processes that each hold a stale prompt.
+const MaxQueued = 4
+
 // Request is one advisor evaluation.
 type Request struct {
 	Home    store.Home
@@ -83,14 +89,22 @@ func Advise(r Request) (Result, error) {
 		return skip(ledger.Verdict{Reason: ledger.ReasonBusy}, "skipped")
 	}
 	defer run.Unlock()
-	var slot *store.Lock
-	for i := 0; i < MaxWorkers && slot == nil; i++ {
-		slot, _ = store.Acquire(files.SlotLock(i), time.Millisecond)
-	}
+	slot, waited := acquireSlot(files, queueWait(r.Workers))
 	if slot == nil {
 		return skip(ledger.Verdict{Reason: ledger.ReasonBusy}, "skipped")
 	}
 	defer slot.Unlock()
+	if waited > 0 {
+		// The session went on while this request waited: decide and ask on
+		// what it holds now, at the time it is now.
+		r.Now = r.Now.Add(waited)
+		if st, err = r.Home.LoadState(r.Session); err != nil {
+			return res, fmt.Errorf("%w %q: %v", ErrNoSession, r.Session, err)
+		}
+		ev = Gather(st)
+		prompt = Prompt(Preamble, st, ev, "")
+		res.Prompt = len(prompt)
+	}
 
 	discover := false
 	if r.Auto {
@@ -157,6 +171,46 @@ func Advise(r Request) (Result, error) {
 		note = outcome
 	}
 	return res, errors.Join(lerr, r.journal(st, mode, res.Advice, note))
+}
+
+// queueWait is how long a queued request waits for a slot: a running
+// worker frees its slot within its deadline (killed then), and a little.
+func queueWait(w config.Workers) time.Duration {
+	return time.Duration(w.DeadlineSeconds())*time.Second + 5*time.Second
+}
+
+// acquireSlot takes one of the MaxWorkers slots at once if one is free.
+// Otherwise it takes one of MaxQueued queue tickets and waits for a slot,
+// at most wait; with every ticket taken it gives up at once. It returns
+// the slot (nil when none) and how long it waited.
+func acquireSlot(files ledger.Files, wait time.Duration) (*store.Lock, time.Duration) {
+	try := func() *store.Lock {
+		for i := 0; i < MaxWorkers; i++ {
+			if l, err := store.Acquire(files.SlotLock(i), time.Millisecond); err == nil {
+				return l
+			}
+		}
+		return nil
+	}
+	if l := try(); l != nil {
+		return l, 0
+	}
+	var ticket *store.Lock
+	for i := 0; i < MaxQueued && ticket == nil; i++ {
+		ticket, _ = store.Acquire(files.QueueLock(i), time.Millisecond)
+	}
+	if ticket == nil {
+		return nil, 0
+	}
+	defer ticket.Unlock()
+	start := time.Now()
+	for time.Since(start) < wait {
+		time.Sleep(100 * time.Millisecond)
+		if l := try(); l != nil {
+			return l, time.Since(start)
+		}
+	}
+	return nil, time.Since(start)
 }
 
 // journal records the run as an advice event, through the reducer.

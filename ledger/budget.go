@@ -60,7 +60,7 @@ const (
 	ReasonCooldown   = "discovery-cooldown" // discovery tried within the hour for this session and agent
 	ReasonClock      = "clock-backwards"    // the clock is before the last recorded timestamp
 	ReasonUnreadable = "accounting-unreadable"
-	ReasonBusy       = "busy" // a worker of this session, or every worker slot, is running
+	ReasonBusy       = "busy" // a worker of this session is running, or every worker slot and every queue ticket is taken
 )
 
 // Verdict is a budget decision.

@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"cully/advisor"
 	"cully/ledger"
+	"cully/store"
 )
 
 // advisorEnv is testEnv with a user config naming worker as the advisor.
@@ -215,4 +217,57 @@ func TestHookStartsTheAdvisorDetached(t *testing.T) {
 	if r := runBin(t, "cully-hook", env, []byte(pre)); !strings.Contains(r.stdout, "read the make error first") {
 		t.Fatalf("the next nudge lacks the advice: %+v", r)
 	}
+}
+
+// With every worker slot taken, a request waits in the bounded queue and
+// runs when a slot frees; with the queue full too, it is skipped as busy
+// at once. (The slots and tickets are held here as the running workers'
+// and queued requests' processes would hold them.)
+func TestAdvisorQueue(t *testing.T) {
+	env := advisorEnv(t, "#!/bin/sh\ncat >/dev/null\necho queued advice\n", "deadline_seconds = 30\n")
+	env["CULLY_ADVISOR_WORKER"] = "1"
+	failLoop(t, env, "cully")
+	files := ledger.Files{Home: store.Home{Dir: env["CULLY_HOME"]}}
+	if err := files.Ensure(); err != nil {
+		t.Fatal(err)
+	}
+	hold := func(path string) *store.Lock {
+		l, err := store.Acquire(path, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	var slots []*store.Lock
+	for i := 0; i < advisor.MaxWorkers; i++ {
+		slots = append(slots, hold(files.SlotLock(i)))
+	}
+	var tickets []*store.Lock
+	for i := 0; i < advisor.MaxQueued; i++ {
+		tickets = append(tickets, hold(files.QueueLock(i)))
+	}
+	start := time.Now()
+	if r := cully(t, env, nil, "advise", "--session", "s1"); r.code != 0 || !strings.Contains(r.stdout, "advisor skipped: busy") {
+		t.Fatalf("queue full: %+v", r)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("a full queue kept the request %v: it should give up at once", d)
+	}
+	for _, l := range tickets {
+		l.Unlock()
+	}
+	const busyFor = 700 * time.Millisecond
+	go func() {
+		time.Sleep(busyFor)
+		slots[0].Unlock()
+	}()
+	start = time.Now()
+	r := cully(t, env, nil, "advise", "--session", "s1")
+	if r.code != 0 || !strings.Contains(r.stdout, "advice: queued advice") {
+		t.Fatalf("queued request: %+v", r)
+	}
+	if d := time.Since(start); d < busyFor {
+		t.Errorf("the request ran after %v, before the slot was freed (%v)", d, busyFor)
+	}
+	slots[1].Unlock()
 }
