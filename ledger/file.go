@@ -39,7 +39,9 @@ func (f Files) RunLock(id string) string {
 func (f Files) SlotLock(i int) string { return filepath.Join(f.dir(), fmt.Sprintf("slot-%d.lock", i)) }
 
 // QueueLock is the i-th ticket of the queue of requests waiting for a slot.
-func (f Files) QueueLock(i int) string { return filepath.Join(f.dir(), fmt.Sprintf("queue-%d.lock", i)) }
+func (f Files) QueueLock(i int) string {
+	return filepath.Join(f.dir(), fmt.Sprintf("queue-%d.lock", i))
+}
 
 // ErrUnreadable wraps why budget.json could not be read.
 var ErrUnreadable = errors.New("advisor accounting unreadable")
