@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"cully/advisor"
@@ -98,7 +99,10 @@ func printAdvisor(w io.Writer, r advisorReport) {
 	}
 }
 
-type ledgerOpts struct{ json bool }
+type ledgerOpts struct {
+	json    bool
+	session string
+}
 
 // ledgerReport is `cully ledger --json`.
 type ledgerReport struct {
@@ -110,8 +114,13 @@ type ledgerReport struct {
 	Nudges   nudgeTotals    `json:"nudges"`
 	// Heeded is what the nudges changed: per kind, how often the agent's
 	// next ledger.HeededWindow calls did what it suggested.
-	Heeded   []ledger.HeededRate `json:"heeded"`
-	NotBuilt []string            `json:"not_built"`
+	Heeded []ledger.HeededRate `json:"heeded"`
+	// Sessions is what the nudges cost each session told one, re-sends
+	// included, and as a share of the host's input tokens where known.
+	Sessions []ledger.SessionCost `json:"sessions"`
+	// Session is the one --session named, when it did.
+	Session  string   `json:"session,omitempty"`
+	NotBuilt []string `json:"not_built"`
 }
 
 type ledgerTotals = ledger.Totals
@@ -119,6 +128,7 @@ type ledgerTotals = ledger.Totals
 type nudgeTotals struct {
 	Count  int `json:"count"`
 	Tokens int `json:"tokens_estimated"`
+	Resent int `json:"resent_tokens_estimated"` // their text again in each later request of its session
 }
 
 func (a *app) ledger(o ledgerOpts) error {
@@ -129,28 +139,44 @@ func (a *app) ledger(o ledgerOpts) error {
 	if err := checkHome(h); err != nil {
 		return err
 	}
+	session := ""
+	if o.session != "" {
+		if session, err = a.session(h, o.session); err != nil {
+			return err
+		}
+	}
 	es, bad, err := ledger.Files{Home: h}.Entries()
 	if err != nil {
 		return fail(codeJournal, err, "cannot read the impact ledger: %s", plain(err))
 	}
-	rep := ledgerReport{Schema: jsonSchema, Estimate: ledger.Estimate, Entries: es, Corrupt: bad,
+	if session != "" {
+		es = slices.DeleteFunc(es, func(e ledger.Entry) bool { return e.Session != session })
+	}
+	rep := ledgerReport{Schema: jsonSchema, Estimate: ledger.Estimate, Entries: es, Corrupt: bad, Session: session,
 		NotBuilt: []string{"savings in tokens from heeded nudges (the rates say what changed, not what it saved)"}}
 	if rep.Entries == nil {
 		rep.Entries = []ledger.Entry{}
 	}
 	rep.Totals = ledger.Sum(es)
-	heeded := ledger.NewHeeded()
+	heeded, costs := ledger.NewHeeded(), ledger.NewCosts()
 	_, _ = h.ReadAll(func(ev *engine.Event) error {
-		for _, s := range ev.Signals {
-			if s.Kind == engine.SignalNudge {
-				rep.Nudges.Count++
-				rep.Nudges.Tokens += ledger.Tokens(len(s.Text))
-			}
+		if session != "" && ev.Session != session {
+			return nil
 		}
 		heeded.Add(ev)
+		costs.Add(ev)
 		return nil
 	})
 	rep.Heeded = heeded.Rates()
+	rep.Sessions = costs.Sessions()
+	for _, c := range rep.Sessions {
+		rep.Nudges.Count += c.Nudges
+		rep.Nudges.Tokens += c.Tokens
+		rep.Nudges.Resent += c.Resent
+	}
+	if rep.Sessions == nil {
+		rep.Sessions = []ledger.SessionCost{}
+	}
 	if o.json {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
@@ -158,11 +184,23 @@ func (a *app) ledger(o ledgerOpts) error {
 	}
 	w := termSafe{a.stdout}
 	t := rep.Totals
-	fmt.Fprintf(w, "impact ledger (token figures %s)\n", ledger.Estimate)
+	if session != "" {
+		fmt.Fprintf(w, "impact ledger of session %s (token figures %s)\n", session, ledger.Estimate)
+	} else {
+		fmt.Fprintf(w, "impact ledger (token figures %s)\n", ledger.Estimate)
+	}
 	fmt.Fprintf(w, "skipped  %d analyses · ~%d prompt tokens avoided\n", t.Skipped, t.AvoidedTokens)
 	fmt.Fprintf(w, "spent    %d requests · ~%d prompt tokens sent\n", t.Spent, t.SpentTokens)
 	fmt.Fprintf(w, "net      ~%d tokens avoided\n", t.NetTokens)
-	fmt.Fprintf(w, "nudges   %d told to agents · ~%d tokens of their context\n", rep.Nudges.Count, rep.Nudges.Tokens)
+	fmt.Fprintf(w, "nudges   %d told to agents · ~%d tokens of their context, ~%d more re-sent in later requests\n", rep.Nudges.Count, rep.Nudges.Tokens, rep.Nudges.Resent)
+	for _, c := range rep.Sessions[:min(10, len(rep.Sessions))] { // the costliest
+		share := "the host reports no input tokens"
+		if c.Share != nil {
+			share = fmt.Sprintf("%.2f%% of the host's %d input tokens", *c.Share*100, *c.HostInputTokens)
+		}
+		fmt.Fprintf(w, "  %-8s %-7s %d nudge(s) · ~%d told · ~%d re-sent in %d later requests · %s\n",
+			shortID(c.Session), c.Agent, c.Nudges, c.Tokens, c.Resent, c.Requests, share)
+	}
 	for _, e := range lastN(es, 20) {
 		what := e.Reason
 		if what == "" {

@@ -523,18 +523,22 @@ docs/advisor.md has every flag and the prompt, word for word.`,
 func ledgerCmd(a *app) *cobra.Command {
 	var o ledgerOpts
 	c := &cobra.Command{
-		Use:   "ledger [--json]",
+		Use:   "ledger [--session ID] [--json]",
 		Short: "The impact ledger: analyses skipped, requests spent, what nudges cost (estimated)",
 		Long: `Every analysis the advisor's budget skipped (identical evidence, spacing, the hourly cap,
 discovery's cooldown, a deferral) with the estimated prompt tokens it avoided; every request
-spent, counted against them (net); and what the nudges told to agents cost their context.
-Every token figure is an estimate (bytes/4), labelled so. --json: docs/json.md.`,
+spent, counted against them (net); and what the nudges told to agents cost their context:
+their text once, and again in each later model request of the session (each request
+re-sends the conversation), per session, and as a share of the host's own input-token count
+where the host reports one. Every token figure is an estimate (bytes/4), labelled so.
+--session: one session's figures only. --json: docs/json.md.`,
 		Example: `  cully ledger
   cully ledger --json`,
 		Args: a.noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.ledger(o) },
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON (schema: docs/json.md)")
+	c.Flags().StringVar(&o.session, "session", "", "one session's figures only: its id, or its first characters")
 	return c
 }
 
