@@ -72,7 +72,14 @@ type Event struct {
 	Cwd       string    `json:"cwd,omitempty"`
 	Tool      string    `json:"tool,omitempty"`
 	ToolUseID string    `json:"tool_use_id,omitempty"`
-	Class     Class     `json:"class,omitempty"`
+	// PromptID is the host's id of the user prompt the event belongs to
+	// (Claude Code's prompt_id, Codex's turn_id), for joining cully's
+	// records to the host's own telemetry.
+	PromptID string `json:"prompt_id,omitempty"`
+	// TraceParent is the W3C trace context the host gave the hook
+	// (TRACEPARENT), so an export joins the host's trace; validated, ids only.
+	TraceParent string `json:"traceparent,omitempty"`
+	Class       Class  `json:"class,omitempty"`
 
 	Target string `json:"target,omitempty"` // file path, project-relative where possible
 	// Files are the further files an edit writes besides Target (a patch

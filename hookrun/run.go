@@ -161,6 +161,7 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	if ev.Session == "" {
 		ev.Session = "unknown"
 	}
+	ev.TraceParent = hookbridge.TraceParent(a.Getenv("TRACEPARENT")) // the host's trace, when it passes one
 	ev.NoSnapshots = !e.Snapshots()
 	var complete func(*engine.Event, *engine.State)
 	if c, ok := agents.CompleterFor(agent); ok && total <= maxPayload {

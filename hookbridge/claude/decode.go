@@ -63,6 +63,7 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env, memo shellMemo) (*engi
 		Cwd:       hookbridge.RedactPath(p.Str("cwd")),
 		Tool:      p.Str("tool_name"),
 		ToolUseID: p.Str("tool_use_id"),
+		PromptID:  hookbridge.HostID(p.Str("prompt_id")),
 		Quiet:     env.Quiet,
 	}
 	if ev.Session == "" {

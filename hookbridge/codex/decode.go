@@ -69,6 +69,7 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env, end *ended) (*engine.E
 		Cwd:            hookbridge.RedactPath(p.Str("cwd")),
 		Tool:           p.Str("tool_name"),
 		ToolUseID:      p.Str("tool_use_id"),
+		PromptID:       hookbridge.HostID(p.Str("turn_id")),
 		Quiet:          env.Quiet,
 		TranscriptPath: p.Str("transcript_path"),
 	}
