@@ -52,7 +52,7 @@ a failure is also one JSON object on stdout, its error code stable (docs/json.md
 	root.AddCommand(
 		hookCmd(a), statusCmd(a), ackCmd(a), panelCmd(a), installCmd(a, "install"), installCmd(a, "uninstall"),
 		allowCmd(a, "allow"), allowCmd(a, "deny"), doctorCmd(a), statuslineCmd(a), replayCmd(a), demoCmd(a), versionCmd(a),
-		snapshotCmd(a), snapshotsCmd(a), rollbackCmd(a), stopCmd(a), resumeCmd(a), adviseCmd(a), advisorCmd(a), ledgerCmd(a),
+		snapshotCmd(a), snapshotsCmd(a), rollbackCmd(a), stopCmd(a), resumeCmd(a), adviseCmd(a), advisorCmd(a), ledgerCmd(a), exportCmd(a),
 		policyCmd(a),
 	)
 	return root
@@ -539,6 +539,30 @@ where the host reports one. Every token figure is an estimate (bytes/4), labelle
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON (schema: docs/json.md)")
 	c.Flags().StringVar(&o.session, "session", "", "one session's figures only: its id, or its first characters")
+	return c
+}
+
+func exportCmd(a *app) *cobra.Command {
+	o := exportOpts{from: "saved"}
+	c := &cobra.Command{
+		Use:   "export [--from saved|start|end] [--once]",
+		Short: "Send the journal to an OpenTelemetry collector (OTLP): log records, a span per tool call",
+		Long: `Follows the journal and sends it over OTLP: every record as a log record, every tool call
+as a span (pre-tool to post-tool) inside a span for its task, and checkpoints, guard
+warnings, nudges, budget and run-control signals as WARN log records and span events. Keyed
+with the host's ids (session.id, prompt.id, gen_ai.tool.call.id) and resource attributes a
+fleet groups by (service, host, user; repository and agent on each record); a task joins the
+host's trace when the host gave the hook a TRACEPARENT. Configured with the standard
+OTEL_EXPORTER_OTLP_* variables (protocol grpc or http/protobuf, endpoint, headers, TLS) and
+OTEL_RESOURCE_ATTRIBUTES. It keeps its place in the journal and sends on from there after a
+restart. Off unless you run it; never in the hook. docs/teams.md has a Collector recipe.`,
+		Example: `  OTEL_EXPORTER_OTLP_ENDPOINT=http://collector:4318 cully export
+  OTEL_EXPORTER_OTLP_PROTOCOL=grpc OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4317 cully export --from start --once`,
+		Args: a.noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.export(o) },
+	}
+	c.Flags().StringVar(&o.from, "from", "saved", "where to start: saved (where it last stopped; now, the first time), start (the whole journal) or end (only what comes next)")
+	c.Flags().BoolVar(&o.once, "once", false, "send what the journal holds now, then exit")
 	return c
 }
 

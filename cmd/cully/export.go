@@ -1,0 +1,63 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+)
+
+type exportOpts struct {
+	from string
+	once bool
+}
+
+// export runs cully-export, the binary beside this one (or on PATH) that
+// links the OpenTelemetry SDK: linked here, its package initialisation
+// would cost every start of cully about 1.3 ms (cmd/cully-export).
+func (a *app) export(o exportOpts) error {
+	bin := ""
+	if exe, err := os.Executable(); err == nil {
+		if p := filepath.Join(filepath.Dir(exe), "cully-export"+exeSuffix()); fileExists(p) {
+			bin = p
+		}
+	}
+	if bin == "" {
+		p, err := exec.LookPath("cully-export")
+		if err != nil {
+			return fail(codeNotFound, err, "cully export needs the cully-export binary beside cully or on PATH: it comes in every release archive, or: CGO_ENABLED=0 go install ./cmd/cully-export (docs/teams.md)")
+		}
+		bin = p
+	}
+	args := []string{"--from", o.from}
+	if o.once {
+		args = append(args, "--once")
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = a.stdin, a.stdout, a.stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) { // it said why on stderr
+		if ee.ExitCode() == exitUsage {
+			return errors.Join(errSilent, errUsage)
+		}
+		return errSilent
+	}
+	if err != nil {
+		return fail(codeFailed, err, "cannot run %s: %s", bin, plain(err))
+	}
+	return nil
+}
+
+func exeSuffix() string {
+	if runtime.GOOS == "windows" {
+		return ".exe"
+	}
+	return ""
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
