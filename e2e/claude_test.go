@@ -369,33 +369,3 @@ func TestUnwritableStateDir(t *testing.T) {
 		t.Errorf("%d model requests, want 25 (one per call plus the closing one)", n)
 	}
 }
-
-// The hook's added wall time per tool call: the same scripted session with
-// no hooks, with a no-op hook (/bin/true) on the same events — the
-// client's own cost of running hooks — and with cully.
-func TestHookOverhead(t *testing.T) {
-	const calls = 30
-	timeRun := func(hook string) time.Duration {
-		s := newSession(t, nil)
-		f := s.file("notes.txt", 600)
-		s.api.script = repeat(calls, read(f))
-		if hook != "" {
-			s.installCommand(hook)
-		}
-		s.run()
-		return s.elapsed
-	}
-	best := map[string]time.Duration{}
-	hooks := map[string]string{"none": "", "no-op": "/bin/true", "cully": filepath.Join(binDir, "cully-hook")}
-	for i := 0; i < 2; i++ { // interleaved, best of two each
-		for _, k := range []string{"none", "no-op", "cully"} {
-			d := timeRun(hooks[k])
-			if b, ok := best[k]; !ok || d < b {
-				best[k] = d
-			}
-		}
-	}
-	per := func(a, b string) float64 { return float64(best[a]-best[b]) / float64(time.Millisecond) / calls }
-	t.Logf("%d tool calls (3 hook events each: pre, post, batch): no hooks %v, no-op hooks %v, cully %v", calls, best["none"], best["no-op"], best["cully"])
-	t.Logf("per tool call: hooks cost the client %.1f ms with a no-op; cully adds %.1f ms over the no-op (%.1f ms in all)", per("no-op", "none"), per("cully", "no-op"), per("cully", "none"))
-}

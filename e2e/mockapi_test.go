@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // toolCall is one tool_use block the mock model emits.
@@ -41,6 +42,10 @@ type mockAPI struct {
 	requests       []map[string]any // /v1/messages bodies, in order
 	issued         []string         // tool_use ids handed out, in order
 	workerRequests []map[string]any
+	// arrived[i] is when the agent's request i came, answered[i] when the
+	// answer to it was written out: arrived[i+1]-answered[i] is the time
+	// the client took over tool call i (the tool, its hooks, its own work).
+	arrived, answered []time.Time
 }
 
 // workerMark opens every advisor prompt cully sends (docs/advisor.md).
@@ -94,6 +99,7 @@ func (m *mockAPI) messages(w http.ResponseWriter, r *http.Request) {
 	}
 	m.mu.Lock()
 	m.requests = append(m.requests, body)
+	m.arrived = append(m.arrived, time.Now())
 	n := len(m.requests)
 	var call *toolCall
 	var id string
@@ -107,6 +113,20 @@ func (m *mockAPI) messages(w http.ResponseWriter, r *http.Request) {
 		m.gate(turn)
 	}
 	m.stream(w, n, fmt.Sprintf("msg_e2e_%d", n), call, id, "Done.")
+	m.mu.Lock()
+	m.answered = append(m.answered, time.Now())
+	m.mu.Unlock()
+}
+
+// callGaps are the client's times over each tool call (see arrived).
+func (m *mockAPI) callGaps() []time.Duration {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []time.Duration
+	for i := 0; i+1 < len(m.arrived) && i < len(m.answered) && i < len(m.script); i++ {
+		out = append(out, m.arrived[i+1].Sub(m.answered[i]))
+	}
+	return out
 }
 
 // stream writes one streamed model message: the tool call when there is

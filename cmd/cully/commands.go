@@ -52,7 +52,7 @@ a failure is also one JSON object on stdout, its error code stable (docs/json.md
 	root.AddCommand(
 		hookCmd(a), statusCmd(a), ackCmd(a), panelCmd(a), installCmd(a, "install"), installCmd(a, "uninstall"),
 		allowCmd(a, "allow"), allowCmd(a, "deny"), doctorCmd(a), statuslineCmd(a), replayCmd(a), demoCmd(a), versionCmd(a),
-		snapshotCmd(a), snapshotsCmd(a), rollbackCmd(a), stopCmd(a), resumeCmd(a), adviseCmd(a), advisorCmd(a), ledgerCmd(a), exportCmd(a),
+		snapshotCmd(a), snapshotsCmd(a), rollbackCmd(a), stopCmd(a), resumeCmd(a), adviseCmd(a), advisorCmd(a), ledgerCmd(a), exportCmd(a), daemonCmd(a),
 		policyCmd(a),
 	)
 	return root
@@ -563,6 +563,26 @@ restart. Off unless you run it; never in the hook. docs/teams.md has a Collector
 	}
 	c.Flags().StringVar(&o.from, "from", "saved", "where to start: saved (where it last stopped; now, the first time), start (the whole journal) or end (only what comes next)")
 	c.Flags().BoolVar(&o.once, "once", false, "send what the journal holds now, then exit")
+	return c
+}
+
+func daemonCmd(a *app) *cobra.Command {
+	o := daemonOpts{listen: "127.0.0.1:4781"}
+	c := &cobra.Command{
+		Use:   "daemon [--listen 127.0.0.1:PORT]",
+		Short: "Serve Claude Code's http hooks on loopback (measured, not installed by default)",
+		Long: `Serves hook calls over HTTP on loopback: each POST to /hook/AGENT (claude) is one hook call,
+run in this process exactly as cully-hook runs it, the answer in the response; GET /health
+answers ok. One per state dir. It saves the host a process start per hook event, but an http
+hook whose daemon is down fails open and the call goes unrecorded, so cully install keeps
+command hooks: docs/performance.md has the measurement in the real client, and how to point
+Claude Code's http hooks at it if you accept that.`,
+		Example: `  cully daemon
+  cully daemon --listen 127.0.0.1:4790`,
+		Args: a.noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.daemon(o) },
+	}
+	c.Flags().StringVar(&o.listen, "listen", o.listen, "loopback address to listen on (HOST:PORT)")
 	return c
 }
 
