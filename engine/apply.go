@@ -34,8 +34,7 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	// The host's own figures, from a status line or from its record of the
 	// session read by the hook, whatever the event.
 	if ev.Usage != nil {
-		u := *ev.Usage
-		s.Usage = &u
+		s.Usage = s.mergeUsage(ev)
 	}
 	if ev.Transcript != nil {
 		s.Transcript = ev.Transcript.Clone()
@@ -83,8 +82,7 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	// The host's own figures ride on any event: the status line's, or a
 	// turn's end that read them from the host's session log.
 	if ev.Usage != nil {
-		u := *ev.Usage
-		s.Usage = &u
+		s.Usage = s.mergeUsage(ev)
 	}
 	s.budgetUsage()
 	ev.Task = s.Task
@@ -225,6 +223,19 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 	}
 	s.Counts.Nudges++
 	return append(sigs, Signal{Kind: SignalNudge, Text: text})
+}
+
+// mergeUsage is the state's host figures after an event's. The token
+// totals read from the host's own record (they split cache reads out)
+// outlive a status line's, which counts differently: from a status line
+// only the cost, the context and the model are taken then.
+func (s *State) mergeUsage(ev *Event) *HostUsage {
+	u := *ev.Usage
+	if ev.Kind == KindHostUsage && s.Usage != nil && s.Usage.CacheReadTokens != nil && u.CacheReadTokens == nil {
+		u.InputTokens, u.OutputTokens = s.Usage.InputTokens, s.Usage.OutputTokens
+		u.CacheReadTokens, u.CacheWriteTokens = s.Usage.CacheReadTokens, s.Usage.CacheWriteTokens
+	}
+	return &u
 }
 
 // unseenAdvice is the advisor's advice the foreground agent has not been

@@ -243,15 +243,21 @@ func (s *State) Figures(now time.Time, cfg *Config) []BudgetFigure {
 	return out
 }
 
-// hostTokens is the host's cumulative token count for the session, as it
-// counts: its input tokens and its output tokens, each once (no cache
-// figure is added to them; see docs/run-control.md for what each host's
-// input figure holds). Unknown unless the host gave both.
+// hostTokens is the session's token count as the token budget counts it:
+// the input the host did not read from its prompt cache, the input it
+// wrote to the cache, and the output, each once. Cache reads (the context
+// re-sent every request, most of a long session) are shown apart and not
+// counted: they are cheap and would make every long task look over
+// budget. Unknown unless the host gave its input and output figures.
 func hostTokens(u *HostUsage) (int64, bool) {
 	if u == nil || u.InputTokens == nil || u.OutputTokens == nil {
 		return 0, false
 	}
-	return *u.InputTokens + *u.OutputTokens, true
+	n := *u.InputTokens + *u.OutputTokens
+	if u.CacheWriteTokens != nil {
+		n += *u.CacheWriteTokens
+	}
+	return n, true
 }
 
 // budgetUsage takes the host's figures into the run: the first ones the

@@ -185,13 +185,34 @@ type Rejected struct {
 }
 
 // HostUsage holds figures the host itself reported. Nil fields are unknown.
+//
+// Tokens are the session's totals so far. InputTokens is the input the
+// host did not read from its prompt cache; CacheReadTokens the input it
+// did (most of a long session: the context re-sent every request), apart,
+// and CacheWriteTokens the input it wrote to the cache. Where a host counts
+// cached input inside its input figure (Codex), the adapter takes it out.
 type HostUsage struct {
-	CostUSD       *float64 `json:"cost_usd,omitempty"`
-	InputTokens   *int64   `json:"input_tokens,omitempty"`
-	OutputTokens  *int64   `json:"output_tokens,omitempty"`
-	ContextTokens *int64   `json:"context_tokens,omitempty"`
-	ContextWindow *int64   `json:"context_window,omitempty"`
-	Model         string   `json:"model,omitempty"`
+	CostUSD          *float64 `json:"cost_usd,omitempty"`
+	InputTokens      *int64   `json:"input_tokens,omitempty"`
+	OutputTokens     *int64   `json:"output_tokens,omitempty"`
+	CacheReadTokens  *int64   `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens *int64   `json:"cache_write_tokens,omitempty"`
+	ContextTokens    *int64   `json:"context_tokens,omitempty"`
+	ContextWindow    *int64   `json:"context_window,omitempty"`
+	Model            string   `json:"model,omitempty"`
+}
+
+// Equal reports whether two sets of host figures are the same (nil only
+// equals nil).
+func (u *HostUsage) Equal(o *HostUsage) bool {
+	if u == nil || o == nil {
+		return u == o
+	}
+	eq := func(x, y *int64) bool { return x == nil && y == nil || x != nil && y != nil && *x == *y }
+	eqf := func(x, y *float64) bool { return x == nil && y == nil || x != nil && y != nil && *x == *y }
+	return u.Model == o.Model && eqf(u.CostUSD, o.CostUSD) && eq(u.InputTokens, o.InputTokens) && eq(u.OutputTokens, o.OutputTokens) &&
+		eq(u.CacheReadTokens, o.CacheReadTokens) && eq(u.CacheWriteTokens, o.CacheWriteTokens) &&
+		eq(u.ContextTokens, o.ContextTokens) && eq(u.ContextWindow, o.ContextWindow)
 }
 
 // TranscriptPos is how far a hook has read the host's own record of a
@@ -204,6 +225,10 @@ type TranscriptPos struct {
 	File  string     `json:"file"`            // which record: a hash of its path
 	Off   int64      `json:"off"`             // bytes read, up to the end of a whole line
 	Exits []CallExit `json:"exits,omitempty"` // outcomes not yet claimed, oldest first
+	// Seen are the last messages whose usage was counted (Claude Code
+	// writes a message's usage on each of its content blocks' lines, which
+	// one read may split): newest last, a few.
+	Seen []string `json:"seen,omitempty"`
 }
 
 // CallExit is one call's outcome as the host recorded it.
@@ -220,5 +245,6 @@ func (p *TranscriptPos) Clone() *TranscriptPos {
 	}
 	c := *p
 	c.Exits = append([]CallExit(nil), p.Exits...)
+	c.Seen = append([]string(nil), p.Seen...)
 	return &c
 }

@@ -365,6 +365,10 @@ func (d *stateDecoder) usage(v []byte) *engine.HostUsage {
 			u.InputTokens = opt(x)
 		case `"output_tokens"`:
 			u.OutputTokens = opt(x)
+		case `"cache_read_tokens"`:
+			u.CacheReadTokens = opt(x)
+		case `"cache_write_tokens"`:
+			u.CacheWriteTokens = opt(x)
 		case `"context_tokens"`:
 			u.ContextTokens = opt(x)
 		case `"context_window"`:
@@ -402,6 +406,8 @@ func (d *stateDecoder) transcript(v []byte) *engine.TranscriptPos {
 				})
 				p.Exits = append(p.Exits, c)
 			})
+		case `"seen"`:
+			d.each(x, func(e []byte) { p.Seen = append(p.Seen, jsonlite.Str(e)) })
 		}
 	})
 	return p

@@ -274,6 +274,8 @@ func appendUsage(b []byte, u *engine.HostUsage) []byte {
 	}
 	b = appendOptInt(b, "input_tokens", u.InputTokens)
 	b = appendOptInt(b, "output_tokens", u.OutputTokens)
+	b = appendOptInt(b, "cache_read_tokens", u.CacheReadTokens)
+	b = appendOptInt(b, "cache_write_tokens", u.CacheWriteTokens)
 	b = appendOptInt(b, "context_tokens", u.ContextTokens)
 	b = appendOptInt(b, "context_window", u.ContextWindow)
 	b = appendStr(b, "model", u.Model, true)
@@ -294,6 +296,7 @@ func appendTranscript(b []byte, p *engine.TranscriptPos) []byte {
 		b = appendStr(b, "status", x.Status, true)
 		return append(b, '}')
 	})
+	b = appendList(b, "seen", p.Seen, appendQuoted)
 	return append(b, '}')
 }
 

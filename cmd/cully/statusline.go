@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -58,7 +57,7 @@ func (a *app) statusline(agent string) (string, error) {
 	if err != nil {
 		st = engine.NewState(session)
 	}
-	if !sameUsage(st.Usage, u) {
+	if !st.Usage.Equal(u) {
 		ev := &engine.Event{Agent: sl.Name(), Session: session, Kind: engine.KindHostUsage, Hook: "statusline", Usage: u}
 		if _, err := a.record(h, ev); err != nil {
 			return "", err
@@ -70,14 +69,6 @@ func (a *app) statusline(agent string) (string, error) {
 	return formatStatusline(st, u, a.getenv("NO_COLOR") == ""), nil
 }
 
-func sameUsage(a, b *engine.HostUsage) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
-	return string(ja) == string(jb)
-}
 
 func formatStatusline(st *engine.State, u *engine.HostUsage, color bool) string {
 	paint := func(code, s string) string {

@@ -65,6 +65,8 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env, memo shellMemo) (*engi
 		ToolUseID: p.Str("tool_use_id"),
 		PromptID:  hookbridge.HostID(p.Str("prompt_id")),
 		Quiet:     env.Quiet,
+		// The transcript, for the token figures (Complete): never journaled.
+		TranscriptPath: p.Str("transcript_path"),
 	}
 	if ev.Session == "" {
 		ev.Session = env.Var("CLAUDE_CODE_SESSION_ID")

@@ -270,7 +270,7 @@ func (p *player) event(typ, line []byte, pl jsonlite.Object, at time.Time) error
 	pos := engine.TranscriptPos{}
 	u := p.usage
 	readLine(line, &pos, &u) // the hook's own reading: outcomes and figures
-	if !sameUsage(&u, &p.usage) {
+	if !u.Equal(&p.usage) {
 		p.usage, p.fresh = u, true
 	}
 	for _, x := range pos.Exits {

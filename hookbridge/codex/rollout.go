@@ -73,7 +73,7 @@ func (Agent) Complete(raw []byte, env hookbridge.Env, ev *engine.Event, st *engi
 		}
 	}
 	ev.Usage = nil
-	if !sameUsage(st.Usage, &usage) {
+	if !st.Usage.Equal(&usage) {
 		ev.Usage = &usage
 	}
 }
@@ -93,7 +93,7 @@ func claim(pos *engine.TranscriptPos, id string) (ended, bool) {
 // its last whole line, into pos (the outcomes) and u (the token counts). It
 // reports whether it moved pos.
 func readRollout(path string, pos *engine.TranscriptPos, u *engine.HostUsage) bool {
-	buf, start, ok := readFrom(path, pos.Off, maxRead)
+	buf, start, ok := hookbridge.ReadFrom(path, pos.Off, maxRead)
 	if !ok {
 		return false
 	}
@@ -159,8 +159,7 @@ func readLine(line []byte, pos *engine.TranscriptPos, u *engine.HostUsage) {
 			setInt(&u.ContextTokens, last["input_tokens"])
 		}
 		if all := p.Sub("thread_token_usage"); all != nil {
-			setInt(&u.InputTokens, all["input_tokens"])
-			setInt(&u.OutputTokens, all["output_tokens"])
+			setTotals(u, all)
 		}
 		return
 	}
@@ -189,8 +188,7 @@ func readLine(line []byte, pos *engine.TranscriptPos, u *engine.HostUsage) {
 		info := p.Sub("info")
 		setInt(&u.ContextWindow, info["model_context_window"])
 		if all := info.Sub("total_token_usage"); all != nil {
-			setInt(&u.InputTokens, all["input_tokens"])
-			setInt(&u.OutputTokens, all["output_tokens"])
+			setTotals(u, all)
 		}
 		if last := info.Sub("last_token_usage"); last != nil {
 			setInt(&u.ContextTokens, last["input_tokens"])
@@ -199,6 +197,21 @@ func readLine(line []byte, pos *engine.TranscriptPos, u *engine.HostUsage) {
 }
 
 // setInt sets *dst to a JSON number (a null or a missing value leaves it).
+// setTotals takes a session's token totals. Codex counts cached input
+// inside input_tokens (total_tokens is input plus output): the cached part
+// is taken out into CacheReadTokens, so InputTokens is uncached input as
+// for every host.
+func setTotals(u *engine.HostUsage, all jsonlite.Object) {
+	setInt(&u.InputTokens, all["input_tokens"])
+	setInt(&u.OutputTokens, all["output_tokens"])
+	setInt(&u.CacheReadTokens, all["cached_input_tokens"])
+	setInt(&u.CacheWriteTokens, all["cache_write_input_tokens"])
+	if u.InputTokens != nil && u.CacheReadTokens != nil && *u.CacheReadTokens <= *u.InputTokens {
+		n := *u.InputTokens - *u.CacheReadTokens
+		u.InputTokens = &n
+	}
+}
+
 func setInt(dst **int64, v []byte) {
 	if len(v) == 0 || v[0] < '0' || v[0] > '9' {
 		return
@@ -207,12 +220,3 @@ func setInt(dst **int64, v []byte) {
 	*dst = &n
 }
 
-func sameUsage(a, b *engine.HostUsage) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	eq := func(x, y *int64) bool { return x == nil && y == nil || x != nil && y != nil && *x == *y }
-	eqf := func(x, y *float64) bool { return x == nil && y == nil || x != nil && y != nil && *x == *y }
-	return a.Model == b.Model && eqf(a.CostUSD, b.CostUSD) && eq(a.InputTokens, b.InputTokens) &&
-		eq(a.OutputTokens, b.OutputTokens) && eq(a.ContextTokens, b.ContextTokens) && eq(a.ContextWindow, b.ContextWindow)
-}

@@ -1,16 +1,16 @@
 //go:build unix
 
-package codex
+package hookbridge
 
 import "syscall"
 
-// readFrom reads a regular file from off to its end, at most max bytes
+// ReadFrom reads a regular file from off to its end, at most max bytes
 // (its last max bytes when more is there); it returns them and where they
 // start. A file shorter than off is read from its start. The file is
 // opened through bare system calls, non-blocking and without following a
 // link to a FIFO or a device: os.Open would cost the hook an fcntl and a
 // poller registration for a file it reads once.
-func readFrom(path string, off, max int64) ([]byte, int64, bool) {
+func ReadFrom(path string, off, max int64) ([]byte, int64, bool) {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, 0, false

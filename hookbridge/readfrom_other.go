@@ -1,16 +1,16 @@
 //go:build !unix
 
-package codex
+package hookbridge
 
 import (
 	"io"
 	"os"
 )
 
-// readFrom reads a regular file from off to its end, at most max bytes
+// ReadFrom reads a regular file from off to its end, at most max bytes
 // (its last max bytes when more is there); it returns them and where they
 // start. A file shorter than off is read from its start.
-func readFrom(path string, off, max int64) ([]byte, int64, bool) {
+func ReadFrom(path string, off, max int64) ([]byte, int64, bool) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, 0, false
