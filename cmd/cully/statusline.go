@@ -69,7 +69,6 @@ func (a *app) statusline(agent string) (string, error) {
 	return formatStatusline(st, u, a.getenv("NO_COLOR") == ""), nil
 }
 
-
 func formatStatusline(st *engine.State, u *engine.HostUsage, color bool) string {
 	paint := func(code, s string) string {
 		if !color {

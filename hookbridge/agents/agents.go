@@ -64,7 +64,9 @@ func ForCall(name string, getenv func(string) string) (hookbridge.Agent, error) 
 // tables on first use), while these conversions are compiled in.
 func guests() []hookbridge.Guest { return []hookbridge.Guest{copilot.Agent{}} }
 
-func completers() []hookbridge.Completer { return []hookbridge.Completer{claude.Agent{}, codex.Agent{}} }
+func completers() []hookbridge.Completer {
+	return []hookbridge.Completer{claude.Agent{}, codex.Agent{}}
+}
 
 // CompleterFor is the agent's Completer capability, if it has one.
 func CompleterFor(a hookbridge.Agent) (hookbridge.Completer, bool) {

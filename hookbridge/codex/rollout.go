@@ -219,4 +219,3 @@ func setInt(dst **int64, v []byte) {
 	n := jsonlite.Int(v)
 	*dst = &n
 }
-
