@@ -249,7 +249,10 @@ func (s *State) Figures(now time.Time, cfg *Config) []BudgetFigure {
 // re-sent every request, most of a long session) are shown apart and not
 // counted: they are cheap and would make every long task look over
 // budget. Unknown unless the host gave its input and output figures.
-func hostTokens(u *HostUsage) (int64, bool) {
+func hostTokens(u *HostUsage) (int64, bool) { return HostTokens(u) }
+
+// HostTokens is hostTokens, for the readers that show the same figure.
+func HostTokens(u *HostUsage) (int64, bool) {
 	if u == nil || u.InputTokens == nil || u.OutputTokens == nil {
 		return 0, false
 	}

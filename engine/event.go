@@ -225,10 +225,14 @@ type TranscriptPos struct {
 	File  string     `json:"file"`            // which record: a hash of its path
 	Off   int64      `json:"off"`             // bytes read, up to the end of a whole line
 	Exits []CallExit `json:"exits,omitempty"` // outcomes not yet claimed, oldest first
-	// Seen are the last messages whose usage was counted (Claude Code
-	// writes a message's usage on each of its content blocks' lines, which
-	// one read may split): newest last, a few.
-	Seen []string `json:"seen,omitempty"`
+	// Seen are the messages whose usage was counted last (a hash of each
+	// message's ids, newest last, a few dozen): Claude Code writes a
+	// message's usage on each of its content blocks' lines, and a resumed
+	// session writes earlier messages again. SeenUsage is what was counted
+	// for the newest (input, cache writes, cache reads, output): its later
+	// lines carry the final figures, which replace it.
+	Seen      []string `json:"seen,omitempty"`
+	SeenUsage []int64  `json:"seen_usage,omitempty"`
 }
 
 // CallExit is one call's outcome as the host recorded it.
@@ -246,5 +250,6 @@ func (p *TranscriptPos) Clone() *TranscriptPos {
 	c := *p
 	c.Exits = append([]CallExit(nil), p.Exits...)
 	c.Seen = append([]string(nil), p.Seen...)
+	c.SeenUsage = append([]int64(nil), p.SeenUsage...)
 	return &c
 }

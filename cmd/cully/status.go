@@ -55,7 +55,8 @@ type statusReport struct {
 type budgetReport struct {
 	WallClockSeconds float64  `json:"wall_clock_seconds"`
 	ToolCalls        int      `json:"tool_calls"`
-	Tokens           *int64   `json:"tokens"` // input + output, as the host counts them
+	Tokens           *int64   `json:"tokens"`            // counted: uncached input + cache writes + output
+	CacheReadTokens  *int64   `json:"cache_read_tokens"` // apart, not counted
 	CostUSD          *float64 `json:"cost_usd"`
 	ContextTokens    *int64   `json:"context_tokens"`
 	ContextWindow    *int64   `json:"context_window"`
@@ -178,10 +179,10 @@ func buildReport(st *engine.State, jr journalReport, now time.Time) statusReport
 	r.Budget = budgetReport{WallClockSeconds: st.LastSeen.Sub(st.Started).Round(time.Second).Seconds(), ToolCalls: st.Counts.ToolCalls}
 	if u := st.Usage; u != nil {
 		r.Budget.CostUSD = u.CostUSD
-		if u.InputTokens != nil && u.OutputTokens != nil {
-			n := *u.InputTokens + *u.OutputTokens
+		if n, ok := engine.HostTokens(u); ok {
 			r.Budget.Tokens = &n
 		}
+		r.Budget.CacheReadTokens = u.CacheReadTokens
 		r.Budget.ContextTokens, r.Budget.ContextWindow = u.ContextTokens, u.ContextWindow
 	}
 	return r
@@ -233,8 +234,12 @@ func printReport(w io.Writer, r statusReport, now time.Time) {
 		fmt.Fprintf(w, "  %-16s task %d: %s\n", g.Reason, g.Task, g.Evidence)
 	}
 	b := r.Budget
-	fmt.Fprintf(w, "budget   wall %s · calls %d · tokens %s · cost %s · context %s\n", time.Duration(b.WallClockSeconds*float64(time.Second)),
-		b.ToolCalls, orUnknown(b.Tokens, "%d"), orUnknown(b.CostUSD, "$%.4f"), orUnknown(b.ContextTokens, "%d"))
+	cache := ""
+	if b.CacheReadTokens != nil {
+		cache = fmt.Sprintf(" (+%d cache reads, not counted)", *b.CacheReadTokens)
+	}
+	fmt.Fprintf(w, "budget   wall %s · calls %d · tokens %s%s · cost %s · context %s\n", time.Duration(b.WallClockSeconds*float64(time.Second)),
+		b.ToolCalls, orUnknown(b.Tokens, "%d"), cache, orUnknown(b.CostUSD, "$%.4f"), orUnknown(b.ContextTokens, "%d"))
 	printRun(w, r.Run, now)
 	j := r.Journal
 	fmt.Fprintf(w, "journal  %d records · %d corrupt · %d torn (%s scanned)", j.Lines, j.Corrupt, j.Torn, j.Scanned)

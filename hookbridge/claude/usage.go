@@ -19,9 +19,11 @@ import (
 // `cully replay` and ccusage read the whole file).
 const maxUsageRead = 8 << 20
 
-// seenKeep is how many counted messages a position remembers: a message's
-// lines are written together, so the last few are all a read can split.
-const seenKeep = 8
+// seenKeep is how many counted messages a position remembers. A message's
+// lines are written together, but a resumed session writes earlier
+// messages again, up to 48 messages later in the development corpus: a
+// message repeated further back than this is counted twice.
+const seenKeep = 64
 
 // usageEvents are the events on which the hook reads the transcript on:
 // one per model request (a batch of tool results, a prompt, the turn's
@@ -116,7 +118,7 @@ func readUsage(path string, pos *engine.TranscriptPos, t *Tokens) bool {
 		return false
 	}
 	if start < pos.Off { // shorter than what was read of it: rewritten, read anew
-		pos.Off, pos.Seen = 0, nil
+		pos.Off, pos.Seen, pos.SeenUsage = 0, nil, nil
 	}
 	if start > pos.Off { // a jump past unread lines: start at the first whole one
 		i := bytes.IndexByte(buf, '\n')
@@ -130,7 +132,7 @@ func readUsage(path string, pos *engine.TranscriptPos, t *Tokens) bool {
 		return false
 	}
 	for _, line := range bytes.Split(buf[:end], []byte{'\n'}) {
-		usageLine(line, &pos.Seen, t)
+		usageLine(line, pos, t)
 	}
 	pos.Off = start + int64(end) + 1
 	return true
@@ -141,8 +143,11 @@ func readUsage(path string, pos *engine.TranscriptPos, t *Tokens) bool {
 var assistantMark = []byte(`"assistant"`)
 
 // usageLine counts one transcript line's usage, if it is an assistant
-// message's line whose message was not counted yet.
-func usageLine(line []byte, seen *[]string, t *Tokens) {
+// message's line: a message not seen yet adds its figures; a later line of
+// the newest message replaces what it counted with its own (the last line
+// holds the final output count, as ccusage takes it); a message seen
+// before that adds nothing.
+func usageLine(line []byte, pos *engine.TranscriptPos, t *Tokens) {
 	if !bytes.Contains(line, assistantMark) || !bytes.Contains(line, []byte(`"usage"`)) {
 		return
 	}
@@ -155,22 +160,30 @@ func usageLine(line []byte, seen *[]string, t *Tokens) {
 	if u == nil {
 		return
 	}
-	key := msg.Str("id") + ":" + p.Str("requestId")
-	if key != ":" {
-		for _, k := range *seen {
-			if k == key {
-				return
-			}
-		}
-		*seen = append(*seen, key)
-		if n := len(*seen); n > seenKeep {
-			*seen = append((*seen)[:0:0], (*seen)[n-seenKeep:]...)
+	cur := [4]int64{u.Int("input_tokens"), u.Int("cache_creation_input_tokens"), u.Int("cache_read_input_tokens"), u.Int("output_tokens")}
+	key := transcriptFile(msg.Str("id") + ":" + p.Str("requestId"))
+	if n := len(pos.Seen); n > 0 && pos.Seen[n-1] == key && len(pos.SeenUsage) == 4 {
+		t.Input += cur[0] - pos.SeenUsage[0]
+		t.CacheWrite += cur[1] - pos.SeenUsage[1]
+		t.CacheRead += cur[2] - pos.SeenUsage[2]
+		t.Output += cur[3] - pos.SeenUsage[3]
+		pos.SeenUsage = cur[:]
+		return
+	}
+	for _, k := range pos.Seen {
+		if k == key {
+			return
 		}
 	}
-	t.Input += u.Int("input_tokens")
-	t.CacheWrite += u.Int("cache_creation_input_tokens")
-	t.CacheRead += u.Int("cache_read_input_tokens")
-	t.Output += u.Int("output_tokens")
+	pos.Seen = append(pos.Seen, key)
+	if n := len(pos.Seen); n > seenKeep {
+		pos.Seen = append(pos.Seen[:0:0], pos.Seen[n-seenKeep:]...)
+	}
+	pos.SeenUsage = append(pos.SeenUsage[:0:0], cur[:]...)
+	t.Input += cur[0]
+	t.CacheWrite += cur[1]
+	t.CacheRead += cur[2]
+	t.Output += cur[3]
 	t.Messages++
 }
 
@@ -179,10 +192,10 @@ func usageLine(line []byte, seen *[]string, t *Tokens) {
 // two equal.
 func SumUsage(r io.Reader) (Tokens, error) {
 	var t Tokens
-	var seen []string
+	var pos engine.TranscriptPos
 	b, err := io.ReadAll(r)
 	for _, line := range bytes.Split(b, []byte{'\n'}) {
-		usageLine(line, &seen, &t)
+		usageLine(line, &pos, &t)
 	}
 	return t, err
 }

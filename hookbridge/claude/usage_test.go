@@ -13,7 +13,7 @@ import (
 
 // wantUsage sums a transcript's usage the independent way, with
 // encoding/json: every assistant line's message.usage, each (message id,
-// request id) once, as ccusage counts them.
+// request id) once, its last line's figures, as ccusage counts them.
 func wantUsage(t *testing.T, path string) Tokens {
 	t.Helper()
 	f, err := os.Open(path)
@@ -21,8 +21,9 @@ func wantUsage(t *testing.T, path string) Tokens {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var w Tokens
-	seen := map[string]bool{}
+	type fig struct{ in, out, write, read int64 }
+	last := map[string]fig{}
+	var order []string
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
@@ -43,12 +44,16 @@ func wantUsage(t *testing.T, path string) Tokens {
 			continue
 		}
 		k := rec.Message.ID + ":" + rec.RequestID
-		if seen[k] {
-			continue
+		if _, ok := last[k]; !ok {
+			order = append(order, k)
 		}
-		seen[k] = true
 		u := rec.Message.Usage
-		w.Input, w.Output, w.CacheWrite, w.CacheRead, w.Messages = w.Input+u.In, w.Output+u.Out, w.CacheWrite+u.Write, w.CacheRead+u.Read, w.Messages+1
+		last[k] = fig{u.In, u.Out, u.Write, u.Read}
+	}
+	var w Tokens
+	for _, k := range order {
+		f := last[k]
+		w.Input, w.Output, w.CacheWrite, w.CacheRead, w.Messages = w.Input+f.in, w.Output+f.out, w.CacheWrite+f.write, w.CacheRead+f.read, w.Messages+1
 	}
 	return w
 }
@@ -58,7 +63,7 @@ func wantUsage(t *testing.T, path string) Tokens {
 // hook reads (the file growing line by line, a read at each line's end).
 func TestTranscriptTokens(t *testing.T) {
 	for _, name := range []string{"capture-session.jsonl", "capture-subagent.jsonl"} {
-		path := filepath.Join("testdata", "transcripts", name)
+		path := filepath.Join("testdata", "usage", name)
 		want := wantUsage(t, path)
 		if want.Messages == 0 {
 			t.Fatalf("%s: no usage in the fixture", name)
@@ -128,7 +133,7 @@ func splitLines(b []byte) [][]byte {
 // transcript on: the lines of one model turn (here the captured session's
 // last 16 KiB, a turn with a Read's output in it).
 func BenchmarkTranscriptRead(b *testing.B) {
-	path := filepath.Join("testdata", "transcripts", "capture-session.jsonl")
+	path := filepath.Join("testdata", "usage", "capture-session.jsonl")
 	fi, err := os.Stat(path)
 	if err != nil {
 		b.Fatal(err)
