@@ -50,3 +50,26 @@ func BenchmarkStateEncode(b *testing.B) {
 	}
 	b.SetBytes(int64(len(buf)))
 }
+
+// BenchmarkAppend is one journal append under its lock, as the hook makes
+// it, with and without CULLY_DURABLE's fdatasync (docs/performance.md).
+func BenchmarkAppend(b *testing.B) {
+	for _, durable := range []bool{false, true} {
+		name := "page-cache"
+		if durable {
+			name = "durable"
+		}
+		b.Run(name, func(b *testing.B) {
+			h := Home{Dir: b.TempDir(), Durable: durable}
+			if err := h.Ensure(); err != nil {
+				b.Fatal(err)
+			}
+			rec := AppendEvent(nil, &engine.Event{V: engine.SchemaVersion, Agent: "claude", Session: "s", Kind: engine.KindPostTool, Tool: "Read"})
+			for b.Loop() {
+				if err := h.Append(rec); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
