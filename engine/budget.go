@@ -390,11 +390,16 @@ func (s *State) budgetNotes(ev *Event, cfg *Config) []string {
 	return lines
 }
 
+// Any reports whether the user set a budget of their own.
+func (b BudgetConfig) Any() bool {
+	return b.WallSeconds > 0 || b.ToolCalls > 0 || b.Tokens > 0 || b.CostUSD > 0
+}
+
 // tells reports whether an alert is the user's to hear about: its budget
 // is one the user set ([budget] in their config); a runaway or the
 // summary-only switch once the user set any budget.
 func (b BudgetConfig) tells(key string) bool {
-	any := b.WallSeconds > 0 || b.ToolCalls > 0 || b.Tokens > 0 || b.CostUSD > 0
+	any := b.Any()
 	switch {
 	case strings.Contains(key, ":"+string(ResWallClock)+":"):
 		return b.WallSeconds > 0

@@ -45,6 +45,9 @@ type Options struct {
 	Undo    time.Duration       // 0: defaultUndo
 	Tmux    bool                // inside tmux: desktop notifications go through its passthrough
 	Notify  string              // "osc9" (default) or "osc777": the desktop notification the terminal understands
+	// Rules is the configuration in effect (the user's budgets among it),
+	// for the run's budget gauges; nil: the defaults.
+	Rules *engine.Config
 }
 
 // alertMode is what happens when a checkpoint opens.
@@ -113,6 +116,7 @@ type pendingAck struct {
 
 // Model is the panel's one root model.
 type Model struct {
+	rules   engine.Config // the configuration in effect, for the budget gauges
 	backend Backend
 	journal <-chan tailer.Batch
 	tick    time.Duration
@@ -169,8 +173,12 @@ func New(o Options) Model {
 	if notify != notifyOSC777 {
 		notify = notifyOSC9
 	}
+	rules := engine.DefaultConfig()
+	if o.Rules != nil {
+		rules = *o.Rules
+	}
 	return Model{
-		backend: o.Backend, journal: o.Journal, tick: tick, undo: undo, noColor: o.NoColor, tmux: o.Tmux, notify: notify,
+		rules: rules, backend: o.Backend, journal: o.Journal, tick: tick, undo: undo, noColor: o.NoColor, tmux: o.Tmux, notify: notify,
 		styles: DefaultStyles(o.Dark, o.NoColor), keys: DefaultKeyMap(), now: now(),
 		sess: map[string]*session{}, follow: o.Session, pinned: o.Session != "",
 		width: 56, height: 24,

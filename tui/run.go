@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,10 +20,141 @@ const resumeHint = "cully resume --reason TEXT"
 // none was recorded.
 func snapshotsOff(r *engine.Run) bool { return r.Asked == 0 && r.Snapshots == 0 && r.Failed == nil }
 
-// runHasRow: the run's section has a row to select. With snapshots off
-// and nothing wrong it is a single dim line, nothing to read further.
+// runHasRow: the run's section has a row to select. With snapshots off,
+// no alert told to the agent and nothing wrong it is a single dim line,
+// nothing to read further (the seed's defaults' alerts are shown, never
+// told: the Budget section's gauge has them).
 func runHasRow(r *engine.Run) bool {
-	return !snapshotsOff(r) || r.Paused != nil || r.RollbackFailed != nil
+	return !snapshotsOff(r) || r.Paused != nil || r.RollbackFailed != nil || slices.ContainsFunc(r.Budget.Alerts, func(a engine.BudgetAlert) bool { return a.Told })
+}
+
+// closestBudget is the run's budget nearest its limit (the largest share
+// of those with a figure and a limit); ok is false when there is none.
+func (m Model) closestBudget(st *engine.State) (engine.BudgetFigure, bool) {
+	var best engine.BudgetFigure
+	ok := false
+	for _, f := range st.Figures(m.now, &m.rules) {
+		if f.Known && f.Limit > 0 && (!ok || f.Used/f.Limit > best.Used/best.Limit) {
+			best, ok = f, true
+		}
+	}
+	return best, ok
+}
+
+// gaugeWidth is a budget gauge's bar, in cells.
+const gaugeWidth = 10
+
+// resourceName is a budget's resource in words.
+func resourceName(r engine.Resource) string {
+	switch r {
+	case engine.ResWallClock:
+		return "wall clock"
+	case engine.ResToolCalls:
+		return "tool calls"
+	case engine.ResTokens:
+		return "tokens"
+	case engine.ResCost:
+		return "cost"
+	}
+	return string(r)
+}
+
+// amount is a resource's figure in its unit.
+func amount(r engine.Resource, v float64) string {
+	switch r {
+	case engine.ResWallClock:
+		d := dur(time.Duration(v * float64(time.Second)))
+		if mins, ok := strings.CutSuffix(d, "m0s"); ok {
+			return mins + "m" // 5m, not 5m0s
+		}
+		return d
+	case engine.ResCost:
+		return fmt.Sprintf("$%.2f", v)
+	case engine.ResTokens:
+		return kilo(int64(v))
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+// gauge is a budget's used share as a bar, filled to the nearest tenth:
+// in the accent colour from 90% (the warning's threshold) on for a budget
+// the user set; the seed's defaults, shown and never told, stay dim.
+func (m Model) gauge(f engine.BudgetFigure) string {
+	s := m.styles
+	share := f.Used / f.Limit
+	n := min(gaugeWidth, max(0, int(share*gaugeWidth+0.5)))
+	bar := strings.Repeat("█", n) + strings.Repeat("░", gaugeWidth-n)
+	switch {
+	case !m.userBudget(f.Res):
+		return s.Dim.Render(bar)
+	case share >= 0.9:
+		return s.Accent.Render(bar)
+	}
+	return s.Text.Render(bar)
+}
+
+// userBudget: the user set this resource's budget ([budget]).
+func (m Model) userBudget(r engine.Resource) bool {
+	b := m.rules.Budget
+	switch r {
+	case engine.ResWallClock:
+		return b.WallSeconds > 0
+	case engine.ResToolCalls:
+		return b.ToolCalls > 0
+	case engine.ResTokens:
+		return b.Tokens > 0
+	case engine.ResCost:
+		return b.CostUSD > 0
+	}
+	return false
+}
+
+// runBudgetLines are the run's budgets, one gauge a line: used of the limit,
+// the share, and the burn rate per minute of the run so far; a resource
+// the host gives no figure for, or with no budget, says so.
+func (m Model) runBudgetLines(w int, st *engine.State) []string {
+	r := st.Run
+	figs := st.Figures(m.now, &m.rules)
+	if len(figs) == 0 {
+		return nil
+	}
+	s := m.styles
+	minutes := m.now.Sub(r.Started).Minutes()
+	out := []string{"", s.Dim.Render(cut(fmt.Sprintf("budget · %s task", r.Class(&m.rules)), w))}
+	if !m.rules.Budget.Any() {
+		out = append(out, styleLines(s.Dim, wrapIndent("the seed's defaults: shown here, never told to the agent ([budget] in your config sets your own)", w, 2))...)
+	}
+	for _, f := range figs {
+		name := fmt.Sprintf("  %-10s ", resourceName(f.Res))
+		var rest string
+		switch {
+		case !f.Known:
+			rest = s.Dim.Render("unknown: the host gives no figure")
+		case f.Limit == 0:
+			rest = s.Dim.Render(amount(f.Res, f.Used) + " · no budget")
+		default:
+			text := fmt.Sprintf(" %s of %s (%.0f%%)", amount(f.Res, f.Used), amount(f.Res, f.Limit), 100*f.Used/f.Limit)
+			if f.Res != engine.ResWallClock && minutes >= 1 {
+				text += " · " + amount(f.Res, f.Used/minutes) + "/min"
+			}
+			rest = m.gauge(f) + s.Text.Render(cut(text, max(0, w-width(name)-gaugeWidth)))
+		}
+		out = append(out, s.Dim.Render(name)+rest)
+	}
+	var alerts []string
+	for i := len(r.Budget.Alerts) - 1; i >= 0; i-- {
+		a := r.Budget.Alerts[i]
+		told := "shown, not told"
+		if a.Told {
+			told = "told to the agent"
+		}
+		text := a.Text
+		if text == "" {
+			text = a.Key
+		}
+		alerts = append(alerts, fmt.Sprintf("%s %s (%s): %s", a.Kind, agoShort(m.now, unixTime(a.At)), told, clean(text)))
+	}
+	return append(out, m.bullets(w, "budget alerts and runaways, newest first", alerts)...)
 }
 
 // runAlert is the run's state that needs the user, if any: the words in
@@ -197,6 +329,7 @@ func (m Model) runDetail(w int, r *engine.Run) []string {
 		fs = append(fs, field{"resumed", note, nil})
 	}
 	out = append(out, m.fields(w, fs)...)
+	out = append(out, m.runBudgetLines(w, m.followed())...)
 	if f := r.RollbackFailed; f != nil && ss.run.Rollback != nil {
 		var ps []string
 		for _, p := range ss.run.Rollback.Problems {

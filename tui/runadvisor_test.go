@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -162,6 +163,8 @@ func TestRunQuietStates(t *testing.T) {
 	f := scenario()
 	st := f.states[mainID]
 	st.Run.Asked, st.Run.Done, st.Run.Snapshots, st.Run.LastStep, st.Run.LastAt, st.Run.LastFiles = 0, 0, 0, 0, 0, 0
+	told := st.Run.Budget.Alerts
+	st.Run.Budget.Alerts = nil
 	m := model(t, f, 56, 40)
 	out := screen(m)
 	if !strings.Contains(out, "Run b309… · snapshots off (CULLY_SNAPSHOTS=off)") {
@@ -171,6 +174,11 @@ func TestRunQuietStates(t *testing.T) {
 		if it.run != nil {
 			t.Error("a run with snapshots off and nothing wrong is not an item")
 		}
+	}
+	// A budget alert told to the agent is something to read: an item.
+	st.Run.Budget.Alerts = told
+	if !slices.ContainsFunc(model(t, f, 56, 40).items(), func(it item) bool { return it.run != nil }) {
+		t.Error("a run whose agent was told a budget alert is not an item")
 	}
 	st.Run = nil
 	if out := screen(model(t, f, 56, 40)); strings.Contains(out, "Run ") {
@@ -198,5 +206,27 @@ func TestAdvisorWaitEndsOnTick(t *testing.T) {
 	tm = run(t, tm, cmd)
 	if !strings.Contains(screen(tm), "Advisor ready") {
 		t.Errorf("the standing is read again once the wait ended:\n%s", screen(tm))
+	}
+}
+
+// The run's details show every budget as a gauge with its burn rate; with
+// the user's own budget the seed's-defaults note goes, and the Budget
+// section's gauge is the budget nearest its limit.
+func TestRunBudgetGauges(t *testing.T) {
+	f := scenario()
+	rules := engine.DefaultConfig()
+	rules.Budget.ToolCalls = 40
+	m := start(t, newModel(f, 56, 60, Options{Rules: &rules}))
+	out := screen(press(t, selectItem(t, m, "r:"), "enter"))
+	for _, want := range []string{"tool calls ███████░░░ 29 of 40 (72%) · 15/min", "wall clock ████░░░░░░ 1m58s of 5m (39%)", "tokens     unknown: the host gives no figure"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("run details miss %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "the seed's defaults") {
+		t.Errorf("the defaults' note with a budget of the user's:\n%s", out)
+	}
+	if list := screen(start(t, newModel(f, 56, 60, Options{Rules: &rules}))); !strings.Contains(list, "███████░░░ tool calls 29 of 40 (72%)") {
+		t.Errorf("no gauge in the Budget section:\n%s", list)
 	}
 }

@@ -567,8 +567,12 @@ func (m Model) budgetLines(w int) []string {
 			}
 			usage = append(usage, c)
 		}
-		if u.InputTokens != nil && u.OutputTokens != nil {
-			usage = append(usage, kilo(*u.InputTokens+*u.OutputTokens)+" tokens")
+		if n, ok := engine.HostTokens(u); ok {
+			t := kilo(n) + " tokens"
+			if u.CacheReadTokens != nil && w >= 44 {
+				t += " (+" + kilo(*u.CacheReadTokens) + " cache reads)"
+			}
+			usage = append(usage, t)
 		}
 	}
 	switch {
@@ -576,6 +580,19 @@ func (m Model) budgetLines(w int) []string {
 		out = append(out, "  "+s.Text.Render(cut(strings.Join(usage, " · "), w-2)))
 	case ss.hint != "":
 		out = append(out, styleLines(s.Dim, wrapIndent("cost and context: run `"+ss.hint+"`", w, 2))...)
+	}
+	// The run's budget nearest its limit, as a gauge (every one: the run's
+	// details).
+	if f, ok := m.closestBudget(st); ok && st.Run != nil {
+		text := fmt.Sprintf(" %s %s/%s", resourceName(f.Res), amount(f.Res, f.Used), amount(f.Res, f.Limit))
+		if w >= 44 {
+			text = fmt.Sprintf(" %s %s of %s (%.0f%%)", resourceName(f.Res), amount(f.Res, f.Used), amount(f.Res, f.Limit), 100*f.Used/f.Limit)
+		}
+		style := s.Dim.Render
+		if m.userBudget(f.Res) {
+			style = s.Text.Render
+		}
+		out = append(out, "  "+m.gauge(f)+style(cut(text, max(0, w-2-gaugeWidth))))
 	}
 	return out
 }

@@ -126,14 +126,15 @@ func (a *app) runPanel(ctx context.Context, h store.Home, session string, feed f
 	ch := make(chan tailer.Batch, 64)
 	wg.Add(1)
 	go func() { defer wg.Done(); _ = tailer.New(h.Journal(), start).Run(ctx, ch) }()
+	ld := a.loadConfig() // the configuration as the panel starts: a change shows at its next start
 	backend := tui.HomeBackend{Home: h, Record: func(ev *engine.Event) error {
 		_, err := a.record(h, ev)
 		return err
 	}, Hint: usageHint,
 		// The advisor's commands as the panel starts: a config changed
 		// meanwhile shows at its next start.
-		Workers: a.loadConfig().Workers, DiscoveryOff: a.getenv("CULLY_DISCOVERY") == "off", Cache: &tui.ReadCache{}}
-	m := tui.New(tui.Options{Backend: backend, Journal: ch, Session: session, Dark: true,
+		Workers: ld.Workers, DiscoveryOff: a.getenv("CULLY_DISCOVERY") == "off", Cache: &tui.ReadCache{}}
+	m := tui.New(tui.Options{Backend: backend, Journal: ch, Session: session, Dark: true, Rules: &ld.Config,
 		NoColor: a.getenv("NO_COLOR") != "", Now: time.Now,
 		Tmux: a.getenv("TMUX") != "", Notify: notifyProtocol(a.getenv)})
 	p := tea.NewProgram(m, tea.WithInput(a.stdin), tea.WithOutput(a.stdout), tea.WithFPS(panelFPS))
