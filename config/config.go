@@ -255,6 +255,9 @@ func applyBudget(b *engine.BudgetConfig, set map[string]setting, file string, ps
 	if s, ok := set["budget.class"]; ok {
 		b.Class = s.s
 	}
+	if s, ok := set["budget.mode"]; ok {
+		b.Mode = s.s
+	}
 	for _, t := range []struct {
 		key string
 		dst *int64

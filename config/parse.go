@@ -156,12 +156,12 @@ var specs = []struct {
 
 // budgetKeys are [budget]'s keys; every one is user-only: a project file
 // may not loosen (or set) the user's run budgets.
-var budgetKeys = []string{"class", "wall_clock_seconds", "tool_calls", "tokens", "cost_usd"}
+var budgetKeys = []string{"class", "wall_clock_seconds", "tool_calls", "tokens", "cost_usd", "mode"}
 
 // budgetSpec is a [budget] key's spec.
 func budgetSpec(key string) (spec, bool) {
 	switch key {
-	case "class":
+	case "class", "mode":
 		return spec{kind: unstable.String, userOnly: true}, true
 	case "cost_usd":
 		return spec{kind: unstable.Float, userOnly: true}, true
@@ -391,6 +391,12 @@ func (w *walker) value(key string, sp spec, v *unstable.Node, off int) {
 		if key == "budget.class" && !engine.ValidClass(s.s) {
 			w.problemf(off, true, func() string {
 				return fmt.Sprintf("budget.class = %q: it is \"standard\", \"multi-file\" or \"full-repo\"; the class is decided from the run's edits", s.s)
+			})
+			return
+		}
+		if key == "budget.mode" && !engine.ValidMode(s.s) {
+			w.problemf(off, true, func() string {
+				return fmt.Sprintf("budget.mode = %q: it is \"advise\" or \"enforce\"; unset, unattended sessions are enforced and attended ones advised", s.s)
 			})
 			return
 		}

@@ -70,6 +70,9 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 			sigs = s.startRun(ev)
 		}
 		sigs = append(sigs, s.preTool(ev, cfg)...)
+		if s.Run != nil && s.Run.Halted != nil { // subagents' calls too: the run is halted
+			sigs = append(sigs, Signal{Kind: SignalHalt, Text: HaltText(s.Run.Halted)})
+		}
 	case KindPostTool:
 		sigs = append(s.postTool(ev, cfg), s.runCall(ev)...)
 	case KindBatch:

@@ -67,6 +67,25 @@ type BudgetConfig struct {
 	ToolCalls   int64   `toml:"tool_calls" json:"tool_calls,omitempty"`
 	Tokens      int64   `toml:"tokens" json:"tokens,omitempty"`
 	CostUSD     float64 `toml:"cost_usd" json:"cost_usd,omitempty"`
+	// Mode is what an exceeded budget or a runaway told to the agent does:
+	// "advise" tells it; "enforce" also halts the run (the host refuses
+	// every later tool call until `cully resume`); "" (auto): enforce when
+	// nobody watches the session (headless, print mode), advise otherwise.
+	Mode string `toml:"mode" json:"mode,omitempty"`
+}
+
+// Budget modes.
+const (
+	ModeAdvise  = "advise"
+	ModeEnforce = "enforce"
+)
+
+// ValidMode reports whether s names a budget mode ("" is auto).
+func ValidMode(s string) bool { return s == "" || s == ModeAdvise || s == ModeEnforce }
+
+// enforces reports whether alerts halt the run for this session.
+func (b BudgetConfig) enforces(attended bool) bool {
+	return b.Mode == ModeEnforce || b.Mode == "" && !attended
 }
 
 // ValidClass reports whether s names a task class.
@@ -382,12 +401,22 @@ func (s *State) budgetNotes(ev *Event, cfg *Config) []string {
 	for i := range r.Budget.Alerts {
 		if a := &r.Budget.Alerts[i]; !a.Told {
 			a.Told = true
-			if a.Text != "" && cfg.Budget.tells(a.Key) {
+			if a.Text != "" && cfg.Budget.Tells(a.Key) {
 				lines = append(lines, a.Text)
+				if (a.Kind == AlertExceeded || a.Kind == AlertRunaway) && r.Halted == nil && cfg.Budget.enforces(s.attended()) {
+					r.Halted = &RunNote{At: a.At, Note: a.Text}
+				}
 			}
 		}
 	}
 	return lines
+}
+
+// HaltText is what a halted run's refused tool call says, to the agent
+// and the user: why, and how the user lets it go on.
+func HaltText(h *RunNote) string {
+	return "cully halted this run (enforce mode) at " + clock(h.At) + ": " + strings.TrimPrefix(h.Note, "cully budget: ") +
+		" Every tool call is refused until the user runs `cully resume --reason TEXT` (which doubles the exceeded budgets)."
 }
 
 // Any reports whether the user set a budget of their own.
@@ -395,10 +424,10 @@ func (b BudgetConfig) Any() bool {
 	return b.WallSeconds > 0 || b.ToolCalls > 0 || b.Tokens > 0 || b.CostUSD > 0
 }
 
-// tells reports whether an alert is the user's to hear about: its budget
+// Tells reports whether an alert is the user's to hear about: its budget
 // is one the user set ([budget] in their config); a runaway or the
 // summary-only switch once the user set any budget.
-func (b BudgetConfig) tells(key string) bool {
+func (b BudgetConfig) Tells(key string) bool {
 	any := b.Any()
 	switch {
 	case strings.Contains(key, ":"+string(ResWallClock)+":"):

@@ -79,6 +79,10 @@ type Run struct {
 	Paused         *RunNote    `json:"paused,omitempty"`
 	Resumed        *RunNote    `json:"resumed,omitempty"` // the last resume and its note
 	RollbackFailed *RunFailure `json:"rollback_failed,omitempty"`
+	// Halted: in enforce mode, an exceeded budget or a runaway told to the
+	// agent halted the run (its text in Note); every later tool call is
+	// refused until a resume. Carried, as a pause is.
+	Halted *RunNote `json:"halted,omitempty"`
 	// Notice is said once, before the foreground agent's next call (a
 	// rollback changed files under it). Carried.
 	Notice string `json:"notice,omitempty"`
@@ -139,7 +143,7 @@ func (s *State) startRun(ev *Event) []Signal {
 	r := &Run{ID: RunID(s.Session, s.Task, ev.Time), Task: s.Task, Started: ev.Time, SnapAt: ev.Time.Unix()}
 	if old := s.Run; old != nil {
 		r.Asked, r.Done = old.Asked, old.Done
-		r.Paused, r.Resumed, r.RollbackFailed, r.Notice = old.Paused, old.Resumed, old.RollbackFailed, old.Notice
+		r.Paused, r.Resumed, r.RollbackFailed, r.Notice, r.Halted = old.Paused, old.Resumed, old.RollbackFailed, old.Notice, old.Halted
 	}
 	s.Run = r
 	s.budgetUsage()
@@ -248,7 +252,7 @@ func (s *State) runEvent(ev *Event, cfg *Config) {
 	case KindPause:
 		r.Paused = &RunNote{At: at, Note: cutNote(ev.Note)}
 	case KindResume:
-		r.Paused, r.RollbackFailed = nil, nil
+		r.Paused, r.RollbackFailed, r.Halted = nil, nil, nil
 		r.Resumed = &RunNote{At: at, Note: cutNote(ev.Note), Doubled: s.resumeBudgets(ev.Time, cfg)}
 	case KindRollback:
 		step := 0

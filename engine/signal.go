@@ -59,6 +59,10 @@ const (
 	// Reason, the run's tool calls so far in N: the hook starts it in the
 	// background, off its own time.
 	SignalSnapshot SignalKind = "snapshot"
+	// SignalHalt refuses the tool call: the run is halted (enforce mode),
+	// Text says why and how the user resumes it. The adapter of a host
+	// that can refuse a call answers with its own refusal and stop.
+	SignalHalt SignalKind = "halt"
 )
 
 // Signal is an output of the reducer: something raised, closed or said.
@@ -69,6 +73,16 @@ type Signal struct {
 	Evidence string     `json:"evidence,omitempty"`
 	Text     string     `json:"text,omitempty"` // the nudge, for SignalNudge
 	N        int        `json:"n,omitempty"`    // a count the signal carries: the run's tool calls, for SignalSnapshot
+}
+
+// Halt returns the refusal's text when the call is refused, else "".
+func Halt(sigs []Signal) string {
+	for _, s := range sigs {
+		if s.Kind == SignalHalt {
+			return s.Text
+		}
+	}
+	return ""
 }
 
 // Nudge returns the text to hand the agent, or "" when there is none.

@@ -165,6 +165,16 @@ type Completer interface {
 	Complete(raw []byte, env Env, ev *engine.Event, st *engine.State)
 }
 
+// Halter is an agent whose host can refuse a tool call and stop the agent
+// from its hook (Claude Code): enforce mode halts a run through it. Hosts
+// without one are told, never stopped.
+type Halter interface {
+	Agent
+	// EncodeHalt is Encode for a call of a halted run: the host refuses
+	// it and stops, the reason said to the model and the user.
+	EncodeHalt(hookEvent, reason, nudge string) []byte
+}
+
 // Truster is an installer for an agent that runs user hooks only once the
 // user trusts them (Codex). Both methods run after the settings are
 // written, outside the hook.

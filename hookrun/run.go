@@ -187,6 +187,13 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 			_ = h.LogError("advisor", err, map[string]any{"session": ev.Session})
 		}
 	}
+	if reason := engine.Halt(sigs); reason != "" {
+		if h, ok := agents.HalterFor(agent); ok {
+			return h.EncodeHalt(ev.Hook, reason, engine.Nudge(sigs)), ev, nil
+		}
+		// A host that cannot refuse a call is told why it should stop.
+		return agent.Encode(ev.Hook, strings.TrimSpace(reason+"\n"+engine.Nudge(sigs))), ev, nil
+	}
 	return agent.Encode(ev.Hook, engine.Nudge(sigs)), ev, nil
 }
 

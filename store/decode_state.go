@@ -408,6 +408,8 @@ func (d *stateDecoder) transcript(v []byte) *engine.TranscriptPos {
 			})
 		case `"seen"`:
 			d.each(x, func(e []byte) { p.Seen = append(p.Seen, jsonlite.Str(e)) })
+		case `"seen_usage"`:
+			d.each(x, func(e []byte) { p.SeenUsage = append(p.SeenUsage, jsonlite.Int(e)) })
 		}
 	})
 	return p
@@ -468,6 +470,8 @@ func (d *stateDecoder) run(v []byte) *engine.Run {
 			r.Resumed = d.runNote(x)
 		case `"rollback_failed"`:
 			r.RollbackFailed = d.runFailure(x)
+		case `"halted"`:
+			r.Halted = d.runNote(x)
 		case `"notice"`:
 			r.Notice = jsonlite.Str(x)
 		case `"budget"`:

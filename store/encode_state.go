@@ -169,6 +169,9 @@ func appendRun(b []byte, r *engine.Run) []byte {
 	if r.RollbackFailed != nil {
 		b = appendRunFailure(appendField(b, "rollback_failed"), r.RollbackFailed)
 	}
+	if r.Halted != nil {
+		b = appendRunNote(appendField(b, "halted"), r.Halted)
+	}
 	b = appendStr(b, "notice", r.Notice, true)
 	b = appendRunBudget(appendField(b, "budget"), &r.Budget)
 	return append(b, '}')
@@ -297,6 +300,7 @@ func appendTranscript(b []byte, p *engine.TranscriptPos) []byte {
 		return append(b, '}')
 	})
 	b = appendList(b, "seen", p.Seen, appendQuoted)
+	b = appendList(b, "seen_usage", p.SeenUsage, func(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) })
 	return append(b, '}')
 }
 

@@ -25,7 +25,7 @@ func snapshotsOff(r *engine.Run) bool { return r.Asked == 0 && r.Snapshots == 0 
 // nothing to read further (the seed's defaults' alerts are shown, never
 // told: the Budget section's gauge has them).
 func runHasRow(r *engine.Run) bool {
-	return !snapshotsOff(r) || r.Paused != nil || r.RollbackFailed != nil || slices.ContainsFunc(r.Budget.Alerts, func(a engine.BudgetAlert) bool { return a.Told })
+	return !snapshotsOff(r) || r.Paused != nil || r.Halted != nil || r.RollbackFailed != nil || slices.ContainsFunc(r.Budget.Alerts, func(a engine.BudgetAlert) bool { return a.Told })
 }
 
 // closestBudget is the run's budget nearest its limit (the largest share
@@ -166,6 +166,8 @@ func (m Model) runAlert(r *engine.Run) (word, rest, next string) {
 		f := r.RollbackFailed
 		return "✗ ROLLBACK FAILED", fmt.Sprintf(" · to step %d · %s · %s", f.Step, agoShort(now, unixTime(f.At)), clean(f.Error)),
 			fmt.Sprintf("cully rollback --to %d retries · %s gives up", f.Step, resumeHint)
+	case r.Halted != nil:
+		return "■ HALTED", " since " + clock(now, unixTime(r.Halted.At)) + " · enforce mode: every tool call refused", resumeHint
 	case r.Paused != nil:
 		p := r.Paused
 		rest := " since " + clock(now, unixTime(p.At))
@@ -297,6 +299,8 @@ func (m Model) runDetail(w int, r *engine.Run) []string {
 	case r.RollbackFailed != nil:
 		f := r.RollbackFailed
 		status, stStyle = fmt.Sprintf("the rollback to snapshot %d failed %s: %s", f.Step, when(now, unixTime(f.At)), clean(f.Error)), s.Accent.Render
+	case r.Halted != nil:
+		status, stStyle = "halted "+when(now, unixTime(r.Halted.At))+" (enforce mode): every tool call is refused and the agent stopped: "+clean(r.Halted.Note), s.Accent.Render
 	case r.Paused != nil:
 		status, stStyle = "paused "+when(now, unixTime(r.Paused.At))+" (cully stop): the agent is told before each call to make no further changes", s.Accent.Render
 	}

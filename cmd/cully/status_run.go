@@ -16,7 +16,7 @@ type runReport struct {
 	ID             string          `json:"id"`
 	Task           int             `json:"task"`
 	Started        time.Time       `json:"started"`
-	State          string          `json:"state"` // running, paused, rollback failed
+	State          string          `json:"state"` // running, paused, halted, rollback failed
 	ToolCalls      int             `json:"tool_calls"`
 	Edits          int             `json:"edits"`
 	Dir            string          `json:"dir"`
@@ -26,6 +26,7 @@ type runReport struct {
 	Paused         *noteReport     `json:"paused"`
 	Resumed        *noteReport     `json:"resumed"`
 	RollbackFailed *rollbackFailed `json:"rollback_failed"`
+	Halted         *noteReport     `json:"halted"` // enforce mode: every tool call refused until a resume
 	Budget         runBudgetReport `json:"budget"`
 }
 
@@ -175,6 +176,9 @@ func buildRunReport(h store.Home, st *engine.State, now time.Time, cfg *engine.C
 	if p := r.Resumed; p != nil {
 		rep.Resumed = &noteReport{At: unixTime(p.At), Note: p.Note}
 	}
+	if p := r.Halted; p != nil {
+		rep.Halted, rep.State = &noteReport{At: unixTime(p.At), Note: p.Note}, "halted"
+	}
 	if f := r.RollbackFailed; f != nil {
 		rf := &rollbackFailed{failureReport: failureReport{Step: f.Step, At: unixTime(f.At), Error: f.Error}}
 		if rec, err := runs.ReadFailure(h, r.ID); err == nil && rec != nil {
@@ -194,6 +198,8 @@ func printRun(w io.Writer, r *runReport, now time.Time) {
 	switch {
 	case r.RollbackFailed != nil:
 		state = " · ROLLBACK FAILED"
+	case r.Halted != nil:
+		state = fmt.Sprintf(" · HALTED since %s (enforce mode: every tool call refused; `cully resume --reason` goes on)", r.Halted.At.Format(time.RFC3339))
 	case r.Paused != nil:
 		state = fmt.Sprintf(" · PAUSED since %s (cully stop; `cully resume --reason` goes on)", r.Paused.At.Format(time.RFC3339))
 	}

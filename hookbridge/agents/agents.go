@@ -68,6 +68,18 @@ func completers() []hookbridge.Completer {
 	return []hookbridge.Completer{claude.Agent{}, codex.Agent{}}
 }
 
+func halters() []hookbridge.Halter { return []hookbridge.Halter{claude.Agent{}} }
+
+// HalterFor is the agent's Halter capability, if it has one.
+func HalterFor(a hookbridge.Agent) (hookbridge.Halter, bool) {
+	for _, h := range halters() {
+		if h.Name() == a.Name() {
+			return h, true
+		}
+	}
+	return nil, false
+}
+
 // CompleterFor is the agent's Completer capability, if it has one.
 func CompleterFor(a hookbridge.Agent) (hookbridge.Completer, bool) {
 	for _, c := range completers() {

@@ -65,8 +65,14 @@ func TestForCall(t *testing.T) {
 
 // The capability lists are exactly the adapters that implement them.
 func TestCapabilityLists(t *testing.T) {
-	var wantG, wantC, gotG, gotC []string
+	var wantG, wantC, gotG, gotC, wantH, gotH []string
 	for _, a := range All() {
+		if _, ok := a.(hookbridge.Halter); ok {
+			wantH = append(wantH, a.Name())
+		}
+		if _, ok := HalterFor(a); ok {
+			gotH = append(gotH, a.Name())
+		}
 		if _, ok := a.(hookbridge.Guest); ok {
 			wantG = append(wantG, a.Name())
 		}
@@ -82,5 +88,8 @@ func TestCapabilityLists(t *testing.T) {
 	}
 	if strings.Join(gotG, " ") != strings.Join(wantG, " ") || strings.Join(gotC, " ") != strings.Join(wantC, " ") {
 		t.Errorf("guests %v (adapters: %v), completers %v (adapters: %v)", gotG, wantG, gotC, wantC)
+	}
+	if strings.Join(gotH, " ") != strings.Join(wantH, " ") {
+		t.Errorf("halters %v (adapters: %v)", gotH, wantH)
 	}
 }

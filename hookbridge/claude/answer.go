@@ -35,3 +35,36 @@ func (Agent) Encode(hookEvent string, nudge string) []byte {
 	b, _ := json.Marshal(a)
 	return append(b, '\n')
 }
+
+// haltAnswer refuses a tool call and stops the agent: Claude Code's own
+// stop mechanism for a PreToolUse hook (permissionDecision "deny" with the
+// reason the model reads, and "continue": false with the reason the user
+// sees), proven in the real client by the end-to-end test.
+type haltAnswer struct {
+	Continue           bool   `json:"continue"`
+	StopReason         string `json:"stopReason"`
+	HookSpecificOutput struct {
+		HookEventName            string `json:"hookEventName"`
+		PermissionDecision       string `json:"permissionDecision"`
+		PermissionDecisionReason string `json:"permissionDecisionReason"`
+	} `json:"hookSpecificOutput"`
+}
+
+// EncodeHalt returns the answer that refuses a PreToolUse call of a halted
+// run (enforce mode), with the nudge due, if any, after the reason. Other
+// events get the plain answer: only a call about to run can be refused.
+func (a Agent) EncodeHalt(hookEvent, reason, nudge string) []byte {
+	if hookEvent != "PreToolUse" {
+		return a.Encode(hookEvent, nudge)
+	}
+	var h haltAnswer
+	h.StopReason = reason
+	h.HookSpecificOutput.HookEventName = hookEvent
+	h.HookSpecificOutput.PermissionDecision = "deny"
+	h.HookSpecificOutput.PermissionDecisionReason = reason
+	if nudge != "" {
+		h.HookSpecificOutput.PermissionDecisionReason += "\n" + nudge
+	}
+	b, _ := json.Marshal(h)
+	return append(b, '\n')
+}
