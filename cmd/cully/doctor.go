@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"cully/engine"
 	"cully/hookbridge"
 	"cully/hookbridge/agents"
+	"cully/install"
 	"cully/skill"
 	"cully/store"
 )
@@ -207,9 +209,35 @@ func wiring(in hookbridge.Installer, at hookbridge.Place) ([]wired, []check) {
 		}
 		if w.Command != "" {
 			found = append(found, wired{t, w.Command})
+			for _, c := range runControlChecks(in, t) {
+				if !said[c.What] {
+					said[c.What] = true
+					cs = append(cs, c)
+				}
+			}
 		}
 	}
 	return found, cs
+}
+
+// runControlChecks are the run-control skill's files beside cully's own
+// skill, as install writes them: one line when all are current, else one
+// per file missing or different.
+func runControlChecks(in hookbridge.Installer, t hookbridge.Target) []check {
+	fix := "cully install --agent " + in.Name()
+	var bad []check
+	files := skill.RunControl()
+	for _, f := range files {
+		c := hookbridge.SkillCheck(install.SkillSibling(t.Skill, skill.RunControlFolder, f.Path), f.Text, fix)
+		if !c.OK {
+			bad = append(bad, check(c))
+		}
+	}
+	if len(bad) > 0 {
+		return bad
+	}
+	dir := filepath.Dir(install.SkillSibling(t.Skill, skill.RunControlFolder, "SKILL.md"))
+	return []check{{OK: true, What: fmt.Sprintf("run-control skill present and current: %s (%d files)", dir, len(files))}}
 }
 
 // wiringChecks are doctor's lines for one agent: each scope's checks, and
