@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -321,11 +322,67 @@ func (a *app) agentSettings(root string) ([]agentSetting, string) {
 		out = append(out, agentSetting{k.res, fmt.Sprintf("Codex: %s (`%s` in %s)", k.text(n), k.key, file)})
 	}
 
+	// AGENTS.md (and CLAUDE.md): free text, so nothing is parsed out of
+	// it; a line that names a number with a budget's word is quoted as is.
+	for _, name := range []string{"AGENTS.md", "CLAUDE.md"} {
+		raw, ok := readAgentConfig(filepath.Join(root, name))
+		if !ok {
+			continue
+		}
+		read = append(read, name)
+		out = append(out, statedLimits(name, raw)...)
+	}
+
 	what := "no agent configuration file found"
 	if len(read) > 0 {
 		what = "read from " + strings.Join(read, ", ")
 	}
 	return out, what
+}
+
+// statedWords tell which budget a line of an instructions file speaks of.
+var statedWords = []struct {
+	res engine.Resource
+	re  *regexp.Regexp
+}{
+	{engine.ResToolCalls, regexp.MustCompile(`(?i)\b(tool calls?|turns?|steps?|iterations?)\b`)},
+	{engine.ResWallClock, regexp.MustCompile(`(?i)\b(minutes?|mins?|hours?|seconds?|timeout|wall[- ]clock)\b`)},
+	{engine.ResTokens, regexp.MustCompile(`(?i)\btokens?\b`)},
+	{engine.ResCost, regexp.MustCompile(`(?i)(\$\s?\d|\b(usd|dollars?|cost|spend)\b)`)},
+}
+
+var hasNumber = regexp.MustCompile(`\d`)
+
+// statedLimits are the lines of an instructions file (AGENTS.md) that
+// state a limit: a number and a budget's word (and, to be read as a
+// limit, "max", "limit", "budget", "at most", "no more than" or "under"),
+// quoted with their line, at most three per budget.
+func statedLimits(name string, raw []byte) []agentSetting {
+	limitWord := regexp.MustCompile(`(?i)\b(max(imum)?|limit(ed|s)?|budget|at most|no more than|under|cap(ped)?)\b`)
+	var out []agentSetting
+	per := map[engine.Resource]int{}
+	for i, line := range strings.Split(string(raw), "\n") {
+		t := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "-*#>"))
+		if t == "" || !hasNumber.MatchString(t) || !limitWord.MatchString(t) {
+			continue
+		}
+		for _, w := range statedWords {
+			if w.re.MatchString(t) && per[w.res] < 3 {
+				per[w.res]++
+				out = append(out, agentSetting{w.res, fmt.Sprintf("%s line %d says %q", name, i+1, clipRunes(t, 120))})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// clipRunes cuts s to n runes, with an ellipsis.
+func clipRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 // readAgentConfig reads a small regular file; false when it is absent,
