@@ -33,12 +33,24 @@ func runHasRow(r *engine.Run) bool {
 func (m Model) closestBudget(st *engine.State) (engine.BudgetFigure, bool) {
 	var best engine.BudgetFigure
 	ok := false
-	for _, f := range st.Figures(m.now, &m.rules) {
+	for _, f := range st.Figures(m.budgetNow(), &m.rules) {
 		if f.Known && f.Limit > 0 && (!ok || f.Used/f.Limit > best.Used/best.Limit) {
 			best, ok = f, true
 		}
 	}
 	return best, ok
+}
+
+// budgetNow is the time the followed session's budgets are read at: its
+// last record (the budgets are judged at each call, and an idle session's
+// run does not go on spending its wall clock), the panel's clock before one.
+func (m Model) budgetNow() time.Time {
+	if ss := m.sess[m.follow]; ss != nil {
+		if t := ss.last(); !t.IsZero() && t.Before(m.now) {
+			return t
+		}
+	}
+	return m.now
 }
 
 // gaugeWidth is a budget gauge's bar, in cells.
@@ -114,12 +126,13 @@ func (m Model) userBudget(r engine.Resource) bool {
 // the host gives no figure for, or with no budget, says so.
 func (m Model) runBudgetLines(w int, st *engine.State) []string {
 	r := st.Run
-	figs := st.Figures(m.now, &m.rules)
+	at := m.budgetNow()
+	figs := st.Figures(at, &m.rules)
 	if len(figs) == 0 {
 		return nil
 	}
 	s := m.styles
-	minutes := m.now.Sub(r.Started).Minutes()
+	minutes := at.Sub(r.Started).Minutes()
 	out := []string{"", s.Dim.Render(cut(fmt.Sprintf("budget · %s task", r.Class(&m.rules)), w))}
 	if !m.rules.Budget.Any() {
 		out = append(out, styleLines(s.Dim, wrapIndent("the seed's defaults: shown here, never told to the agent ([budget] in your config sets your own)", w, 2))...)

@@ -218,7 +218,7 @@ func TestRunBudgetGauges(t *testing.T) {
 	rules.Budget.ToolCalls = 40
 	m := start(t, newModel(f, 56, 60, Options{Rules: &rules}))
 	out := screen(press(t, selectItem(t, m, "r:"), "enter"))
-	for _, want := range []string{"tool calls ███████░░░ 29 of 40 (72%) · 15/min", "wall clock ████░░░░░░ 1m58s of 5m (39%)", "tokens     unknown: the host gives no figure"} {
+	for _, want := range []string{"tool calls ███████░░░ 29 of 40 (72%) · 15/min", "wall clock ████░░░░░░ 1m56s of 5m (39%)", "tokens     unknown: the host gives no figure"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("run details miss %q:\n%s", want, out)
 		}
