@@ -160,7 +160,7 @@ func readCache(path string, src Sources, userStat, projectStat string) (Loaded, 
 	cfg.Checks, cfg.ReadOnly = strs(c.Items("checks")), strs(c.Items("read_only"))
 	if b := c.Sub("budget"); b != nil {
 		cfg.Budget = engine.BudgetConfig{Class: b.Str("class"), WallSeconds: b.Int("wall_clock_seconds"),
-			ToolCalls: b.Int("tool_calls"), Tokens: b.Int("tokens"), Mode: b.Str("mode")}
+			ToolCalls: b.Int("tool_calls"), Tokens: b.Int("tokens"), Mode: b.Str("mode"), AutoRollback: b.Bool("auto_rollback")}
 		if f, err := strconv.ParseFloat(string(b["cost_usd"]), 64); err == nil {
 			cfg.Budget.CostUSD = f
 		}

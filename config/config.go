@@ -258,6 +258,9 @@ func applyBudget(b *engine.BudgetConfig, set map[string]setting, file string, ps
 	if s, ok := set["budget.mode"]; ok {
 		b.Mode = s.s
 	}
+	if s, ok := set["budget.auto_rollback"]; ok {
+		b.AutoRollback = s.n == 1
+	}
 	for _, t := range []struct {
 		key string
 		dst *int64

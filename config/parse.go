@@ -156,13 +156,15 @@ var specs = []struct {
 
 // budgetKeys are [budget]'s keys; every one is user-only: a project file
 // may not loosen (or set) the user's run budgets.
-var budgetKeys = []string{"class", "wall_clock_seconds", "tool_calls", "tokens", "cost_usd", "mode"}
+var budgetKeys = []string{"class", "wall_clock_seconds", "tool_calls", "tokens", "cost_usd", "mode", "auto_rollback"}
 
 // budgetSpec is a [budget] key's spec.
 func budgetSpec(key string) (spec, bool) {
 	switch key {
 	case "class", "mode":
 		return spec{kind: unstable.String, userOnly: true}, true
+	case "auto_rollback":
+		return spec{kind: unstable.Bool, userOnly: true}, true
 	case "cost_usd":
 		return spec{kind: unstable.Float, userOnly: true}, true
 	case "wall_clock_seconds", "tool_calls", "tokens":
@@ -406,6 +408,10 @@ func (w *walker) value(key string, sp spec, v *unstable.Node, off int) {
 			})
 			return
 		}
+	case sp.kind == unstable.Bool && v.Kind == unstable.Bool:
+		if string(v.Data) == "true" {
+			s.n = 1
+		}
 	case sp.kind == unstable.Array && v.Kind == unstable.Array:
 		it := v.Children()
 		for it.Next() {
@@ -422,7 +428,7 @@ func (w *walker) value(key string, sp spec, v *unstable.Node, off int) {
 			s.list = append(s.list, string(el.Data))
 		}
 	default:
-		want := map[unstable.Kind]string{unstable.Integer: "an integer", unstable.String: "a string", unstable.Array: "a list of strings", unstable.Float: "a number"}[sp.kind]
+		want := map[unstable.Kind]string{unstable.Integer: "an integer", unstable.String: "a string", unstable.Array: "a list of strings", unstable.Float: "a number", unstable.Bool: "true or false"}[sp.kind]
 		w.problemf(off, true, func() string { return fmt.Sprintf("%s is %s, not %s: ignored", key, want, kindName(v.Kind)) })
 		return
 	}

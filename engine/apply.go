@@ -73,6 +73,10 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 		if s.Run != nil && s.Run.Halted != nil { // subagents' calls too: the run is halted
 			sigs = append(sigs, Signal{Kind: SignalHalt, Text: HaltText(s.Run.Halted)})
 		}
+		if s.rollbackTo != nil {
+			sigs = append(sigs, Signal{Kind: SignalRollback, ID: s.Run.ID, N: *s.rollbackTo})
+			s.rollbackTo = nil
+		}
 	case KindPostTool:
 		sigs = append(s.postTool(ev, cfg), s.runCall(ev)...)
 	case KindBatch:

@@ -72,6 +72,10 @@ type BudgetConfig struct {
 	// every later tool call until `cully resume`); "" (auto): enforce when
 	// nobody watches the session (headless, print mode), advise otherwise.
 	Mode string `toml:"mode" json:"mode,omitempty"`
+	// AutoRollback turns the rollback trigger on: a check worse than at the
+	// run's start is told to the agent as a suggestion (advise), or, in
+	// enforce mode, the run is rolled back to its last good snapshot.
+	AutoRollback bool `toml:"auto_rollback" json:"auto_rollback,omitempty"`
 }
 
 // Budget modes.
@@ -163,6 +167,9 @@ const (
 	AlertExceeded = "budget-exceeded" // at or past a limit
 	AlertSummary  = "summary-only"    // past 80% of the token budget
 	AlertRunaway  = "runaway"         // one of the seed's runaway rules
+	// AlertRollback: a check reports more failures than at the run's
+	// start (seed 001's rollback triggers): suggest, or roll back.
+	AlertRollback = "rollback-suggested"
 )
 
 // BudgetAlert is one warning or runaway raised in a run.
@@ -402,9 +409,22 @@ func (s *State) budgetNotes(ev *Event, cfg *Config) []string {
 		if a := &r.Budget.Alerts[i]; !a.Told {
 			a.Told = true
 			if a.Text != "" && cfg.Budget.Tells(a.Key) {
-				lines = append(lines, a.Text)
-				if (a.Kind == AlertExceeded || a.Kind == AlertRunaway) && r.Halted == nil && cfg.Budget.enforces(s.attended()) {
+				enforce := r.Halted == nil && cfg.Budget.enforces(s.attended())
+				switch {
+				case a.Kind == AlertRollback && enforce:
+					// auto_rollback in enforce mode: the run halts (no call
+					// races the rollback) and its files go back to the last
+					// good snapshot, in the background.
+					note := a.Text + fmt.Sprintf(" auto_rollback is on: cully rolls the run's files back to snapshot %d now; what was read of them since is out of date.", r.GoodStep)
+					lines = append(lines, note)
+					r.Halted = &RunNote{At: a.At, Note: note}
+					step := r.GoodStep
+					s.rollbackTo = &step
+				case (a.Kind == AlertExceeded || a.Kind == AlertRunaway) && enforce:
+					lines = append(lines, a.Text)
 					r.Halted = &RunNote{At: a.At, Note: a.Text}
+				default:
+					lines = append(lines, a.Text)
 				}
 			}
 		}
@@ -430,6 +450,8 @@ func (b BudgetConfig) Any() bool {
 func (b BudgetConfig) Tells(key string) bool {
 	any := b.Any()
 	switch {
+	case strings.HasPrefix(key, AlertRollback+":"):
+		return b.AutoRollback
 	case strings.Contains(key, ":"+string(ResWallClock)+":"):
 		return b.WallSeconds > 0
 	case strings.Contains(key, ":"+string(ResToolCalls)+":"):

@@ -88,6 +88,10 @@ type Run struct {
 	Notice string `json:"notice,omitempty"`
 	// Budget is the run's budgets and what they raised (budget.go).
 	Budget RunBudget `json:"budget"`
+	// GoodStep is the last snapshot step taken while no counted check of
+	// the run was worse than its baseline: where a rollback trigger would
+	// go back to (0: the run's start).
+	GoodStep int `json:"good_step,omitempty"`
 }
 
 // RunNote is a moment of run control and what was said with it.
@@ -113,6 +117,22 @@ type RunCheck struct {
 	Outcome Outcome `json:"outcome"`
 	Runs    int     `json:"runs"`
 	At      int64   `json:"at"` // Unix seconds of its last run
+	// Base is the check's first counted result in the run (its own
+	// figures: tests failed, linter errors), the baseline a later run is
+	// held to; Bad the failures and errors of its last counted run.
+	Base *TestCounts `json:"base,omitempty"`
+	Bad  int         `json:"bad,omitempty"`
+}
+
+// worse reports whether a counted check of the run is worse now than at
+// its baseline.
+func (r *Run) worse() bool {
+	for _, c := range r.Checks {
+		if c.Base != nil && c.Bad > c.Base.Failed+c.Base.Errors {
+			return true
+		}
+	}
+	return false
 }
 
 // Pending is how many snapshots were asked for and have no outcome yet.
@@ -205,8 +225,26 @@ func (r *Run) bookCheck(ev *Event) {
 	for i, old := range r.Checks {
 		if old.Cmd == c.Cmd {
 			c.Runs += old.Runs
+			c.Base, c.Bad = old.Base, old.Bad
 			r.Checks = append(r.Checks[:i], r.Checks[i+1:]...)
 			break
+		}
+	}
+	if t := ev.Tests; t != nil && t.Counted {
+		c.Bad = t.Failed + t.Errors
+		if c.Base == nil {
+			b := *t
+			c.Base = &b
+		}
+		base := c.Base.Failed + c.Base.Errors
+		if c.Bad > base {
+			kind := "failing tests"
+			if c.Base.Passed == 0 && t.Passed == 0 {
+				kind = "errors" // a linter or a type checker: problems, no passes
+			}
+			r.alert(AlertRollback, fmt.Sprintf("%s:%s:%d", AlertRollback, c.Cmd, c.Bad), fmt.Sprintf(
+				"cully: `%s` now reports %d %s, against %d at this run's start: the run made it worse. Suggested: fix that first, or ask the user to roll the run back to snapshot %d (`cully rollback --to %d`; `--dry-run` shows what it restores).",
+				c.Cmd, c.Bad, kind, base, r.GoodStep, r.GoodStep), ev.Time.Unix(), false)
 		}
 	}
 	r.Checks = append(r.Checks, c)
@@ -249,6 +287,9 @@ func (s *State) runEvent(ev *Event, cfg *Config) {
 		r.Snapshots++
 		r.LastStep, r.LastAt, r.LastFiles = step, at, ev.PathCount
 		r.Failed = nil
+		if !r.worse() {
+			r.GoodStep = step
+		}
 	case KindPause:
 		r.Paused = &RunNote{At: at, Note: cutNote(ev.Note)}
 	case KindResume:

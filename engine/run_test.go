@@ -258,3 +258,65 @@ func TestRemaining(t *testing.T) {
 		t.Fatalf("remaining: %q", got)
 	}
 }
+
+// The rollback trigger: a check that reports more failures than at the
+// run's start is shown always; told as a suggestion with auto_rollback on
+// (advise); with auto_rollback in enforce mode the run halts and a rollback
+// to the last snapshot taken while no check was worse is asked for.
+func TestRollbackTrigger(t *testing.T) {
+	check := func(failed int) Event {
+		return Event{Tool: "Bash", Class: ClassCheck, Cmd: "go test ./...", CmdFP: "gt", Outcome: OutcomeFailed,
+			Tests: &TestCounts{Runner: "go", Passed: 10 - failed, Failed: failed, Counted: true}}
+	}
+	play := func(b BudgetConfig, attended bool) (*sim, string, []Signal) {
+		s := newSim(t)
+		s.cfg.Budget = b
+		s.st.Attended = &attended
+		s.prompt()
+		s.call(check(1)) // the baseline: 1 failing
+		step := 1
+		s.apply(Event{Kind: KindSnapshot, Run: s.st.Run.ID, Step: &step, Source: string(SnapCalls), Outcome: OutcomeOK})
+		s.call(check(0)) // better
+		step = 2
+		s.apply(Event{Kind: KindSnapshot, Run: s.st.Run.ID, Step: &step, Source: string(SnapCalls), Outcome: OutcomeOK})
+		s.call(check(4)) // worse than at the start
+		step = 3
+		s.apply(Event{Kind: KindSnapshot, Run: s.st.Run.ID, Step: &step, Source: string(SnapCalls), Outcome: OutcomeOK}) // taken while worse
+		pre := s.apply(Event{Kind: KindPreTool, Tool: "Read", Target: "a.go", Class: ClassRead})
+		return s, Nudge(pre), pre
+	}
+	// Shown, not told, without auto_rollback.
+	s, nudge, _ := play(BudgetConfig{}, true)
+	if !s.st.Run.alerted(AlertRollback+":go test ./...:4") || strings.Contains(nudge, "made it worse") {
+		t.Fatalf("without auto_rollback: alerts %+v, nudge %q", s.st.Run.Budget.Alerts, nudge)
+	}
+	if s.st.Run.GoodStep != 2 {
+		t.Errorf("last good snapshot %d, want 2 (3 was taken while worse)", s.st.Run.GoodStep)
+	}
+	// Advise: a suggestion, once.
+	_, nudge, sigs := play(BudgetConfig{AutoRollback: true, Mode: ModeAdvise}, false)
+	if !strings.Contains(nudge, "now reports 4 failing tests, against 1 at this run's start") || !strings.Contains(nudge, "`cully rollback --to 2`") || Halt(sigs) != "" {
+		t.Errorf("advise: nudge %q, halt %q", nudge, Halt(sigs))
+	}
+	// Enforce: halt, and a rollback to step 2 asked for.
+	s, _, sigs = play(BudgetConfig{AutoRollback: true, Mode: ModeEnforce}, true)
+	var rb *Signal
+	for i := range sigs {
+		if sigs[i].Kind == SignalRollback {
+			rb = &sigs[i]
+		}
+	}
+	if Halt(sigs) == "" || rb == nil || rb.N != 2 || s.st.Run.Halted == nil {
+		t.Fatalf("enforce: halt %q, rollback %+v", Halt(sigs), rb)
+	}
+	// Later calls are refused; no second rollback.
+	later := s.apply(Event{Kind: KindPreTool, Tool: "Read", Target: "b.go", Class: ClassRead})
+	for _, g := range later {
+		if g.Kind == SignalRollback {
+			t.Error("a second rollback asked for")
+		}
+	}
+	if Halt(later) == "" {
+		t.Error("a later call of the halted run was not refused")
+	}
+}

@@ -63,6 +63,10 @@ const (
 	// Text says why and how the user resumes it. The adapter of a host
 	// that can refuse a call answers with its own refusal and stop.
 	SignalHalt SignalKind = "halt"
+	// SignalRollback asks for the run's rollback to snapshot N (enforce
+	// mode with auto_rollback, on a check worse than at the run's start):
+	// the hook starts it in the background; the run is halted meanwhile.
+	SignalRollback SignalKind = "rollback"
 )
 
 // Signal is an output of the reducer: something raised, closed or said.

@@ -24,6 +24,11 @@ const (
 // State is one session's derived state. It is rebuilt exactly by replaying
 // the session's journal records through Apply.
 type State struct {
+	// rollbackTo is a rollback the reducer decided on during one Apply
+	// (enforce mode's auto_rollback), handed out as a signal by the same
+	// call: never kept.
+	rollbackTo *int
+
 	V        int       `json:"v"`
 	Session  string    `json:"session"`
 	Agent    string    `json:"agent,omitempty"`

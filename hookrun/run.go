@@ -182,6 +182,7 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 		return nil, ev, err
 	}
 	a.startSnapshot(h, ev, sigs, project, &cfg)
+	a.startRollback(h, ev, sigs, project)
 	if st != nil && a.Getenv(workerEnv) == "" && adviseDue(ev, sigs, st, len(ld.Workers.Discovery) > 0 && a.Getenv("CULLY_DISCOVERY") != "off") {
 		if err := startAdvisor(ev.Session); err != nil {
 			_ = h.LogError("advisor", err, map[string]any{"session": ev.Session})

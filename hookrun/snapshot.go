@@ -38,6 +38,25 @@ func (a IO) startSnapshot(h store.Home, ev *engine.Event, sigs []engine.Signal, 
 	}
 }
 
+// startRollback starts the rollback the reducer asked for (enforce mode's
+// auto_rollback), as a background `cully rollback` that records its own
+// outcome; the run is halted meanwhile. A start that fails is logged: the
+// halt already told the agent and the user what to do.
+func (a IO) startRollback(h store.Home, ev *engine.Event, sigs []engine.Signal, dir string) {
+	if a.Detach == nil {
+		return
+	}
+	for _, s := range sigs {
+		if s.Kind != engine.SignalRollback {
+			continue
+		}
+		if err := a.Detach(dir, []string{"rollback", "--session=" + ev.Session, "--to=" + strconv.Itoa(s.N)}); err != nil {
+			_ = h.LogError("rollback", fmt.Errorf("cannot start the automatic rollback: %w", err), map[string]any{"session": ev.Session})
+		}
+		return
+	}
+}
+
 // Detach starts `cully ARGS...` in dir, detached: its own session, stdio
 // on the null device, nothing of the hook's kept open, so the host that
 // waits for the hook never waits for it. The cully binary is the one

@@ -460,6 +460,27 @@ func (d *stateDecoder) run(v []byte) *engine.Run {
 						rc.Runs = d.int(cv)
 					case `"at"`:
 						rc.At = jsonlite.Int(cv)
+					case `"base"`:
+						t := &engine.TestCounts{}
+						d.members(cv, func(tk, tv []byte) {
+							switch string(tk) {
+							case `"runner"`:
+								t.Runner = jsonlite.Str(tv)
+							case `"passed"`:
+								t.Passed = d.int(tv)
+							case `"failed"`:
+								t.Failed = d.int(tv)
+							case `"errors"`:
+								t.Errors = d.int(tv)
+							case `"skipped"`:
+								t.Skipped = d.int(tv)
+							case `"counted"`:
+								t.Counted = string(tv) == "true"
+							}
+						})
+						rc.Base = t
+					case `"bad"`:
+						rc.Bad = d.int(cv)
 					}
 				})
 				r.Checks = append(r.Checks, rc)
@@ -476,6 +497,8 @@ func (d *stateDecoder) run(v []byte) *engine.Run {
 			r.Notice = jsonlite.Str(x)
 		case `"budget"`:
 			d.runBudget(x, &r.Budget)
+		case `"good_step"`:
+			r.GoodStep = d.int(x)
 		}
 	})
 	return r

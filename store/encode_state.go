@@ -158,6 +158,18 @@ func appendRun(b []byte, r *engine.Run) []byte {
 		b = appendStr(b, "outcome", string(c.Outcome), false)
 		b = appendInt(b, "runs", c.Runs, false)
 		b = appendInt64(b, "at", c.At, false)
+		if t := c.Base; t != nil {
+			b = appendQuoted(append(b, `,"base":{"runner":`...), t.Runner)
+			b = appendInt(b, "passed", t.Passed, false)
+			b = appendInt(b, "failed", t.Failed, false)
+			b = appendInt(b, "errors", t.Errors, false)
+			b = appendInt(b, "skipped", t.Skipped, false)
+			if t.Counted {
+				b = append(b, `,"counted":true`...)
+			}
+			b = append(b, '}')
+		}
+		b = appendInt(b, "bad", c.Bad, true)
 		return append(b, '}')
 	})
 	if r.Paused != nil {
@@ -174,6 +186,7 @@ func appendRun(b []byte, r *engine.Run) []byte {
 	}
 	b = appendStr(b, "notice", r.Notice, true)
 	b = appendRunBudget(appendField(b, "budget"), &r.Budget)
+	b = appendInt(b, "good_step", r.GoodStep, true)
 	return append(b, '}')
 }
 

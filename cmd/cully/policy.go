@@ -141,7 +141,11 @@ func (a *app) policyDoc(o policyOpts) (string, error) {
 	w("## 5. Rollback Policy\n\n")
 	w("- Mechanism: `cully rollback [--to STEP] [--dry-run]` puts back the files the run modified (`files_modified`) as they were at snapshot STEP (default: the last; `--to 0`: the run's start), and only those: surgical, not full-repo. The state before is snapshotted first, so a rollback can be undone.\n")
 	w("- Every path is checked before any is changed; a rollback that cannot restore them all changes none (or puts back what it changed), lists every modified file, and is shown in `cully status` until a rollback succeeds or `cully resume` is given a reason.\n")
-	w("- Conditions (seed 001): test failures above the run's baseline, more linter errors, the agent reporting an unrecoverable error. None of them triggers a rollback automatically yet: cully shows failing checks in `cully status` and `cully stop`'s summary, and the rollback is yours to run.\n")
+	auto := "off (`[budget] auto_rollback = true` turns it on)"
+	if b.AutoRollback {
+		auto = "on: in advise mode the agent is told to fix it or ask for the rollback; in enforce mode the run halts and its files go back to the last snapshot taken while no check was worse"
+	}
+	w("- Conditions (seed 001): a check reporting more failing tests, or more linter or type errors, than its first counted run in this run (the check output readers' counts). It is always shown in `cully status` and the panel; the automatic part is %s. The agent reporting an unrecoverable error is not read from the hooks: `cully stop` and the rollback are yours then.\n", auto)
 	return d.String(), nil
 }
 
