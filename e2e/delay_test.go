@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -93,7 +92,7 @@ func (s *session) setupMode(mode string) func() {
 		s.install()
 		s.editSettings(func(hooks map[string]any) { delete(hooks, "PostToolBatch") })
 	case "http", "http-down":
-		port := freePortE2E(s.t)
+		port := freePort(s.t)
 		url := fmt.Sprintf("http://127.0.0.1:%d/hook/claude", port)
 		s.install() // the skills and settings as install writes them, then each entry made an http hook
 		s.editSettings(func(hooks map[string]any) {
@@ -124,15 +123,6 @@ func (s *session) editSettings(fn func(hooks map[string]any)) {
 	if err := os.WriteFile(p, out, 0o600); err != nil {
 		s.t.Fatal(err)
 	}
-}
-
-func freePortE2E(t *testing.T) int {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }
 
 // startDaemon runs `cully daemon` for the session's state dir and waits

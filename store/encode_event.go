@@ -65,15 +65,7 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 		b = append(b, `,"changes":true`...)
 	}
 	if t := e.Tests; t != nil {
-		b = appendQuoted(append(b, `,"tests":{"runner":`...), t.Runner)
-		b = appendInt(b, "passed", t.Passed, false)
-		b = appendInt(b, "failed", t.Failed, false)
-		b = appendInt(b, "errors", t.Errors, false)
-		b = appendInt(b, "skipped", t.Skipped, false)
-		if t.Counted {
-			b = append(b, `,"counted":true`...)
-		}
-		b = append(b, '}')
+		b = appendTestCounts(append(b, `,"tests":`...), t)
 	}
 	if p := e.Plan; p != nil {
 		b = strconv.AppendInt(append(b, `,"plan":{"done":`...), int64(p.Done), 10)
@@ -224,4 +216,17 @@ func appendQuoted(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendTestCounts appends a check's own figures as one object.
+func appendTestCounts(b []byte, t *engine.TestCounts) []byte {
+	b = appendQuoted(append(b, `{"runner":`...), t.Runner)
+	b = appendInt(b, "passed", t.Passed, false)
+	b = appendInt(b, "failed", t.Failed, false)
+	b = appendInt(b, "errors", t.Errors, false)
+	b = appendInt(b, "skipped", t.Skipped, false)
+	if t.Counted {
+		b = append(b, `,"counted":true`...)
+	}
+	return append(b, '}')
 }

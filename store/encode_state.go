@@ -159,15 +159,7 @@ func appendRun(b []byte, r *engine.Run) []byte {
 		b = appendInt(b, "runs", c.Runs, false)
 		b = appendInt64(b, "at", c.At, false)
 		if t := c.Base; t != nil {
-			b = appendQuoted(append(b, `,"base":{"runner":`...), t.Runner)
-			b = appendInt(b, "passed", t.Passed, false)
-			b = appendInt(b, "failed", t.Failed, false)
-			b = appendInt(b, "errors", t.Errors, false)
-			b = appendInt(b, "skipped", t.Skipped, false)
-			if t.Counted {
-				b = append(b, `,"counted":true`...)
-			}
-			b = append(b, '}')
+			b = appendTestCounts(append(b, `,"base":`...), t)
 		}
 		b = appendInt(b, "bad", c.Bad, true)
 		return append(b, '}')

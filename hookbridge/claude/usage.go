@@ -113,28 +113,17 @@ func (t Tokens) add(u *engine.HostUsage) {
 // readUsage reads the transcript after pos.Off up to its last whole line,
 // adding each new message's usage to t. It reports whether it moved pos.
 func readUsage(path string, pos *engine.TranscriptPos, t *Tokens) bool {
-	buf, start, ok := hookbridge.ReadFrom(path, pos.Off, maxUsageRead)
+	lines, next, rewritten, ok := hookbridge.ReadOn(path, pos.Off, maxUsageRead)
+	if rewritten { // shorter than what was read of it: rewritten, read anew
+		pos.Off, pos.Seen, pos.SeenUsage = 0, nil, nil
+	}
 	if !ok {
 		return false
 	}
-	if start < pos.Off { // shorter than what was read of it: rewritten, read anew
-		pos.Off, pos.Seen, pos.SeenUsage = 0, nil, nil
-	}
-	if start > pos.Off { // a jump past unread lines: start at the first whole one
-		i := bytes.IndexByte(buf, '\n')
-		if i < 0 {
-			return false
-		}
-		buf, start = buf[i+1:], start+int64(i)+1
-	}
-	end := bytes.LastIndexByte(buf, '\n')
-	if end < 0 {
-		return false
-	}
-	for _, line := range bytes.Split(buf[:end], []byte{'\n'}) {
+	for _, line := range lines {
 		usageLine(line, pos, t)
 	}
-	pos.Off = start + int64(end) + 1
+	pos.Off = next
 	return true
 }
 

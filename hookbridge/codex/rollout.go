@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"bytes"
 	"hash/fnv"
 	"strconv"
 
@@ -93,32 +92,20 @@ func claim(pos *engine.TranscriptPos, id string) (ended, bool) {
 // its last whole line, into pos (the outcomes) and u (the token counts). It
 // reports whether it moved pos.
 func readRollout(path string, pos *engine.TranscriptPos, u *engine.HostUsage) bool {
-	buf, start, ok := hookbridge.ReadFrom(path, pos.Off, maxRead)
+	lines, next, rewritten, ok := hookbridge.ReadOn(path, pos.Off, maxRead)
+	if rewritten { // shorter than what was read of it: rewritten, read anew
+		pos.Off, pos.Exits = 0, nil
+	}
 	if !ok {
 		return false
 	}
-	if start < pos.Off { // shorter than what was read of it: rewritten, read anew
-		pos.Off, pos.Exits = 0, nil
-	}
-	if start > pos.Off {
-		// A jump past unread lines: start at the first whole one.
-		i := bytes.IndexByte(buf, '\n')
-		if i < 0 {
-			return false
-		}
-		buf, start = buf[i+1:], start+int64(i)+1
-	}
-	end := bytes.LastIndexByte(buf, '\n')
-	if end < 0 {
-		return false // no whole line since: read it once it ends
-	}
-	for _, line := range bytes.Split(buf[:end], []byte{'\n'}) {
+	for _, line := range lines {
 		readLine(line, pos, u)
 	}
 	if n := len(pos.Exits); n > maxExits {
 		pos.Exits = append(pos.Exits[:0:0], pos.Exits[n-maxExits:]...)
 	}
-	pos.Off = start + int64(end) + 1
+	pos.Off = next
 	return true
 }
 
