@@ -335,7 +335,14 @@ func (s *State) runNotes(ev *Event, cfg *Config) string {
 			if r.Snapshots > 0 {
 				last = r.LastStep
 			}
-			lines = append(lines, snapshotFailedText(f, last))
+			text := snapshotFailedText(f, last)
+			lines = append(lines, text)
+			// Seed 001: a failed snapshot halts in enforce mode. Only when
+			// the user chose enforce: unset, an unattended run in a folder
+			// cully cannot snapshot would stop at its first call.
+			if cfg.Budget.Mode == ModeEnforce && r.Halted == nil {
+				r.Halted = &RunNote{At: f.At, Note: text}
+			}
 		}
 		if r.Notice != "" {
 			lines = append(lines, r.Notice)

@@ -320,3 +320,21 @@ func TestRollbackTrigger(t *testing.T) {
 		t.Error("a later call of the halted run was not refused")
 	}
 }
+
+// In enforce mode (chosen: not by default) a failed snapshot halts the run
+// as seed 001 asks; in advise mode, and unset, it warns.
+func TestSnapshotFailureHaltsInEnforce(t *testing.T) {
+	for _, mode := range []string{"", ModeAdvise, ModeEnforce} {
+		s := newSim(t)
+		s.cfg.Budget.Mode = mode
+		unattended := false
+		s.st.Attended = &unattended
+		s.prompt()
+		s.apply(Event{Kind: KindSnapshot, Run: s.st.Run.ID, Source: string(SnapCalls), Outcome: OutcomeFailed, Step: stepPtr(1), Note: "disk full"})
+		s.call(read("a.go")) // told here
+		sigs := s.apply(Event{Kind: KindPreTool, Tool: "Read", Target: "b.go", Class: ClassRead})
+		if halted := Halt(sigs) != ""; halted != (mode == ModeEnforce) {
+			t.Errorf("mode %q: halted %v", mode, halted)
+		}
+	}
+}
