@@ -39,7 +39,7 @@ func StatusOf(h store.Home, st *engine.State, w config.Workers, discoveryOff boo
 		r.Discovery = "on"
 	}
 	if len(w.Advisor) == 0 {
-		r.State, r.Why = "off", "no [advisor] command in your config: nothing runs, nothing is counted as avoided"
+		r.State, r.Why = "off", "no [advisor] command in your config: nothing runs, nothing is counted as avoided (`cully advisor setup` proposes one)"
 		return r
 	}
 	b, err := ledger.Files{Home: h}.Read()

@@ -21,9 +21,9 @@ const adviceShown = 3
 func advisorOffLine(w int) string {
 	switch {
 	case w >= 80:
-		return "Advisor off · set [advisor] command in your config (docs/advisor.md)"
+		return "Advisor off · `cully advisor setup` proposes a command (docs/advisor.md)"
 	case w >= 44:
-		return "Advisor off · [advisor] command: docs/advisor.md"
+		return "Advisor off · cully advisor setup"
 	}
 	return ""
 }

@@ -340,7 +340,7 @@ func TestCountsMatchLists(t *testing.T) {
 	}
 	// With no advisor command, the advisor is one dim line saying how to
 	// turn it on, not a section.
-	if strings.Count(out, "Advisor") != 1 || !strings.Contains(out, "Advisor off · [advisor] command") {
+	if strings.Count(out, "Advisor") != 1 || !strings.Contains(out, "Advisor off · cully advisor setup") {
 		t.Errorf("the advisor when off:\n%s", out)
 	}
 	if !strings.Contains(squash(out), squash("cully install --statusline")) {

@@ -53,7 +53,7 @@ func (a *app) advise(o adviseOpts) error {
 	w := termSafe{a.stdout}
 	switch {
 	case res.Off:
-		fmt.Fprintf(w, "advisor off: no [advisor] command in %s (docs/advisor.md)\n", a.env().ConfigPath())
+		fmt.Fprintf(w, "advisor off: no [advisor] command in %s (`cully advisor setup` proposes one; docs/advisor.md)\n", a.env().ConfigPath())
 	case !res.Sent:
 		fmt.Fprintf(w, "advisor skipped: %s%s\n", res.Verdict.Reason, until(res.Verdict.Until))
 	case res.Outcome == advisor.OutcomeOK:
