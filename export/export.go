@@ -62,15 +62,14 @@ func (x *Exporter) Add(ev *engine.Event) {
 	switch ev.Kind {
 	case engine.KindPreTool:
 		if ev.ToolUseID != "" {
-			_, sp := x.tracer.Start(ctx, "tool "+ev.Tool, trace.WithTimestamp(ev.Time), trace.WithSpanKind(trace.SpanKindInternal),
-				trace.WithAttributes(x.attrs(ev)...))
 			k := callKey{ev.Session, ev.ToolUseID}
-			if old := x.calls[k]; old != nil { // a repeated pre-tool record: the first one stands
-				sp.End(trace.WithTimestamp(ev.Time))
-			} else {
+			sp := x.calls[k] // a pre-tool record read again (a send that failed is read anew): the first span stands
+			if sp == nil {
+				_, sp = x.tracer.Start(ctx, "tool "+ev.Tool, trace.WithTimestamp(ev.Time), trace.WithSpanKind(trace.SpanKindInternal),
+					trace.WithAttributes(x.attrs(ev)...))
 				x.calls[k] = sp
-				ctx = trace.ContextWithSpan(ctx, sp)
 			}
+			ctx = trace.ContextWithSpan(ctx, sp)
 		}
 	case engine.KindPostTool:
 		k := callKey{ev.Session, ev.ToolUseID}

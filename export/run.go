@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploggrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
@@ -60,6 +61,9 @@ func Run(ctx context.Context, h store.Home, o Options) error {
 	if err != nil {
 		return err
 	}
+	// The SDK would log each failed export itself; the flushes below
+	// report them, once, in cully's words.
+	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(error) {}))
 	x := New(lp.Logger("cully"), tp.Tracer("cully"))
 	shutdown := func() error {
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -109,8 +113,11 @@ func Run(ctx context.Context, h store.Home, o Options) error {
 		return h.SaveCursor(cursorName, cur)
 	}
 	if err := drain(); err != nil {
-		_ = shutdown()
-		return err
+		if o.Once {
+			_ = shutdown()
+			return err
+		}
+		fmt.Fprintf(o.Stderr, "cully export: %v (retrying)\n", err) // following: the collector may come up
 	}
 	if o.Once {
 		x.Close(time.Now())
