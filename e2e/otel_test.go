@@ -192,9 +192,12 @@ func freePort(t *testing.T) int {
 // startCollector runs the Collector with an OTLP receiver (gRPC and HTTP)
 // on loopback, forwarding logs and traces to the backend.
 func startCollector(t *testing.T, backendURL string) (grpcAddr, httpAddr string) {
+	return startCollectorAt(t, backendURL, fmt.Sprintf("127.0.0.1:%d", freePort(t)), fmt.Sprintf("127.0.0.1:%d", freePort(t)))
+}
+
+// startCollectorAt is startCollector on the given receiver addresses.
+func startCollectorAt(t *testing.T, backendURL, grpcAddr, httpAddr string) (string, string) {
 	bin := ensureCollector(t)
-	grpcAddr = fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	httpAddr = fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	cfg := fmt.Sprintf(`receivers:
   otlp:
     protocols:
@@ -443,5 +446,64 @@ func checkExport(t *testing.T, logs []logRec, spans []span, sessionID, promptID 
 	}
 	if !joined {
 		t.Errorf("no task span for the session whose hook had a TRACEPARENT")
+	}
+}
+
+// Following, `cully export` keeps the journal's records while the
+// collector is down and sends them once it is up: started before any
+// collector listens, it retries; a Collector started later gets every
+// record, those written before it came up and after; SIGINT flushes and
+// exits 0.
+func TestExportFollowsThroughADownCollector(t *testing.T) {
+	be := newBackend(t)
+	s := newSession(t, nil)
+	httpAddr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	hook := func(id string) {
+		t.Helper()
+		for _, ev := range []string{"PreToolUse", "PostToolUse"} {
+			p := fmt.Sprintf(`{"session_id":"follow-1","hook_event_name":%q,"tool_name":"Read","tool_input":{"file_path":"/tmp/%s"},"tool_response":{"type":"text"},"tool_use_id":%q,"cwd":"/tmp"}`, ev, id, id)
+			c := exec.Command(filepath.Join(binDir, "cully-hook"))
+			c.Env, c.Stdin = s.env, strings.NewReader(p)
+			if out, err := c.CombinedOutput(); err != nil {
+				t.Fatalf("cully-hook: %v\n%s", err, out)
+			}
+		}
+	}
+	hook("before-start")
+	exp := exec.Command(filepath.Join(binDir, "cully"), "export", "--from", "start")
+	exp.Env = append(s.env, "OTEL_EXPORTER_OTLP_ENDPOINT=http://"+httpAddr, "OTEL_EXPORTER_OTLP_TIMEOUT=1000")
+	var out bytes.Buffer
+	exp.Stdout, exp.Stderr = &out, &out
+	if err := exp.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer exp.Process.Kill()
+	time.Sleep(2 * time.Second) // it tries, fails and waits to try again
+	hook("while-down")
+	startCollectorAt(t, be.url, fmt.Sprintf("127.0.0.1:%d", freePort(t)), httpAddr)
+	hook("after-up")
+	want := map[string]bool{"before-start": false, "while-down": false, "after-up": false}
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		_, spans := be.records()
+		for _, sp := range spans {
+			if id := sp.attrs["gen_ai.tool.call.id"]; sp.name == "tool Read" {
+				want[id] = true
+			}
+		}
+		if want["before-start"] && want["while-down"] && want["after-up"] {
+			break
+		}
+	}
+	for id, ok := range want {
+		if !ok {
+			t.Errorf("call %s never arrived", id)
+		}
+	}
+	exp.Process.Signal(os.Interrupt)
+	if err := exp.Wait(); err != nil {
+		t.Errorf("cully export on SIGINT: %v", err)
+	}
+	if !strings.Contains(out.String(), "(retrying)") || !strings.Contains(out.String(), "exported ") {
+		t.Errorf("cully export said:\n%s", out.String())
 	}
 }

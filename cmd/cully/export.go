@@ -4,8 +4,10 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
+	"syscall"
 )
 
 type exportOpts struct {
@@ -34,11 +36,13 @@ func (a *app) export(o exportOpts) error {
 	if o.once {
 		args = append(args, "--once")
 	}
-	cmd := exec.Command(bin, args...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = a.stdin, a.stdout, a.stderr
-	err := cmd.Run()
+	return a.runExport(bin, args)
+}
+
+// exportExit maps cully-export's exit status: it said why on stderr.
+func exportExit(err error, bin string) error {
 	var ee *exec.ExitError
-	if errors.As(err, &ee) { // it said why on stderr
+	if errors.As(err, &ee) {
 		if ee.ExitCode() == exitUsage {
 			return errors.Join(errSilent, errUsage)
 		}
@@ -60,4 +64,27 @@ func exeSuffix() string {
 func fileExists(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.Mode().IsRegular()
+}
+
+// runExportChild runs cully-export as a child with this process's
+// streams, passing on an interrupt or a termination it receives.
+func (a *app) runExportChild(bin string, args []string) error {
+	cmd := exec.Command(bin, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = a.stdin, a.stdout, a.stderr
+	if err := cmd.Start(); err != nil {
+		return fail(codeFailed, err, "cannot run %s: %s", bin, plain(err))
+	}
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for {
+		select {
+		case s := <-sig:
+			_ = cmd.Process.Signal(s)
+		case err := <-done:
+			return exportExit(err, bin)
+		}
+	}
 }
