@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	for pkg, name := range map[string]string{"../cmd/cully": "cully", "../cmd/cully-hook": "cully-hook", "../cmd/cully-export": "cully-export"} {
+	for pkg, name := range map[string]string{"../cmd/cully": "cully", "../cmd/cully-hook": "cully-hook", "../cmd/cully-export": "cully-export", "../cmd/cully-daemon": "cully-daemon"} {
 		build := exec.Command("go", "build", "-o", filepath.Join(binDir, name), pkg)
 		build.Env = append(os.Environ(), "CGO_ENABLED=0") // as cully is built everywhere
 		if out, err := build.CombinedOutput(); err != nil {

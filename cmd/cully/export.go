@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 )
 
@@ -19,24 +20,30 @@ type exportOpts struct {
 // links the OpenTelemetry SDK: linked here, its package initialisation
 // would cost every start of cully about 1.3 ms (cmd/cully-export).
 func (a *app) export(o exportOpts) error {
-	bin := ""
-	if exe, err := os.Executable(); err == nil {
-		if p := filepath.Join(filepath.Dir(exe), "cully-export"+exeSuffix()); fileExists(p) {
-			bin = p
-		}
-	}
-	if bin == "" {
-		p, err := exec.LookPath("cully-export")
-		if err != nil {
-			return fail(codeNotFound, err, "cully export needs the cully-export binary beside cully or on PATH: it comes in every release archive, or: CGO_ENABLED=0 go install ./cmd/cully-export (docs/teams.md)")
-		}
-		bin = p
-	}
 	args := []string{"--from", o.from}
 	if o.once {
 		args = append(args, "--once")
 	}
-	return a.runExport(bin, args)
+	return a.runSibling("cully-export", args)
+}
+
+// runSibling runs one of cully's own binaries, beside this one or on PATH,
+// in this process's place (see runBinary).
+func (a *app) runSibling(name string, args []string) error {
+	bin := ""
+	if exe, err := os.Executable(); err == nil {
+		if p := filepath.Join(filepath.Dir(exe), name+exeSuffix()); fileExists(p) {
+			bin = p
+		}
+	}
+	if bin == "" {
+		p, err := exec.LookPath(name)
+		if err != nil {
+			return fail(codeNotFound, err, "cully %s needs the %s binary beside cully or on PATH: it comes in every release archive, or: CGO_ENABLED=0 go install ./cmd/%s (docs/install.md)", strings.TrimPrefix(name, "cully-"), name, name)
+		}
+		bin = p
+	}
+	return a.runBinary(bin, args)
 }
 
 // exportExit maps cully-export's exit status: it said why on stderr.
@@ -68,7 +75,7 @@ func fileExists(p string) bool {
 
 // runExportChild runs cully-export as a child with this process's
 // streams, passing on an interrupt or a termination it receives.
-func (a *app) runExportChild(bin string, args []string) error {
+func (a *app) runBinaryChild(bin string, args []string) error {
 	cmd := exec.Command(bin, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = a.stdin, a.stdout, a.stderr
 	if err := cmd.Start(); err != nil {

@@ -2,4 +2,4 @@
 
 package main
 
-func (a *app) runExport(bin string, args []string) error { return a.runExportChild(bin, args) }
+func (a *app) runBinary(bin string, args []string) error { return a.runBinaryChild(bin, args) }

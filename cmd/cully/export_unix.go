@@ -7,12 +7,13 @@ import (
 	"syscall"
 )
 
-// runExport becomes cully-export (exec): a signal meant for `cully export`
-// (a service manager's SIGTERM, a kill of its pid) reaches the process
-// that sends, which flushes and exits, and no parent is left waiting.
-func (a *app) runExport(bin string, args []string) error {
+// runBinary becomes bin (exec): a signal meant for `cully export` or
+// `cully daemon` (a service manager's SIGTERM, a kill of its pid) reaches
+// the process that does the work, which flushes and exits, and no parent is
+// left waiting.
+func (a *app) runBinary(bin string, args []string) error {
 	if a.stdin != os.Stdin || a.stdout != os.Stdout || a.stderr != os.Stderr {
-		return a.runExportChild(bin, args) // streams of our own (tests): run it as a child
+		return a.runBinaryChild(bin, args) // streams of our own (tests): run it as a child
 	}
 	err := syscall.Exec(bin, append([]string{bin}, args...), os.Environ())
 	return fail(codeFailed, err, "cannot run %s: %s", bin, plain(err))

@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	for pkg, name := range map[string]string{".": "cully", "../cully-hook": "cully-hook"} {
+	for pkg, name := range map[string]string{".": "cully", "../cully-hook": "cully-hook", "../cully-daemon": "cully-daemon"} {
 		build := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
 		build.Env = append(os.Environ(), "CGO_ENABLED=0") // as every build of cully is: no cgo start-up cost
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
