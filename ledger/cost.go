@@ -27,6 +27,13 @@ type SessionCost struct {
 	// rollout); Share is (Tokens+Resent) of it. Both absent when unknown.
 	HostInputTokens *int64   `json:"host_input_tokens,omitempty"`
 	Share           *float64 `json:"share_of_host_input,omitempty"`
+	// The advisor's figures for the session (Sum of its ledger entries):
+	// analyses skipped and requests spent, in estimated prompt tokens, and
+	// the same as shares of the host's input tokens where known.
+	AvoidedTokens int      `json:"avoided_tokens_estimated"`
+	SpentTokens   int      `json:"spent_tokens_estimated"`
+	AvoidedShare  *float64 `json:"avoided_share_of_host_input,omitempty"`
+	SpentShare    *float64 `json:"spent_share_of_host_input,omitempty"`
 }
 
 // Costs adds up SessionCost per session from the journal's events in
@@ -102,18 +109,39 @@ func (s *costState) request() {
 	}
 }
 
-// Sessions are the figures of the sessions that were told a nudge, the
-// costliest first.
+// AddEntries takes the advisor's ledger entries into their sessions'
+// figures.
+func (c *Costs) AddEntries(es []Entry) {
+	for _, e := range es {
+		s := c.by[e.Session]
+		if s == nil {
+			s = &costState{SessionCost: SessionCost{Session: e.Session}}
+			c.by[e.Session] = s
+		}
+		t := Sum([]Entry{e})
+		s.AvoidedTokens += t.AvoidedTokens
+		s.SpentTokens += t.SpentTokens
+	}
+}
+
+// Sessions are the figures of the sessions that were told a nudge or had
+// the advisor's attention, the costliest first.
 func (c *Costs) Sessions() []SessionCost {
 	var out []SessionCost
 	for _, s := range c.by {
-		if s.Nudges == 0 {
+		if s.Nudges == 0 && s.AvoidedTokens == 0 && s.SpentTokens == 0 {
 			continue
 		}
 		r := s.SessionCost
-		if r.HostInputTokens != nil && *r.HostInputTokens > 0 {
-			v := float64(r.Tokens+r.Resent) / float64(*r.HostInputTokens)
-			r.Share = &v
+		if h := r.HostInputTokens; h != nil && *h > 0 {
+			share := func(n int) *float64 { v := float64(n) / float64(*h); return &v }
+			r.Share = share(r.Tokens + r.Resent)
+			if r.AvoidedTokens > 0 {
+				r.AvoidedShare = share(r.AvoidedTokens)
+			}
+			if r.SpentTokens > 0 {
+				r.SpentShare = share(r.SpentTokens)
+			}
 		} else {
 			r.HostInputTokens = nil
 		}

@@ -65,3 +65,25 @@ func TestSessionCosts(t *testing.T) {
 		t.Errorf("late: %+v, want 10 re-sent in 1 request", late)
 	}
 }
+
+// The advisor's ledger entries join their sessions' figures, as shares of
+// the host's input tokens where known; a session with entries and no
+// nudge is listed too.
+func TestSessionCostsWithEntries(t *testing.T) {
+	c := NewCosts()
+	in := int64(20000)
+	c.Add(nudgeEv("a", "claude", engine.KindPreTool, 400))
+	c.Add(&engine.Event{Session: "a", Kind: engine.KindHostUsage, Usage: &engine.HostUsage{InputTokens: &in}})
+	c.AddEntries([]Entry{{Session: "a", Kind: "skipped", Tokens: 300}, {Session: "a", Kind: "spent", Tokens: 200}, {Session: "b", Kind: "deferred", Tokens: 50}})
+	got := c.Sessions()
+	if len(got) != 2 {
+		t.Fatalf("%d sessions: %+v", len(got), got)
+	}
+	a := got[0]
+	if a.Session != "a" || a.AvoidedTokens != 300 || a.SpentTokens != 200 || a.AvoidedShare == nil || *a.AvoidedShare != 0.015 || *a.SpentShare != 0.01 {
+		t.Errorf("a: %+v", a)
+	}
+	if b := got[1]; b.Session != "b" || b.AvoidedTokens != 50 || b.AvoidedShare != nil || b.Nudges != 0 {
+		t.Errorf("b: %+v", b)
+	}
+}

@@ -168,6 +168,7 @@ func (a *app) ledger(o ledgerOpts) error {
 		return nil
 	})
 	rep.Heeded = heeded.Rates()
+	costs.AddEntries(es)
 	rep.Sessions = costs.Sessions()
 	for _, c := range rep.Sessions {
 		rep.Nudges.Count += c.Nudges
@@ -200,6 +201,19 @@ func (a *app) ledger(o ledgerOpts) error {
 		}
 		fmt.Fprintf(w, "  %-8s %-7s %d nudge(s) · ~%d told · ~%d re-sent in %d later requests · %s\n",
 			shortID(c.Session), c.Agent, c.Nudges, c.Tokens, c.Resent, c.Requests, share)
+		if c.AvoidedTokens > 0 || c.SpentTokens > 0 {
+			adv := fmt.Sprintf("           advisor: ~%d prompt tokens avoided, ~%d spent", c.AvoidedTokens, c.SpentTokens)
+			if c.AvoidedShare != nil || c.SpentShare != nil {
+				pct := func(p *float64) float64 {
+					if p == nil {
+						return 0
+					}
+					return *p * 100
+				}
+				adv += fmt.Sprintf(" (%.2f%% and %.2f%% of the host's input tokens)", pct(c.AvoidedShare), pct(c.SpentShare))
+			}
+			fmt.Fprintln(w, adv)
+		}
 	}
 	for _, e := range lastN(es, 20) {
 		what := e.Reason
