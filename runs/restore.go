@@ -194,9 +194,19 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 func dryCapture(g git, dir string, m *Meta) (string, []string, error) {
 	idx := filepath.Join(dir, gitDirName, "index.dry")
 	defer os.Remove(idx)
-	if b, err := os.ReadFile(filepath.Join(g.dir, "index")); err == nil {
+	orig := filepath.Join(g.dir, "index")
+	if b, err := os.ReadFile(orig); err == nil {
 		if err := store.WriteFileAtomic(idx, b); err != nil {
 			return "", nil, err
+		}
+		// The copy keeps the index's time: git trusts an entry's stat
+		// only when the file's time is older than the index's own, and a
+		// fresh copy would vouch for a file rewritten just after the last
+		// snapshot with the same size (a dry run then missed it under load).
+		if fi, err := os.Stat(orig); err == nil {
+			if err := os.Chtimes(idx, fi.ModTime(), fi.ModTime()); err != nil {
+				return "", nil, err
+			}
 		}
 	}
 	return capture(g.withIndex(idx), m, nil, false)
