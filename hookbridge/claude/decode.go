@@ -142,36 +142,16 @@ const (
 // respMembers lists them, in the order a replay writes them.
 var respMembers = []string{respInterrupted, respBackground, respStdout, respStderr}
 
-// shellCall is what decodeTool derives from a shell command's text alone.
-type shellCall struct {
-	shell   engine.Shell
-	cmd, fp string // the redacted, normalized command's preview and fingerprint
-	norm    string // the redacted, normalized command
-	family  string // its check family's fingerprint (checks only)
-}
+// shellMemo remembers hookbridge.DescribeCommand by command text, for one
+// replay (one config): a call's post event decodes the command its pre
+// event did, and sessions run the same commands again and again.
+type shellMemo map[string]hookbridge.Command
 
-// shellMemo remembers shellCall by command text, for one replay (one
-// config): a call's post event decodes the command its pre event did, and
-// sessions run the same commands again and again.
-type shellMemo map[string]shellCall
-
-func (m shellMemo) call(command string, cfg *engine.Config) shellCall {
+func (m shellMemo) call(command string, cfg *engine.Config) hookbridge.Command {
 	if c, ok := m[command]; ok {
 		return c
 	}
-	c := shellCall{shell: engine.ClassifyShell(command, cfg)}
-	norm := engine.NormalizeCommand(hookbridge.Redact(command))
-	c.cmd, c.norm = hookbridge.Clip(norm), norm
-	if norm != "" {
-		c.fp = engine.Fingerprint(norm)
-		if c.shell.Class == engine.ClassCheck {
-			fam := engine.CheckFamily(norm)
-			if fam == "" {
-				fam = norm // the command is its own family
-			}
-			c.family = engine.Fingerprint("family", fam)
-		}
-	}
+	c := hookbridge.DescribeCommand(command, cfg)
 	if m != nil {
 		m[command] = c
 	}
@@ -200,19 +180,10 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, memo sh
 	switch {
 	case isShell:
 		c := memo.call(in.Str("command"), cfg)
-		shell = c.shell
-		ev.Class = shell.Class
-		ev.Changes = shell.Changes
-		ev.Cmd, ev.CmdFP, command = c.cmd, c.fp, c.norm
-		if ev.Class == engine.ClassCheck {
-			ev.FamilyFP = c.family
-		}
+		shell, command = c.Shell, c.Norm
+		absTarget = c.Apply(ev, cwd)
 		if background && ev.Class != engine.ClassPoll {
 			ev.Note = "background"
-		}
-		if shell.Target != "" {
-			absTarget = hookbridge.AbsPath(shell.Target, cwd)
-			ev.Ranged = shell.Ranged
 		}
 	default:
 		path := in.Str("file_path")

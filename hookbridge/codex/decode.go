@@ -109,30 +109,12 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, end *en
 	}
 	ev.Class = engine.ClassifyTool(ev.Tool)
 	isShell := ev.Tool == toolShell || engine.IsShellTool(ev.Tool)
-	var shell engine.Shell
-	var command, absTarget string
+	var cmd hookbridge.Command
+	var absTarget string
 	switch {
 	case isShell:
-		raw := in.Str("command")
-		shell = engine.ClassifyShell(raw, cfg)
-		norm := engine.NormalizeCommand(hookbridge.Redact(raw))
-		command = norm
-		ev.Class, ev.Changes = shell.Class, shell.Changes
-		ev.Cmd = hookbridge.Clip(norm)
-		if norm != "" {
-			ev.CmdFP = engine.Fingerprint(norm)
-			if ev.Class == engine.ClassCheck {
-				fam := engine.CheckFamily(norm)
-				if fam == "" {
-					fam = norm
-				}
-				ev.FamilyFP = engine.Fingerprint("family", fam)
-			}
-		}
-		if shell.Target != "" {
-			absTarget = hookbridge.AbsPath(shell.Target, cwd)
-			ev.Ranged = shell.Ranged
-		}
+		cmd = hookbridge.DescribeCommand(in.Str("command"), cfg)
+		absTarget = cmd.Apply(ev, cwd)
 	case ev.Tool == toolPatch:
 		ev.Class = engine.ClassEdit
 		files := patchFiles(in.Str("command"))
@@ -187,11 +169,11 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, end *en
 	}
 	// A check whose status is hidden behind a pipe or ';' proves nothing by
 	// its exit status; its own output may still say how it went.
-	if ev.Class == engine.ClassCheck && shell.Masked && ev.Outcome == engine.OutcomeOK {
+	if ev.Class == engine.ClassCheck && cmd.Shell.Masked && ev.Outcome == engine.OutcomeOK {
 		ev.Outcome, ev.Note = engine.OutcomeUnknown, "masked"
 	}
 	if ev.Class == engine.ClassCheck && isShell && (ev.Note == "" || ev.Note == "masked" || ev.Note == noExit) {
-		checkOutput(ev, resp, command)
+		checkOutput(ev, resp, cmd.Norm)
 	}
 }
 

@@ -62,34 +62,17 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 	}
 	ev.Class = engine.ClassifyTool(ev.Tool)
 	isShell := engine.IsShellTool(ev.Tool)
-	var absTarget, command string
-	var shell engine.Shell
+	var absTarget string
+	var cmd hookbridge.Command
 	if isShell {
-		raw := in.Str("command")
-		shell = engine.ClassifyShell(raw, cfg)
-		ev.Class, ev.Changes = shell.Class, shell.Changes
-		command = engine.NormalizeCommand(hookbridge.Redact(raw))
-		ev.Cmd = hookbridge.Clip(command)
-		if command != "" {
-			ev.CmdFP = engine.Fingerprint(command)
-			if ev.Class == engine.ClassCheck {
-				fam := engine.CheckFamily(command)
-				if fam == "" {
-					fam = command
-				}
-				ev.FamilyFP = engine.Fingerprint("family", fam)
-			}
+		cmd = hookbridge.DescribeCommand(in.Str("command"), cfg)
+		dir := cwd // the command runs in dir_path, from the workspace, when given
+		if d := in.Str("dir_path"); d != "" {
+			dir = hookbridge.AbsPath(d, cwd)
 		}
+		absTarget = cmd.Apply(ev, dir)
 		if in.Bool("is_background") && ev.Class != engine.ClassPoll {
 			ev.Note = "background"
-		}
-		if shell.Target != "" {
-			dir := cwd // the command runs in dir_path, from the workspace, when given
-			if d := in.Str("dir_path"); d != "" {
-				dir = hookbridge.AbsPath(d, cwd)
-			}
-			absTarget = hookbridge.AbsPath(shell.Target, dir)
-			ev.Ranged = shell.Ranged
 		}
 	} else {
 		path := in.Str("file_path")
@@ -123,11 +106,11 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 	} else {
 		ev.Outcome = engine.OutcomeOK
 	}
-	if ev.Class == engine.ClassCheck && shell.Masked && ev.Outcome == engine.OutcomeOK {
+	if ev.Class == engine.ClassCheck && cmd.Shell.Masked && ev.Outcome == engine.OutcomeOK {
 		ev.Outcome, ev.Note = engine.OutcomeUnknown, "masked"
 	}
 	if ev.Class == engine.ClassCheck && isShell && (ev.Note == "" || ev.Note == "masked" || ev.Note == "timeout") {
-		checkOutput(ev, resp, command)
+		checkOutput(ev, resp, cmd.Norm)
 	}
 	var printed []byte
 	if isShell {

@@ -60,32 +60,15 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 	}
 	ev.Class = classify(ev.Tool)
 	isShell := engine.IsShellTool(ev.Tool)
-	var absTarget, command string
-	var shell engine.Shell
+	var absTarget string
+	var cmd hookbridge.Command
 	if isShell {
-		raw := in.Str("command")
-		shell = engine.ClassifyShell(raw, cfg)
-		ev.Class, ev.Changes = shell.Class, shell.Changes
-		command = engine.NormalizeCommand(hookbridge.Redact(raw))
-		ev.Cmd = hookbridge.Clip(command)
-		if command != "" {
-			ev.CmdFP = engine.Fingerprint(command)
-			if ev.Class == engine.ClassCheck {
-				fam := engine.CheckFamily(command)
-				if fam == "" {
-					fam = command
-				}
-				ev.FamilyFP = engine.Fingerprint("family", fam)
-			}
+		cmd = hookbridge.DescribeCommand(in.Str("command"), cfg)
+		dir := cwd
+		if w := in.Str("workdir"); w != "" {
+			dir = hookbridge.AbsPath(w, cwd)
 		}
-		if shell.Target != "" {
-			dir := cwd
-			if w := in.Str("workdir"); w != "" {
-				dir = hookbridge.AbsPath(w, cwd)
-			}
-			absTarget = hookbridge.AbsPath(shell.Target, dir)
-			ev.Ranged = shell.Ranged
-		}
+		absTarget = cmd.Apply(ev, dir)
 	} else {
 		path := in.Str("filePath")
 		if path == "" && ev.Tool == "list" {
@@ -131,12 +114,12 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 	default:
 		ev.Outcome = engine.OutcomeOK // a tool that fails throws: tool.error
 	}
-	if ev.Class == engine.ClassCheck && shell.Masked && ev.Outcome == engine.OutcomeOK {
+	if ev.Class == engine.ClassCheck && cmd.Shell.Masked && ev.Outcome == engine.OutcomeOK {
 		ev.Outcome, ev.Note = engine.OutcomeUnknown, "masked"
 	}
 	if ev.Class == engine.ClassCheck && isShell && ev.Hook == evAfter && (ev.Note == "" || ev.Note == "masked") {
 		head, tail := hookbridge.OutputEdges(resp["output"])
-		outcome, tests, ok := hookbridge.CheckFromOutput(command, head, tail)
+		outcome, tests, ok := hookbridge.CheckFromOutput(cmd.Norm, head, tail)
 		ev.Tests = tests
 		if ok && ev.Note == "masked" {
 			ev.Outcome, ev.Note = outcome, "from-output"
