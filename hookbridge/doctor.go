@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"cully/install"
 )
 
 // The checks every adapter's Doctor makes the same way, with the same
@@ -35,4 +37,48 @@ func SkillCheck(path, skill, installCmd string) Check {
 			Fix: "to take this version, delete it and run " + installCmd}
 	}
 	return Check{OK: true, What: "skill present and current: " + path}
+}
+
+// WiringScan is what a doctor found of cully's entries in an agent's hook
+// settings: the events with no cully command, those whose command does not
+// run, and the (last) cully command found.
+type WiringScan struct {
+	Missing, Stale []string
+	Command        string
+	events         int
+}
+
+// ScanWiring looks for cully's command among each event's hook commands
+// (commands lists an event's, in the agent's own settings shape).
+func ScanWiring(events []string, commands func(ev string) []string) WiringScan {
+	s := WiringScan{events: len(events)}
+	for _, ev := range events {
+		found := false
+		for _, c := range commands(ev) {
+			if install.IsCullyCommand(c) {
+				found, s.Command = true, c
+				if !install.CommandRuns(c) {
+					s.Stale = append(s.Stale, ev)
+				}
+			}
+		}
+		if !found {
+			s.Missing = append(s.Missing, ev)
+		}
+	}
+	return s
+}
+
+// Wiring begins the doctor's report from the scan: nothing (false) when no
+// event has cully's entry, else the presence check and, when a command
+// does not run, the stale one.
+func (s WiringScan) Wiring(where, installCmd string) (Wiring, bool) {
+	if len(s.Missing) == s.events {
+		return Wiring{}, false
+	}
+	w := Wiring{Command: s.Command, Checks: []Check{PresenceCheck(where, installCmd, s.Missing, s.events)}}
+	if len(s.Stale) > 0 {
+		w.Checks = append(w.Checks, StaleCheck(where, installCmd, s.Command))
+	}
+	return w, true
 }

@@ -38,34 +38,20 @@ func (Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid settings JSON: %v", where, err), Fix: "fix the file by hand; cully will not rewrite it"}}}
 	}
-	var missing, stale []string
-	var cmd string
-	for _, ev := range Events {
-		found := false
+	w, ok := hookbridge.ScanWiring(Events, func(ev string) []string {
+		var cs []string
 		for _, g := range s.Hooks[ev] {
 			for _, hk := range g.Hooks {
-				if install.IsCullyCommand(hk.Command) {
-					found = true
-					cmd = hk.Command
-					if !install.CommandRuns(hk.Command) {
-						stale = append(stale, ev)
-					}
-				}
+				cs = append(cs, hk.Command)
 			}
 		}
-		if !found {
-			missing = append(missing, ev)
-		}
+		return cs
+	}).Wiring(where, installCmd)
+	if !ok {
+		return w
 	}
-	if len(missing) == len(Events) {
-		return hookbridge.Wiring{}
-	}
-	w := hookbridge.Wiring{Command: cmd}
+	cmd := w.Command
 	add := func(c hookbridge.Check) { w.Checks = append(w.Checks, c) }
-	add(hookbridge.PresenceCheck(where, installCmd, missing, len(Events)))
-	if len(stale) > 0 {
-		add(hookbridge.StaleCheck(where, installCmd, cmd))
-	}
 	if t.Scope == hookbridge.ScopeShared && !install.PathFree(cmd) {
 		add(hookbridge.Check{Warn: true, What: fmt.Sprintf("%s: the hook command %q names a path of this machine, in a file your team commits", where, cmd),
 			Fix: "cully uninstall --scope project --shared, then cully install --scope project (this machine only) or --shared with cully-hook on PATH"})

@@ -36,37 +36,24 @@ func (Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid hooks JSON: %v", where, err), Fix: "fix the file by hand; cully will not rewrite it"}}}
 	}
-	var missing, stale, noAgent []string
-	var cmd string
-	for _, ev := range Events {
-		found := false
+	var noAgent []string
+	w, ok := hookbridge.ScanWiring(Events, func(ev string) []string {
+		var cs []string
 		for _, g := range s.Hooks[ev] {
 			for _, hk := range g.Hooks {
-				if !install.IsCullyCommand(hk.Command) {
-					continue
-				}
-				found, cmd = true, hk.Command
-				if !install.CommandRuns(hk.Command) {
-					stale = append(stale, ev)
-				}
-				if !strings.Contains(hk.Command, agentFlag) {
+				if install.IsCullyCommand(hk.Command) && !strings.Contains(hk.Command, agentFlag) {
 					noAgent = append(noAgent, ev)
 				}
+				cs = append(cs, hk.Command)
 			}
 		}
-		if !found {
-			missing = append(missing, ev)
-		}
+		return cs
+	}).Wiring(where, installCmd)
+	if !ok {
+		return w
 	}
-	if len(missing) == len(Events) {
-		return hookbridge.Wiring{}
-	}
-	w := hookbridge.Wiring{Command: cmd}
+	cmd := w.Command
 	add := func(c hookbridge.Check) { w.Checks = append(w.Checks, c) }
-	add(hookbridge.PresenceCheck(where, installCmd, missing, len(Events)))
-	if len(stale) > 0 {
-		add(hookbridge.StaleCheck(where, installCmd, cmd))
-	}
 	if len(noAgent) > 0 {
 		add(hookbridge.Check{What: fmt.Sprintf("%s: hook command %q does not say %s, so cully reads Codex's payloads as another agent's (%s)", where, cmd, agentFlag, strings.Join(noAgent, ", ")), Fix: installCmd})
 	}

@@ -43,42 +43,29 @@ func (a Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid JSON: %v", where, err), Fix: "fix the file by hand; cully will not rewrite it"}}}
 	}
-	var missing, stale, unnamed []string
-	var cmd string
-	for _, ev := range Events {
-		found := false
+	var unnamed []string
+	w, ok := hookbridge.ScanWiring(Events, func(ev string) []string {
+		var cs []string
 		for _, h := range s.Hooks[ev] {
 			line := h.Bash
 			if line == "" {
 				line = h.Command
 			}
-			if !install.IsCullyCommand(line) {
-				continue
-			}
-			found, cmd = true, line
-			if !install.CommandRuns(line) {
-				stale = append(stale, ev)
-			}
-			if h.Env[EventVar] != ev {
+			if install.IsCullyCommand(line) && h.Env[EventVar] != ev {
 				unnamed = append(unnamed, ev)
 			}
+			cs = append(cs, line)
 		}
-		if !found {
-			missing = append(missing, ev)
-		}
+		return cs
+	}).Wiring(where, installCmd)
+	if !ok {
+		return w
 	}
-	if len(missing) == len(Events) {
-		return hookbridge.Wiring{}
-	}
-	w := hookbridge.Wiring{Command: cmd}
+	cmd := w.Command
 	add := func(c hookbridge.Check) { w.Checks = append(w.Checks, c) }
-	add(hookbridge.PresenceCheck(where, installCmd, missing, len(Events)))
 	if len(unnamed) > 0 {
 		add(hookbridge.Check{What: where + ": cully's entry does not name its event (env " + EventVar + ") for " + strings.Join(unnamed, ", ") + ", so those calls cannot be told apart",
 			Fix: installCmd + " (rewrites cully's entries)"})
-	}
-	if len(stale) > 0 {
-		add(hookbridge.StaleCheck(where, installCmd, cmd))
 	}
 	if t.Scope == hookbridge.ScopeShared && !install.PathFree(cmd) {
 		add(hookbridge.Check{Warn: true, What: fmt.Sprintf("%s: the hook command %q names a path of this machine, in a file your team commits", where, cmd),

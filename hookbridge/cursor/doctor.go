@@ -37,31 +37,18 @@ func (a Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid JSON: %v", where, err), Fix: "fix the file by hand; cully will not rewrite it"}}}
 	}
-	var missing, stale []string
-	var cmd string
-	for _, ev := range Events {
-		found := false
+	w, ok := hookbridge.ScanWiring(Events, func(ev string) []string {
+		var cs []string
 		for _, h := range s.Hooks[ev] {
-			if install.IsCullyCommand(h.Command) {
-				found, cmd = true, h.Command
-				if !install.CommandRuns(h.Command) {
-					stale = append(stale, ev)
-				}
-			}
+			cs = append(cs, h.Command)
 		}
-		if !found {
-			missing = append(missing, ev)
-		}
+		return cs
+	}).Wiring(where, installCmd)
+	if !ok {
+		return w
 	}
-	if len(missing) == len(Events) {
-		return hookbridge.Wiring{}
-	}
-	w := hookbridge.Wiring{Command: cmd}
+	cmd := w.Command
 	add := func(c hookbridge.Check) { w.Checks = append(w.Checks, c) }
-	add(hookbridge.PresenceCheck(where, installCmd, missing, len(Events)))
-	if len(stale) > 0 {
-		add(hookbridge.StaleCheck(where, installCmd, cmd))
-	}
 	if t.Scope == hookbridge.ScopeShared && !install.PathFree(cmd) {
 		add(hookbridge.Check{Warn: true, What: fmt.Sprintf("%s: the hook command %q names a path of this machine, in a file your team commits", where, cmd),
 			Fix: "cully uninstall --agent cursor --scope project --shared, then install again with cully-hook on PATH"})

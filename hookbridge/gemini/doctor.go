@@ -37,39 +37,26 @@ func (Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 	if err := json.Unmarshal(stripComments(b), &s); err != nil {
 		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid settings JSON: %v", where, err), Fix: "fix the file by hand; cully will not rewrite it"}}}
 	}
-	var missing, stale []string
-	var cmd string
-	for _, ev := range Events {
+	w, ok := hookbridge.ScanWiring(Events, func(ev string) []string {
 		var groups []struct {
 			Hooks []struct {
 				Command string `json:"command"`
 			} `json:"hooks"`
 		}
 		_ = json.Unmarshal(s.Hooks[ev], &groups) // a shape of the user's own is not cully's entry
-		found := false
+		var cs []string
 		for _, g := range groups {
 			for _, hk := range g.Hooks {
-				if install.IsCullyCommand(hk.Command) {
-					found, cmd = true, hk.Command
-					if !install.CommandRuns(hk.Command) {
-						stale = append(stale, ev)
-					}
-				}
+				cs = append(cs, hk.Command)
 			}
 		}
-		if !found {
-			missing = append(missing, ev)
-		}
+		return cs
+	}).Wiring(where, installCmd)
+	if !ok {
+		return w
 	}
-	if len(missing) == len(Events) {
-		return hookbridge.Wiring{}
-	}
-	w := hookbridge.Wiring{Command: cmd}
+	cmd := w.Command
 	add := func(c hookbridge.Check) { w.Checks = append(w.Checks, c) }
-	add(hookbridge.PresenceCheck(where, installCmd, missing, len(Events)))
-	if len(stale) > 0 {
-		add(hookbridge.StaleCheck(where, installCmd, cmd))
-	}
 	if e := s.HooksConfig.Enabled; e != nil && !*e {
 		add(hookbridge.Check{What: where + ": hooksConfig.enabled is false, so Gemini CLI runs no hook at all", Fix: "remove hooksConfig.enabled from " + t.Settings})
 	}
