@@ -260,6 +260,40 @@ func RemoveGroupedHooks(root *Node) {
 	}
 }
 
+// RemoveFlatHooks takes cully's entries out of a settings document whose
+// hooks are listed per event without groups, as GitHub Copilot CLI and
+// Cursor write them ({"hooks": {"event": [{"command": …}]}}; command reads
+// an entry's command line): an entry that is cully's goes, an event left
+// with none goes, and "hooks" goes when nothing is left in it. Every other
+// byte stays.
+func RemoveFlatHooks(root *Node, command func(*Node) string) {
+	hooks := root.Get("hooks")
+	if hooks == nil || hooks.Kind != 'o' {
+		return
+	}
+	for i := 0; i < len(hooks.Keys); i++ {
+		arr := hooks.Vals[i]
+		if arr.Kind != 'a' {
+			continue
+		}
+		var keep []*Node
+		for _, h := range arr.Items {
+			if !IsCullyCommand(command(h)) {
+				keep = append(keep, h)
+			}
+		}
+		if len(keep) == 0 && len(arr.Items) > 0 {
+			hooks.Del(hooks.Keys[i])
+			i--
+			continue
+		}
+		arr.Items = keep
+	}
+	if len(hooks.Keys) == 0 {
+		root.Del("hooks")
+	}
+}
+
 // UninstallGrouped plans the removal of cully's entries from a settings
 // file whose hooks are grouped per event (RemoveGroupedHooks), keeping
 // every other byte; a file that is not there needs nothing.

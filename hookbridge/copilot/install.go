@@ -129,29 +129,7 @@ func (Agent) Uninstall(t hookbridge.Target, before []byte) (*install.Plan, error
 	if err != nil {
 		return nil, err
 	}
-	if hooks := root.Get("hooks"); hooks != nil && hooks.Kind == 'o' {
-		for i := 0; i < len(hooks.Keys); i++ {
-			arr := hooks.Vals[i]
-			if arr.Kind != 'a' {
-				continue
-			}
-			var keep []*install.Node
-			for _, h := range arr.Items {
-				if !install.IsCullyCommand(entryCommand(h)) {
-					keep = append(keep, h)
-				}
-			}
-			if len(keep) == 0 && len(arr.Items) > 0 {
-				hooks.Del(hooks.Keys[i])
-				i--
-				continue
-			}
-			arr.Items = keep
-		}
-		if len(hooks.Keys) == 0 {
-			root.Del("hooks")
-		}
-	}
+	install.RemoveFlatHooks(root, entryCommand)
 	if hooksFile(t) && len(root.Keys) == 1 && root.Keys[0] == "version" {
 		root.Del("version")
 	}
