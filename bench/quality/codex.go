@@ -414,7 +414,7 @@ func outputHead(raw []byte, c *replayedCall) string {
 			status += fmt.Sprintf(" (exit %d)", *c.exit)
 		}
 	}
-	text, note := cleanOutput(outputText(raw))
+	text, note := cleanOutput(codex.OutputText(raw))
 	if note != "" {
 		status += " " + note
 	}
@@ -422,27 +422,6 @@ func outputHead(raw []byte, c *replayedCall) string {
 		text = "(no output)"
 	}
 	return status + ": " + text
-}
-
-// outputText is a call output's text: a string, or (older rollouts) a
-// JSON text {"output": …, "metadata": {…}}, or content items.
-func outputText(v []byte) string {
-	s, ok := jsonlite.Unquote(v)
-	if !ok {
-		var parts []string
-		_ = jsonlite.Elements(v, func(x []byte) {
-			if t := jsonlite.AsObject(x).Str("text"); t != "" {
-				parts = append(parts, t)
-			}
-		})
-		return strings.Join(parts, "")
-	}
-	if strings.HasPrefix(s, `{"output":`) {
-		if o, err := jsonlite.ParseObject([]byte(s)); err == nil {
-			return o.Str("output")
-		}
-	}
-	return s
 }
 
 // cleanOutput drops the header lines Codex puts before a command's

@@ -323,7 +323,7 @@ func (p *player) item(pl jsonlite.Object, at time.Time) error {
 			return nil
 		}
 		delete(p.pending, id)
-		out := outputText(pl["output"])
+		out := OutputText(pl["output"])
 		o := make(jsonlite.Object, len(pre)+1)
 		for k, v := range pre {
 			o[k] = v
@@ -490,9 +490,10 @@ func commandInput(cmd string) []byte {
 	return append(append([]byte(`{"command":`), quote(cmd)...), '}')
 }
 
-// outputText is a call output's text: a string, or (older rollouts) a
-// JSON text {"output": …, "metadata": {…}}, or content items.
-func outputText(v []byte) string {
+// OutputText is a rollout call output's text: a string, or (older
+// rollouts) a JSON text {"output": …, "metadata": {…}}, or content items
+// (joined a line each). The quality bench reads outputs with it too.
+func OutputText(v []byte) string {
 	s, ok := jsonlite.Unquote(v)
 	if !ok {
 		var parts []string
