@@ -93,3 +93,18 @@ func CheckFromOutput(command string, head, tail []byte) (engine.Outcome, *engine
 	}
 	return engine.OutcomeUnknown, tc, false
 }
+
+// TakeOutputOutcome gives the event the outcome its output stated
+// (CheckFromOutput), noted "from-output"; a failure's signatures come from
+// the output's text, its tail when that differs from its head.
+func TakeOutputOutcome(ev *engine.Event, outcome engine.Outcome, head, tail []byte) {
+	ev.Outcome, ev.Note = outcome, "from-output"
+	if outcome == engine.OutcomeFailed {
+		text := string(head)
+		if len(tail) > 0 && string(tail) != text {
+			text = string(tail)
+		}
+		ev.FailSig = engine.FailureSignature(nil, text)
+		ev.ErrSig = engine.ErrorSignature(text)
+	}
+}

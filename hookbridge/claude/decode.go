@@ -291,15 +291,7 @@ func checkOutput(ev *engine.Event, p jsonlite.Object, command string) {
 	if !ok || ev.Note != "masked" {
 		return
 	}
-	ev.Outcome, ev.Note = outcome, "from-output"
-	if outcome == engine.OutcomeFailed {
-		text := string(head)
-		if len(tail) > 0 && string(tail) != text {
-			text = string(tail)
-		}
-		ev.FailSig = engine.FailureSignature(nil, text)
-		ev.ErrSig = engine.ErrorSignature(text)
-	}
+	hookbridge.TakeOutputOutcome(ev, outcome, head, tail)
 }
 
 // todoProgress is the agent's plan as a TodoWrite call sets it: its items

@@ -168,15 +168,7 @@ func checkOutput(ev *engine.Event, cmd hookbridge.Command, out string) {
 	if !ok {
 		return
 	}
-	ev.Outcome, ev.Note = outcome, "from-output"
-	if outcome == engine.OutcomeFailed {
-		text := string(head)
-		if len(tail) > 0 && string(tail) != text {
-			text = string(tail)
-		}
-		ev.FailSig = engine.FailureSignature(nil, text)
-		ev.ErrSig = engine.ErrorSignature(text)
-	}
+	hookbridge.TakeOutputOutcome(ev, outcome, head, tail)
 }
 
 // decodeHead salvages an Event from the head of a payload too large to

@@ -225,13 +225,5 @@ func checkOutput(ev *engine.Event, resp jsonlite.Object, command string) {
 	if !ok || ev.Note != "masked" {
 		return
 	}
-	ev.Outcome, ev.Note = outcome, "from-output"
-	if outcome == engine.OutcomeFailed {
-		text := string(head)
-		if len(tail) > 0 && string(tail) != text {
-			text = string(tail)
-		}
-		ev.FailSig = engine.FailureSignature(nil, text)
-		ev.ErrSig = engine.ErrorSignature(text)
-	}
+	hookbridge.TakeOutputOutcome(ev, outcome, head, tail)
 }
