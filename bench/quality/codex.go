@@ -244,11 +244,11 @@ func callSummary(pl jsonlite.Object) string {
 	argObj, _ := jsonlite.ParseObject(args)
 	switch {
 	case pl.Str("type") == "local_shell_call":
-		return commandLine(pl.Sub("action")["command"])
+		return codex.CommandLine(pl.Sub("action")["command"])
 	case name == "exec_command":
 		return argObj.Str("cmd")
 	case name == "shell" || name == "container.exec" || name == "shell_command":
-		return commandLine(argObj["command"])
+		return codex.CommandLine(argObj["command"])
 	case name == "write_stdin":
 		return stdinSummary(argObj)
 	case name == "apply_patch":
@@ -273,20 +273,6 @@ func stdinSummary(o jsonlite.Object) string {
 		s += " (poll)"
 	}
 	return s
-}
-
-// commandLine is a command given as a string, or as an argv whose shell
-// runs a script (["bash", "-lc", "…"]): that script, else the words joined.
-func commandLine(v []byte) string {
-	if s, ok := jsonlite.Unquote(v); ok {
-		return s
-	}
-	var words []string
-	_ = jsonlite.Elements(v, func(x []byte) { words = append(words, jsonlite.Str(x)) })
-	if n := len(words); n == 3 && (words[1] == "-lc" || words[1] == "-c") {
-		return words[2]
-	}
-	return strings.Join(words, " ")
 }
 
 // patchSummary names a patch's files, each with its lines added and

@@ -358,11 +358,11 @@ func toolCall(pl jsonlite.Object) (name, input []byte) {
 	}
 	switch {
 	case pl.Str("type") == "local_shell_call":
-		return toolBash, commandInput(commandLine(pl.Sub("action")["command"]))
+		return toolBash, commandInput(CommandLine(pl.Sub("action")["command"]))
 	case n == "exec_command":
 		return toolBash, commandInput(argObj.Str("cmd"))
 	case n == "shell" || n == "container.exec" || n == "shell_command":
-		return toolBash, commandInput(commandLine(argObj["command"]))
+		return toolBash, commandInput(CommandLine(argObj["command"]))
 	case n == "apply_patch":
 		patch := pl.Str("input") // custom_tool_call
 		if patch == "" {
@@ -472,9 +472,10 @@ func jsObject(s string) string {
 	return ""
 }
 
-// commandLine is a command given as a string, or as an argv whose shell
-// runs a script (["bash", "-lc", "…"]): that script, else the words joined.
-func commandLine(v []byte) string {
+// CommandLine is a rollout command given as a string, or as an argv whose
+// shell runs a script (["bash", "-lc", "…"]): that script, else the words
+// joined. The quality bench reads commands with it too.
+func CommandLine(v []byte) string {
 	if s, ok := jsonlite.Unquote(v); ok {
 		return s
 	}
