@@ -8,12 +8,16 @@ const StateVersion = 5
 
 // Caps that keep a session's state small, so loading it costs the same on
 // every hook call however long the session runs.
+// MaxRecent is how many recent calls a state keeps: a cycle of four
+// calls going round twice needs eight. (A decoder sizes its slice by it.)
+const MaxRecent = 8
+
 const (
 	maxFiles        = 256 // files remembered for the re-read guard (least recently read go first)
 	maxCommands     = 64  // commands remembered for the retry rules
 	maxWarned       = 256 // guard dedup keys remembered (as fingerprints)
 	maxWarnings     = 20  // guard warnings kept for status and the panel, newest last
-	maxRecent       = 8   // recent calls kept: a cycle of four calls going round twice needs eight
+	maxRecent       = MaxRecent
 	maxErrCmds      = 3   // distinct commands an error run names: enough for the evidence
 	maxPreview      = 60  // runes of a command in the repetition rules' evidence
 	maxFailChanges  = 4   // failures whose ChangeSeq a command keeps: twice the third-attempt default of 2 (a threshold above 4 never fires)

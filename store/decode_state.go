@@ -86,6 +86,12 @@ func decodeStateFile(b []byte) (*engine.State, *journalPos, error) {
 		case `"subagent_at"`:
 			st.SubagentAt = jsonlite.Int(v)
 		case `"recent"`:
+			// Room for the call being recorded: one allocation, where
+			// growing by append took four, each a fresh heap span in a
+			// process this short.
+			if string(v) != "null" {
+				st.Recent = make([]engine.RecentCall, 0, engine.MaxRecent+1)
+			}
 			d.each(v, func(x []byte) {
 				var r engine.RecentCall
 				d.members(x, func(k, v []byte) {

@@ -5,9 +5,10 @@
 // business: package ledger keeps them (using this package's locks).
 //
 // Invariants:
-//   - Every write to a shared file happens under an exclusive flock on a
-//     sidecar ".lock" file that is never deleted, taken with a deadline
-//     (DefaultLockWait, or CULLY_LOCK_TIMEOUT).
+//   - Every write to a shared file happens under an exclusive flock,
+//     taken with a deadline (DefaultLockWait, or CULLY_LOCK_TIMEOUT): on a
+//     sidecar ".lock" file that is never deleted (the journal's), or on the
+//     file itself where it is only ever written in place (a session's state).
 //   - The journal is append-only JSON Lines; a reader never hands on half a
 //     line, skips and counts corrupt lines, and tolerates a torn last line.
 //     A torn line is closed with an ASCII record separator before the next
@@ -18,15 +19,19 @@
 //     it. It is saved only after the event's journal append succeeded, so
 //     it never runs ahead; it carries the position of the last journal
 //     line it is complete up to (offset, length and hash of that line,
-//     found again after a rotation). While a record is in flight the
-//     session lock file's one byte is set; a call that finds it set (a hook
-//     was killed mid-record) replays the records after the state's
-//     position before its own. The state is written into a spare file and
-//     swapped in by a rename (exchanging the two names where the system
-//     can, else links and renames), so a kill leaves the old state or the new one,
-//     whole, never half of one and never none; an unreadable state is
-//     rebuilt from the journal and set aside only as a copy. Rebuild takes
-//     each session's lock to finish it, so live hooks lose nothing to it.
+//     found again after a rotation). A session's lock, in-flight mark and
+//     state are one file, sessions/<id>.state (statefile.go), written in
+//     place: while a record is in flight its mark byte is set, and a call
+//     that finds it set (a hook was killed mid-record) replays the records
+//     after the state's position before its own. A new state body is
+//     written where it overlaps nothing the newest header points at, then
+//     a header with the next sequence number into the other header slot,
+//     so a kill leaves the old state or the new one, whole, never half of
+//     one and never none; an unreadable state is rebuilt from the journal
+//     and set aside only as a copy. Rebuild takes each session's lock to
+//     finish it, so live hooks lose nothing to it. A session of the layout
+//     before this one (<id>.json, .lock, .json.spare) is read, caught up
+//     and moved on its next call (legacy.go).
 //     No fsync anywhere: see Home.update for why.
 //   - Every record's times round-trip: Record drops an mtime and clamps a
 //     clock that encoding/json could not read back (clampTimes), and the

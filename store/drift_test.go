@@ -12,18 +12,33 @@ import (
 	"cully/engine"
 )
 
-// markSession leaves what a hook killed mid-record leaves in the session
-// lock file: the mark of a record in flight.
+// markSession leaves what a hook killed mid-record leaves in the session's
+// state file: the mark of a record in flight.
 func markSession(t *testing.T, h Home, id string) {
 	t.Helper()
-	if err := os.WriteFile(h.StateLock(id), []byte("!"), 0o600); err != nil {
+	h.Ensure()
+	s, err := openState(h.StatePath(id), testLockWait, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.setMark(true); err != nil {
 		t.Fatal(err)
 	}
 }
 
+// markOf is the mark byte of a session's state file.
+func markOf(h Home, id string) string {
+	b, _ := os.ReadFile(h.StatePath(id))
+	if len(b) <= stateMarkAt {
+		return ""
+	}
+	return string(b[stateMarkAt])
+}
+
 // dieAfterAppend is a hook killed between its journal append and its state
-// save: the record is in the journal, the mark is left, the spare is torn,
-// the state is not written.
+// save: the record is in the journal, the mark is left, the new body is
+// torn where the save was writing it, no header points at it.
 func dieAfterAppend(t *testing.T, h Home, ev *engine.Event, cfg *engine.Config) {
 	t.Helper()
 	st, err := h.LoadState(ev.Session)
@@ -35,7 +50,14 @@ func dieAfterAppend(t *testing.T, h Home, ev *engine.Event, cfg *engine.Config) 
 		t.Fatal(err)
 	}
 	markSession(t, h, ev.Session)
-	if err := os.WriteFile(h.stateSpare(ev.Session), []byte(fmt.Sprintf(`{"v":%d,"sess`, engine.StateVersion)), 0o600); err != nil {
+	s, err := openState(h.StatePath(ev.Session), testLockWait, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	torn := []byte(fmt.Sprintf(`{"v":%d,"sess`, engine.StateVersion))
+	off, _, _ := s.place(4096)
+	if _, err := s.f.WriteAt(torn, int64(off)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -68,8 +90,8 @@ func TestStateBehindJournalIsCaughtUp(t *testing.T) {
 			dieAfterAppend(t, h, testEvent("s", i), &cfg) // twice in a row
 			rec("s")
 			assertNoDrift(t, h, &cfg)
-			if b, _ := os.ReadFile(h.StateLock("s")); string(b) != "." {
-				t.Errorf("the mark is cleared once the state has caught up: %q", b)
+			if m := markOf(h, "s"); m != "." {
+				t.Errorf("the mark is cleared once the state has caught up: %q", m)
 			}
 			if rotate > 0 {
 				if files, _ := h.JournalFiles(); len(files) < 3 {
@@ -186,18 +208,22 @@ func TestRebuildDuringLiveRecords(t *testing.T) {
 	assertNoDrift(t, h, &cfg)
 }
 
-// A hook killed anywhere in the swap of its spare into place leaves a
-// whole state at the state's path; the next call finishes the job.
-func TestKilledMidSwap(t *testing.T) {
+// A hook killed anywhere in the save of its state leaves a whole state in
+// the file; the next call finishes the job.
+func TestKilledMidSave(t *testing.T) {
 	cfg := engine.DefaultConfig()
-	for _, stage := range []string{"linked", "renamed"} {
+	for _, stage := range []string{"body written", "header written"} {
 		t.Run(stage, func(t *testing.T) {
 			h := Home{Dir: t.TempDir(), LockWait: testLockWait}
 			for i := range 3 {
 				h.Record(testEvent("s", i), &cfg)
 			}
-			// That hook: its record appended, its spare written whole.
-			st, _, _, err := h.loadState("s")
+			// That hook: mark set, record appended, then killed in the save.
+			s, err := openState(h.StatePath("s"), testLockWait, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := readLocked(s, "s")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -205,26 +231,132 @@ func TestKilledMidSwap(t *testing.T) {
 			ev.Signals = engine.Apply(st, ev, &cfg)
 			rec := AppendEvent(nil, ev)
 			size, _ := h.JournalSize()
-			markSession(t, h, "s")
+			s.setMark(true)
 			h.Append(rec)
-			os.WriteFile(h.stateSpare("s"), appendStateFile(nil, st, &journalPos{At: size, N: int64(len(rec)) + 1, Sum: lineSum(rec, []byte{'\n'})}), 0o600)
-			os.Link(h.StatePath("s"), h.stateOld("s"))
-			if stage == "renamed" {
-				os.Rename(h.stateSpare("s"), h.StatePath("s"))
+			body := appendStateFile(nil, st, &journalPos{At: size, N: int64(len(rec)) + 1, Sum: lineSum(rec, []byte{'\n'})})
+			if stage == "body written" {
+				off, _, _ := s.place(len(body))
+				s.f.WriteAt(body, int64(off))
+			} else if err := s.save(body); err != nil {
+				t.Fatal(err)
 			}
+			s.Close()
 			if got, err := h.ReadState("s"); err != nil || got.Events < 3 {
 				t.Fatalf("a whole state is there all along: %v %v", got, err)
 			}
 			h.Record(testEvent("s", 4), &cfg)
 			h.Record(testEvent("s", 5), &cfg)
 			assertNoDrift(t, h, &cfg)
-			if _, err := os.Lstat(h.stateOld("s")); err == nil {
-				t.Error("the swap's second name is gone")
+			if m := markOf(h, "s"); m != "." {
+				t.Errorf("the mark is cleared: %q", m)
 			}
 			if b, _ := h.ReadErrorsLog(); len(b) > 0 {
-				t.Errorf("finishing a swap is not an error: %s", b)
+				t.Errorf("finishing a save is not an error: %s", b)
 			}
 		})
+	}
+}
+
+// A power cut can keep a state's new header but not its body: the state
+// before it is read and caught up, and nothing is lost.
+func TestNewestBodyLost(t *testing.T) {
+	cfg := engine.DefaultConfig()
+	h := Home{Dir: t.TempDir(), LockWait: testLockWait}
+	for i := range 6 {
+		h.Record(testEvent("s", i), &cfg)
+	}
+	s, err := openState(h.StatePath("s"), testLockWait, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur := s.hdr[s.newest]
+	s.f.WriteAt(make([]byte, cur.n), int64(cur.off)) // the new body never reached the disk
+	s.setMark(true)                                   // nor the mark's clearing
+	s.Close()
+	if _, err := h.Record(testEvent("s", 6), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	assertNoDrift(t, h, &cfg)
+	if st, _ := h.ReadState("s"); st.Events != 7 {
+		t.Errorf("every call is in the state: %d events", st.Events)
+	}
+	if b, _ := h.ReadErrorsLog(); !strings.Contains(string(b), "read the state before it") {
+		t.Errorf("the fallback is logged: %s", b)
+	}
+}
+
+// Bodies move up while a state grows and come back to the start once they
+// fit before the current one: the file stays within a few bodies' size.
+func TestStateFileStaysSmall(t *testing.T) {
+	cfg := engine.DefaultConfig()
+	h := Home{Dir: t.TempDir(), LockWait: testLockWait}
+	var biggest int64
+	for i := range 300 {
+		ev := testEvent("s", i)
+		ev.Target = fmt.Sprintf("file%03d.go", i) // the state grows with every file read
+		if _, err := h.Record(ev, &cfg); err != nil {
+			t.Fatal(err)
+		}
+		s, err := openState(h.StatePath("s"), testLockWait, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := int64(s.hdr[s.newest].n)
+		biggest = max(biggest, n)
+		if s.size > 3*biggest+stateBodyAt+128 {
+			t.Fatalf("call %d: a %d-byte file for bodies of at most %d bytes", i, s.size, biggest)
+		}
+		s.Close()
+	}
+	assertNoDrift(t, h, &cfg)
+}
+
+// A session recorded by the layout before this one (a .json state, a .lock
+// with the mark) is read, caught up and moved to the new layout: nothing
+// recorded by the old hook is lost, and the old files are removed.
+func TestLegacyStateMigrates(t *testing.T) {
+	cfg := engine.DefaultConfig()
+	h := Home{Dir: t.TempDir(), LockWait: testLockWait}
+	h.Ensure()
+	st := engine.NewState("s")
+	var pos *journalPos
+	for i := range 3 {
+		ev := testEvent("s", i)
+		ev.Signals = engine.Apply(st, ev, &cfg)
+		rec := AppendEvent(nil, ev)
+		size, _ := h.JournalSize()
+		h.Append(rec)
+		pos = &journalPos{At: size, N: int64(len(rec)) + 1, Sum: lineSum(rec, []byte{'\n'})}
+	}
+	base := filepath.Join(h.SessionsDir(), "s")
+	os.WriteFile(base+".json", appendStateFile(nil, st, pos), 0o600)
+	os.WriteFile(base+".json.spare", []byte("{}"), 0o600)
+	os.WriteFile(base+".lock", []byte("."), 0o600)
+	// The old hook recorded one more call after that state was written.
+	ev := testEvent("s", 3)
+	engine.Apply(engine.NewState("x"), ev, &cfg)
+	h.Append(AppendEvent(nil, ev))
+
+	if got, err := h.ReadState("s"); err != nil || got.Events != 3 {
+		t.Fatalf("the old layout is readable: %v %v", got, err)
+	}
+	if ss, _ := h.Sessions(); len(ss) != 1 || ss[0].ID != "s" {
+		t.Fatalf("the old layout's session is listed: %v", ss)
+	}
+	if _, err := h.Record(testEvent("s", 4), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	assertNoDrift(t, h, &cfg)
+	if got, _ := h.ReadState("s"); got.Events != 5 {
+		t.Errorf("the old hook's last call is caught up: %d events", got.Events)
+	}
+	for _, ext := range []string{".json", ".json.spare", ".lock"} {
+		if _, err := os.Lstat(base + ext); err == nil {
+			t.Errorf("%s is removed", ext)
+		}
+	}
+	if ss, _ := h.Sessions(); len(ss) != 1 {
+		t.Errorf("one session: %v", ss)
 	}
 }
 
@@ -265,17 +397,6 @@ func TestCatchUpIsBounded(t *testing.T) {
 	if got, _ := h.LoadState("s"); got.Events != st.Events+1 {
 		t.Errorf("a state without a position, past the limit: %d events, want %d", got.Events, st.Events+1)
 	}
-}
-
-// Where names cannot be exchanged in one rename, the state is swapped in
-// with links and renames: the same guarantees hold.
-func TestSwapWithLinksAndRenames(t *testing.T) {
-	noExchange = true
-	defer func() { noExchange = false }()
-	t.Run("behind", TestStateBehindJournalIsCaughtUp)
-	t.Run("mid-swap", TestKilledMidSwap)
-	t.Run("rebuild", TestRebuildDuringLiveRecords)
-	t.Run("corrupt", TestCorruptStateRebuiltInPlace)
 }
 
 // testLockWait is the lock wait of the store's tests: they test what many

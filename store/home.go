@@ -47,18 +47,11 @@ func (h Home) Journal() string     { return filepath.Join(h.Dir, "journal.jsonl"
 func (h Home) JournalLock() string { return filepath.Join(h.Dir, "journal.lock") }
 func (h Home) SessionsDir() string { return filepath.Join(h.Dir, "sessions") }
 func (h Home) ErrorsLog() string   { return filepath.Join(h.Dir, "errors.log") }
-func (h Home) StatePath(id string) string {
-	return filepath.Join(h.SessionsDir(), SafeName(id)+".json")
-}
-func (h Home) StateLock(id string) string {
-	return filepath.Join(h.SessionsDir(), SafeName(id)+".lock")
-}
 
-// stateSpare is where a session's next state is written before it is
-// renamed into place; the state file it replaces becomes the next spare.
-// stateOld is that state file's second name during the swap.
-func (h Home) stateSpare(id string) string { return h.StatePath(id) + ".spare" }
-func (h Home) stateOld(id string) string   { return h.StatePath(id) + ".old" }
+// StatePath is a session's state file (see statefile.go).
+func (h Home) StatePath(id string) string {
+	return filepath.Join(h.SessionsDir(), SafeName(id)+stateExt)
+}
 
 // Ensure creates the state directory and its sessions folder, private to
 // the user (0700), and runs the trust checks on both (see Check).

@@ -19,31 +19,6 @@ const DefaultLockWait = 2 * time.Second
 // Lock is a held file lock.
 type Lock struct{ f *sysFile }
 
-// The mark of a record in flight (see Home.update) is the lock file's one
-// byte: '!' while a record is in flight, '.' otherwise. Its size is read
-// once the lock is held (a lock file never marked is empty), and the byte
-// is overwritten in place rather than truncated: truncating cost ext4 a
-// journal transaction per call. The lock must have been taken with write
-// access to mark it.
-func (l *Lock) marked() bool {
-	if l.f.size == 0 {
-		return false
-	}
-	var b [1]byte
-	_, err := l.f.ReadAt(b[:], 0)
-	return err == nil && b[0] == '!'
-}
-
-func (l *Lock) mark() error {
-	_, err := l.f.WriteAt([]byte{'!'}, 0)
-	return err
-}
-
-func (l *Lock) unmark() error {
-	_, err := l.f.WriteAt([]byte{'.'}, 0)
-	return err
-}
-
 // Unlock releases the lock.
 func (l *Lock) Unlock() error {
 	if l == nil || l.f == nil {
@@ -59,21 +34,19 @@ func (l *Lock) Unlock() error {
 // lock file is opened as every file of the state dir is: never through a
 // symlink, and only if it is a regular file.
 func Acquire(path string, wait time.Duration) (*Lock, error) {
-	return acquire(path, wait, false, os.O_RDONLY)
+	return acquire(path, wait, false)
 }
 
 // AcquireShared takes a shared (reader) lock on path within wait.
 func AcquireShared(path string, wait time.Duration) (*Lock, error) {
-	return acquire(path, wait, true, os.O_RDONLY)
+	return acquire(path, wait, true)
 }
 
-// acquire opens the lock file (mode: os.O_RDONLY, or os.O_RDWR for a lock
-// whose file carries a mark), locks it, and only then stats it: the stat
-// refuses anything but a regular file (flock on a FIFO's descriptor
-// neither blocks nor harms) and reads the size as the lock's holder sees
-// it.
-func acquire(path string, wait time.Duration, shared bool, mode int) (*Lock, error) {
-	l, err := lockFile(path, wait, shared, mode)
+// acquire opens the lock file (created if missing), locks it, and only
+// then stats it: the stat refuses anything but a regular file (flock on a
+// FIFO's descriptor neither blocks nor harms).
+func acquire(path string, wait time.Duration, shared bool) (*Lock, error) {
+	l, err := lockFile(path, wait, shared, os.O_RDONLY|os.O_CREATE)
 	if err != nil {
 		return nil, err
 	}
@@ -84,8 +57,11 @@ func acquire(path string, wait time.Duration, shared bool, mode int) (*Lock, err
 	return l, nil
 }
 
-func lockFile(path string, wait time.Duration, shared bool, mode int) (*Lock, error) {
-	f, err := openRaw(path, mode|os.O_CREATE, 0o600)
+// lockFile opens path with flag (a file created 0600) and locks it within
+// wait; the caller stats it. A file that cannot be opened is returned as
+// the open's error (fs.ErrNotExist for a reader's missing file), wrapped.
+func lockFile(path string, wait time.Duration, shared bool, flag int) (*Lock, error) {
+	f, err := openRaw(path, flag, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("lock: %w", err)
 	}

@@ -33,7 +33,7 @@ func noHang(t *testing.T, what string, fn func()) {
 // its bytes.
 func TestPlantedSymlinksNeverFollowed(t *testing.T) {
 	cfg := engine.DefaultConfig()
-	for _, name := range []string{"journal.jsonl", "journal.lock", "errors.log", "sessions", "sessions/s.json", "sessions/s.lock", "sessions/s.json.spare", "sessions/s.json.old", "journal-000001.jsonl"} {
+	for _, name := range []string{"journal.jsonl", "journal.lock", "errors.log", "sessions", "sessions/s.state", "sessions/s.json", "sessions/s.lock", "journal-000001.jsonl"} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			h := Home{Dir: filepath.Join(dir, "state")}
@@ -63,7 +63,7 @@ func TestPlantedSymlinksNeverFollowed(t *testing.T) {
 				t.Fatalf("written through the planted link:\nbefore %q\nafter  %q", before, got)
 			}
 			switch name {
-			case "journal.jsonl", "journal.lock", "sessions", "sessions/s.lock":
+			case "journal.jsonl", "journal.lock", "sessions", "sessions/s.state":
 				if !errors.Is(rerr, ErrUnsafe) || !strings.Contains(rerr.Error(), "symlink") {
 					t.Errorf("Record: want a symlink refusal, got %v", rerr)
 				}
@@ -72,8 +72,12 @@ func TestPlantedSymlinksNeverFollowed(t *testing.T) {
 					t.Errorf("LogError: want a symlink refusal, got %v", lerr)
 				}
 			}
-			if name == "sessions/s.json" {
-				// The link is replaced by the state, never written through.
+			if name == "sessions/s.json" || name == "sessions/s.lock" {
+				// A link where the previous layout kept its files is never
+				// read through: the session is recorded in its own file.
+				if rerr != nil {
+					t.Errorf("Record: %v", rerr)
+				}
 				if fi, err := os.Lstat(h.StatePath("s")); err != nil || !fi.Mode().IsRegular() {
 					t.Errorf("state file: %v %v", fi, err)
 				}
@@ -103,7 +107,7 @@ func snapshotTree(t *testing.T, p string) string {
 // belongs is refused by every writer and reader, without blocking on it.
 func TestFIFOsRefusedWithoutHanging(t *testing.T) {
 	cfg := engine.DefaultConfig()
-	for _, name := range []string{"journal.jsonl", "journal.lock", "errors.log", "sessions/s.json", "sessions/s.lock", "journal-000001.jsonl"} {
+	for _, name := range []string{"journal.jsonl", "journal.lock", "errors.log", "sessions/s.state", "sessions/s.json", "journal-000001.jsonl"} {
 		t.Run(name, func(t *testing.T) {
 			h := Home{Dir: filepath.Join(t.TempDir(), "state"), LockWait: 200 * time.Millisecond}
 			if err := h.Ensure(); err != nil {
@@ -131,7 +135,7 @@ func TestFIFOsRefusedWithoutHanging(t *testing.T) {
 				"journal.jsonl":        {rerr, aerr, jerr, terr, serr},
 				"journal.lock":         {rerr, aerr},
 				"errors.log":           {lerr, eerr},
-				"sessions/s.lock":      {rerr},
+				"sessions/s.state":     {rerr},
 				"journal-000001.jsonl": {jerr},
 			}[name]
 			for i, err := range want {
@@ -141,9 +145,9 @@ func TestFIFOsRefusedWithoutHanging(t *testing.T) {
 			}
 			if name == "sessions/s.json" {
 				if rerr != nil {
-					t.Errorf("a FIFO state file is replaced by the rebuilt state: %v", rerr)
+					t.Errorf("a FIFO where the previous layout kept the state is not read: %v", rerr)
 				}
-				if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+				if fi, err := os.Lstat(h.StatePath("s")); err != nil || !fi.Mode().IsRegular() {
 					t.Errorf("state file: %v %v", fi, err)
 				}
 			}

@@ -65,18 +65,20 @@ func (h Home) RecordWith(ev *engine.Event, cfg *engine.Config, complete func(ev 
 	return sigs, err
 }
 
-// update makes one record of session id, under its lock:
+// update makes one record of session id, under its lock: the state file
+// itself (see statefile.go for its layout).
 //
-//  1. take the session lock; its file's byte says when a record is in
-//     flight (the mark), so finding it set means a hook died mid-record
-//     and its record may be in the journal but not in the state;
+//  1. lock the state file and read it; its mark says when a record is in
+//     flight, so finding it set means a hook died mid-record and its
+//     record may be in the journal but not in the state;
 //  2. load the state, catching it up from the journal when step 1 found
 //     the mark (or rebuilding it when it is unreadable);
 //  3. fn folds the event and returns its record; the mark is set, and the
 //     record appended to the journal (its offset is known under the
 //     journal lock);
-//  4. the state, with the record's position, is written into the spare
-//     file and swapped into place (see saveLocked), and the mark cleared.
+//  4. the state, with the record's position, is written beside the one it
+//     replaces and its header after it (see stateFile.save), and the mark
+//     cleared.
 //
 // A kill anywhere leaves the old state or the new one, whole, and the mark
 // whenever the journal may hold a record the state lacks.
@@ -84,162 +86,137 @@ func (h Home) RecordWith(ev *engine.Event, cfg *engine.Config, complete func(ev 
 // No fsync: the state is derived from the journal, and what is guarded
 // against is a process killed mid-call, after which the kernel still
 // writes out everything it was given. A power cut can lose the last state
-// write (the metadata may reach the disk before the data): the file then
-// fails to decode and is rebuilt from the journal, or is caught up from
-// its last position. An fsync per tool call would cost every agent
+// write: its header is then missing or its body fails to decode, and the
+// state before it is read and caught up from its position (or rebuilt from
+// the journal). An fsync per tool call would cost every agent
 // milliseconds for that.
 func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []byte) error {
-	lk, err := acquire(h.StateLock(id), h.wait(), false, os.O_RDWR)
-	if err != nil {
+	var s stateFile
+	if err := s.open(h.StatePath(id), h.wait(), true); err != nil {
 		return err
 	}
-	defer lk.Unlock()
-	dirty := lk.marked()
-	if dirty {
-		_ = os.Remove(h.stateOld(id)) // a killed swap's second name, if any
-	}
-	st, size := h.loadForUpdate(id, dirty, cfg)
+	defer s.Close()
+	wasMarked := s.marked
+	st, size, legacy := h.loadForUpdate(&s, id, cfg)
 	rec := fn(st)
-	if !dirty {
-		if err := lk.mark(); err != nil {
+	if !wasMarked {
+		if err := s.setMark(true); err != nil {
 			return fmt.Errorf("mark session: %w", err)
 		}
 	}
 	jl, err := Acquire(h.JournalLock(), h.wait())
 	if err != nil {
-		if !dirty {
-			_ = lk.unmark()
+		if !wasMarked {
+			_ = s.setMark(false)
 		}
 		return err
 	}
 	at, wrote, err := h.appendLocked([][]byte{rec})
 	jl.Unlock()
 	if err != nil {
-		if !wrote && !dirty {
-			_ = lk.unmark()
+		if !wrote && !wasMarked {
+			_ = s.setMark(false)
 		}
 		return err
 	}
 	pos := &journalPos{At: at, N: int64(len(rec)) + 1, Sum: lineSum(rec, []byte{'\n'})}
-	if err := h.saveLocked(id, st, pos, size); err != nil {
+	if err := s.save(appendStateFile(make([]byte, 0, size+1024), st, pos)); err != nil {
 		return err // the mark stays: the next call catches the state up
 	}
-	return lk.unmark()
-}
-
-// saveLocked writes a state and its journal position; the caller holds
-// the session lock. The state is written into the spare file (created if
-// missing; a link or FIFO planted there is removed, never followed), then
-// swapped in by renames (see swap). Every step leaves a whole state at the
-// state's path, and the two files' inodes live on from call to call. That
-// is the point: on ext4, a file created and another unlinked per call cost
-// the hook 0.1 ms, and renaming a freshly written file over another makes
-// the renamer start writeback of its data (auto_da_alloc), 0.35 ms;
-// overwriting a spare whose blocks are already allocated and exchanging
-// two names costs neither. sizeHint is the previous file's size, so a
-// typical call allocates once.
-func (h Home) saveLocked(id string, st *engine.State, pos *journalPos, sizeHint int) error {
-	b := appendStateFile(make([]byte, 0, sizeHint+1024), st, pos)
-	spare := h.stateSpare(id)
-	f, err := openFile(spare, os.O_WRONLY|os.O_CREATE, 0o600)
-	if errors.Is(err, ErrUnsafe) {
-		if err = os.Remove(spare); err == nil {
-			f, err = createNew(spare)
-		}
+	if err := s.setMark(false); err != nil {
+		return err
 	}
-	if err != nil {
-		return fmt.Errorf("write state: %w", err)
-	}
-	_, err = f.WriteAt(b, 0)
-	if err == nil && f.size > int64(len(b)) {
-		err = f.Truncate(int64(len(b)))
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("write state: %w", err)
-	}
-	return h.swap(id)
-}
-
-// noExchange makes swap use links and renames even where the system can
-// exchange names (for tests of that path).
-var noExchange bool
-
-// swap puts the written spare in the state file's place and keeps the
-// state file it replaces as the next spare. Where the system can exchange
-// two names in one rename (Linux, macOS) that is all it does; elsewhere
-// the state file gets a second name (.old), the spare is renamed over it,
-// and .old is renamed to be the spare. Without hard links (or with no
-// state file yet) the spare is just renamed: the next call creates one.
-func (h Home) swap(id string) error {
-	p, spare, old := h.StatePath(id), h.stateSpare(id), h.stateOld(id)
-	if !noExchange {
-		ok, err := exchange(spare, p)
-		if ok && err == nil {
-			return nil
-		}
-		if ok && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("write state: %w", err)
-		}
-	}
-	err := os.Link(p, old)
-	if errors.Is(err, fs.ErrExist) { // left by a swap that was killed
-		if err = os.Remove(old); err == nil {
-			err = os.Link(p, old)
-		}
-	}
-	linked := err == nil
-	if err := os.Rename(spare, p); err != nil {
-		if linked {
-			_ = os.Remove(old)
-		}
-		return fmt.Errorf("write state: %w", err)
-	}
-	if linked {
-		if err := os.Rename(old, spare); err != nil {
-			_ = os.Remove(old)
-		}
+	if legacy {
+		h.removeLegacy(id)
 	}
 	return nil
 }
 
 // loadForUpdate is step 2 of update. It never leaves the session without
-// a state: an unreadable state file stays where it is (a copy is set
-// aside) until the rebuilt state replaces it.
-func (h Home) loadForUpdate(id string, dirty bool, cfg *engine.Config) (*engine.State, int) {
-	st, pos, raw, err := h.loadState(id)
-	switch {
-	case err == nil && !dirty:
-		return st, len(raw)
-	case err == nil:
+// a state: an unreadable state file is copied aside before the rebuilt
+// state is written over it. It returns the state, the size of the body it
+// came from (to size the next write), and whether it came from a state
+// file of the layout before this one (see loadLegacy), whose files the
+// caller removes once the state is saved.
+func (h Home) loadForUpdate(s *stateFile, id string, cfg *engine.Config) (*engine.State, int, bool) {
+	dirty := s.marked
+	if s.bad != nil {
+		h.LogError("load state", s.bad, map[string]any{"session": id})
+		h.setAside(id, s.whole())
+		s.reset()
+		return h.rebuildSession(id, cfg), 0, false
+	}
+	if s.newest < 0 {
+		st, pos, raw, err := h.loadLegacy(id)
+		switch {
+		case err == nil:
+			// Always caught up: a hook of the previous version may have
+			// appended records its state file got and this one did not.
+			if caught, cerr := h.catchUp(st, id, pos, cfg); cerr == nil {
+				return caught, len(raw), true
+			}
+			return st, len(raw), true
+		case !errors.Is(err, fs.ErrNotExist):
+			h.LogError("load state", err, map[string]any{"session": id})
+			return h.rebuildSession(id, cfg), len(raw), true
+		case dirty:
+			// A first call died between its journal append and its state save.
+			return h.rebuildSession(id, cfg), 0, false
+		}
+		return engine.NewState(id), 0, false
+	}
+	var firstErr error
+	for i, slot := range s.bodies() {
+		if slot < 0 {
+			break
+		}
+		b, err := s.body(slot)
+		var st *engine.State
+		var pos *journalPos
+		if err == nil {
+			st, pos, err = decodeChecked(b, id, s.f.path)
+		}
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		if i > 0 {
+			// The newest state did not survive (a power cut before its
+			// body reached the disk): the one before it is caught up.
+			h.LogError("load state", fmt.Errorf("%w; read the state before it", firstErr), map[string]any{"session": id})
+			dirty = true
+		}
+		if !dirty {
+			return st, len(b), false
+		}
 		caught, cerr := h.catchUp(st, id, pos, cfg)
 		if cerr == nil {
-			return caught, len(raw)
+			return caught, len(b), false
 		}
 		h.LogError("catch up state", cerr, map[string]any{"session": id})
 		if errors.Is(cerr, errTooFar) {
 			// The state stays as it is: at most the dead hooks' records
 			// behind, which a rebuild folds in.
-			return st, len(raw)
+			return st, len(b), false
 		}
-		return h.rebuildSession(id, cfg), len(raw)
-	case errors.Is(err, fs.ErrNotExist) && !dirty:
-		return engine.NewState(id), 0
-	case errors.Is(err, fs.ErrNotExist):
-		// A first call died between its journal append and its state save.
-		return h.rebuildSession(id, cfg), 0
+		return h.rebuildSession(id, cfg), len(b), false
 	}
-	h.LogError("load state", err, map[string]any{"session": id})
-	if len(raw) > 0 {
-		h.setAside(id, raw)
+	if firstErr == nil {
+		firstErr = fmt.Errorf("%s holds no state header", s.f.path)
 	}
-	return h.rebuildSession(id, cfg), len(raw)
+	h.LogError("load state", firstErr, map[string]any{"session": id})
+	h.setAside(id, s.whole())
+	s.reset()
+	return h.rebuildSession(id, cfg), 0, false
 }
 
 // setAside keeps a copy of an unreadable state file (it is never deleted).
 func (h Home) setAside(id string, raw []byte) {
+	if len(raw) == 0 {
+		return
+	}
 	f, err := createNew(h.StatePath(id) + ".corrupt-" + time.Now().UTC().Format("20060102T150405.000000000"))
 	if err != nil {
 		return
@@ -305,32 +282,54 @@ func (h Home) foldSession(st *engine.State, id string, from *journalPos, cfg *en
 	return h.scanJournal(p, true, 0, &stats, fold)
 }
 
-// LoadState reads a session's state. A file of another state version is
-// reported as unreadable, so it is rebuilt rather than trusted.
+// LoadState reads a session's state (as ReadState does). A file of
+// another state version is reported as unreadable, so it is rebuilt rather
+// than trusted.
 func (h Home) LoadState(id string) (*engine.State, error) {
-	st, _, _, err := h.loadState(id)
-	return st, err
+	return h.ReadState(id)
 }
 
-// loadState is LoadState that also returns the state's journal position
-// and the file's bytes (to size the next write, or to set a bad file
-// aside).
-func (h Home) loadState(id string) (*engine.State, *journalPos, []byte, error) {
-	b, err := ReadSmallFile(h.StatePath(id), maxStateFile)
-	if err != nil {
-		return nil, nil, nil, err
-	}
+// decodeChecked decodes a state body and checks it is the named session's
+// state of this version.
+func decodeChecked(b []byte, id, path string) (*engine.State, *journalPos, error) {
 	st, pos, err := decodeStateFile(b)
 	if err != nil {
-		return nil, nil, b, fmt.Errorf("decode state %s: %w", filepath.Base(h.StatePath(id)), err)
+		return nil, nil, fmt.Errorf("decode state %s: %w", filepath.Base(path), err)
 	}
 	if st.V != engine.StateVersion {
-		return nil, nil, b, fmt.Errorf("state %s has version %d, want %d", filepath.Base(h.StatePath(id)), st.V, engine.StateVersion)
+		return nil, nil, fmt.Errorf("state %s has version %d, want %d", filepath.Base(path), st.V, engine.StateVersion)
 	}
 	if st.Session != id {
-		return nil, nil, b, fmt.Errorf("state %s holds session %q", filepath.Base(h.StatePath(id)), st.Session)
+		return nil, nil, fmt.Errorf("state %s holds session %q", filepath.Base(path), st.Session)
 	}
-	return st, pos, b, nil
+	return st, pos, nil
+}
+
+// readLocked reads the newest state of an open state file that decodes.
+func readLocked(s *stateFile, id string) (*engine.State, error) {
+	if s.bad != nil {
+		return nil, s.bad
+	}
+	var firstErr error
+	for _, slot := range s.bodies() {
+		if slot < 0 {
+			break
+		}
+		b, err := s.body(slot)
+		if err == nil {
+			var st *engine.State
+			if st, _, err = decodeChecked(b, id, s.f.path); err == nil {
+				return st, nil
+			}
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	if firstErr == nil {
+		firstErr = &fs.PathError{Op: "read state", Path: s.f.path, Err: fs.ErrNotExist}
+	}
+	return nil, firstErr
 }
 
 // SaveState writes a session's state (with no journal position: its next
@@ -340,31 +339,49 @@ func (h Home) SaveState(st *engine.State) error {
 	if err := h.ready(); err != nil {
 		return err
 	}
-	lk, err := Acquire(h.StateLock(st.Session), h.wait())
+	s, err := openState(h.StatePath(st.Session), h.wait(), true)
 	if err != nil {
 		return err
 	}
-	defer lk.Unlock()
-	return h.saveLocked(st.Session, st, nil, 4096)
+	defer s.Close()
+	if s.bad != nil {
+		s.reset()
+	}
+	if err := s.save(appendStateFile(make([]byte, 0, 4096), st, nil)); err != nil {
+		return err
+	}
+	h.removeLegacy(st.Session)
+	return nil
 }
 
-// ReadState reads a session's state under the session lock (shared with
-// other readers). The state file is only ever replaced by a rename, so a
-// reader never sees half a write; the lock is for Windows, where a file
-// held open cannot be renamed over.
+// ReadState reads a session's state under the session lock, shared with
+// other readers: a writer holds it exclusively while it writes, so a
+// reader never sees half a write. A session recorded only in the layout
+// before this one is read from there.
 func (h Home) ReadState(id string) (*engine.State, error) {
 	if err := h.Check(); err != nil {
 		return nil, err
 	}
-	if _, err := os.Lstat(h.StatePath(id)); err != nil {
-		return nil, err
+	s, err := openState(h.StatePath(id), h.wait(), false)
+	if isNotExist(err) {
+		st, _, _, lerr := h.loadLegacy(id)
+		return st, lerr
 	}
-	lk, err := AcquireShared(h.StateLock(id), h.wait())
 	if err != nil {
 		return nil, err
 	}
-	defer lk.Unlock()
-	return h.LoadState(id)
+	defer s.Close()
+	return readLocked(s, id)
+}
+
+// HasState reports whether a session has a state file (of either layout).
+func (h Home) HasState(id string) bool {
+	for _, p := range []string{h.StatePath(id), h.legacyStatePath(id)} {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
 }
 
 // SessionInfo names a recorded session.
@@ -389,13 +406,25 @@ func (h Home) Sessions() ([]SessionInfo, error) {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
 	var out []SessionInfo
+	current := map[string]bool{}
+	for _, e := range ents {
+		if name, ok := strings.CutSuffix(e.Name(), stateExt); ok && e.Type().IsRegular() {
+			current[name] = true
+		}
+	}
 	for _, e := range ents {
 		name := e.Name()
-		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") || !e.Type().IsRegular() {
+		if strings.HasPrefix(name, ".") || !e.Type().IsRegular() {
 			continue
 		}
-		b, err := ReadSmallFile(filepath.Join(h.SessionsDir(), name), maxStateFile)
-		if err != nil {
+		var b []byte
+		switch {
+		case strings.HasSuffix(name, stateExt):
+			b = h.newestBody(filepath.Join(h.SessionsDir(), name))
+		case strings.HasSuffix(name, legacyStateExt) && !current[strings.TrimSuffix(name, legacyStateExt)]:
+			b, _ = ReadSmallFile(filepath.Join(h.SessionsDir(), name), maxStateFile)
+		}
+		if b == nil {
 			continue
 		}
 		var head struct {
@@ -409,6 +438,25 @@ func (h Home) Sessions() ([]SessionInfo, error) {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].LastSeen.After(out[j].LastSeen) })
 	return out, nil
+}
+
+// newestBody is the newest state body of a state file that is whole JSON
+// (nil when there is none), read under the file's shared lock.
+func (h Home) newestBody(path string) []byte {
+	s, err := openState(path, h.wait(), false)
+	if err != nil {
+		return nil
+	}
+	defer s.Close()
+	for _, slot := range s.bodies() {
+		if slot < 0 {
+			break
+		}
+		if b, err := s.body(slot); err == nil && json.Valid(b) {
+			return b
+		}
+	}
+	return nil
 }
 
 // LatestSession returns the most recently active session's id.
@@ -476,11 +524,11 @@ func (h Home) Rebuild(only string, cfg *engine.Config) (ReadStats, error) {
 // saves the state with the position of the journal's last line. A dead
 // hook's mark is cleared: the rebuilt state holds every record.
 func (h Home) rebuildOne(st *engine.State, last *journalPos, cfg *engine.Config) error {
-	lk, err := acquire(h.StateLock(st.Session), h.wait(), false, os.O_RDWR)
+	s, err := openState(h.StatePath(st.Session), h.wait(), true)
 	if err != nil {
 		return err
 	}
-	defer lk.Unlock()
+	defer s.Close()
 	var stats ReadStats
 	needle := append(appendQuoted([]byte(`"session":`), st.Session), ',')
 	pos, err := h.scanJournal(last, true, 0, &stats, func(line []byte) error {
@@ -494,12 +542,19 @@ func (h Home) rebuildOne(st *engine.State, last *journalPos, cfg *engine.Config)
 	if err != nil {
 		return err
 	}
-	if err := h.saveLocked(st.Session, st, pos, 4096); err != nil {
+	if s.bad != nil {
+		h.setAside(st.Session, s.whole())
+		s.reset()
+	}
+	if err := s.save(appendStateFile(make([]byte, 0, 4096), st, pos)); err != nil {
 		return err
 	}
-	if lk.marked() {
-		return lk.unmark()
+	if s.marked {
+		if err := s.setMark(false); err != nil {
+			return err
+		}
 	}
+	h.removeLegacy(st.Session)
 	return nil
 }
 

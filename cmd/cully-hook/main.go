@@ -37,6 +37,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "cully-hook reads one hook payload (JSON) on stdin, as an agent sends it; nothing to do from a terminal.\n"+usage)
 		return
 	}
+	hookrun.GrowStack()
 	hookrun.IgnoreSIGPIPE()
 	hookrun.Run(hookrun.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Detach: hookrun.Detach, Exit: func() { os.Exit(0) }}, hookrun.Agent(os.Args[1:]))
 }

@@ -79,20 +79,20 @@ func treeBytes(dir string) string {
 func TestPlantedSymlinksNeverFollowed(t *testing.T) {
 	pre, post := fixture(t, "005-PreToolUse-Read.json"), fixture(t, "007-PostToolUse-Read.json")
 	for _, name := range []string{"journal.jsonl", "journal.lock", "errors.log", "sessions",
-		"sessions/" + capturedSession + ".json", "sessions/" + capturedSession + ".lock", "sessions/" + capturedSession + ".json.spare"} {
+		"sessions/" + capturedSession + ".state", "sessions/" + capturedSession + ".json", "sessions/" + capturedSession + ".lock"} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			env := testEnv(t)
 			home := env["CULLY_HOME"]
 			if r := runGuarded(t, "cully-hook", env, pre); r.code != 0 {
 				t.Fatal(r)
 			}
-			cully(t, env, nil, "status", "--rebuild") // a spare exists from here on
+			cully(t, env, nil, "status", "--rebuild")
 			outside := filepath.Join(env["PWD"], "outside")
 			target := filepath.Join(home, name)
 			if name == "sessions" {
 				os.Rename(target, outside) // the real sessions, moved out: a follower would write them there
 			} else {
-				st, _ := os.ReadFile(filepath.Join(home, "sessions", capturedSession+".json"))
+				st, _ := os.ReadFile(filepath.Join(home, "sessions", capturedSession+".state"))
 				os.Remove(target)
 				os.WriteFile(outside, st, 0o600) // decodes as the session's state
 			}
