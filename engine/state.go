@@ -18,11 +18,11 @@ const (
 	maxWarned       = 256 // guard dedup keys remembered (as fingerprints)
 	maxWarnings     = 20  // guard warnings kept for status and the panel, newest last
 	maxRecent       = MaxRecent
-	maxErrCmds      = 3   // distinct commands an error run names: enough for the evidence
-	maxPreview      = 60  // runes of a command in the repetition rules' evidence
-	maxFailChanges  = 4   // failures whose ChangeSeq a command keeps: twice the third-attempt default of 2 (a threshold above 4 never fires)
-	maxCheckpoints  = 50  // checkpoints kept before closed ones are pruned: the history status and the panel show
-	keptCheckpoints = 40  // newest kept by a prune (open ones always stay): 10 under the cap, so a prune is not a copy per raise
+	maxErrCmds      = 3  // distinct commands an error run names: enough for the evidence
+	maxPreview      = 60 // runes of a command in the repetition rules' evidence
+	maxFailChanges  = 4  // failures whose ChangeSeq a command keeps: twice the third-attempt default of 2 (a threshold above 4 never fires)
+	maxCheckpoints  = 50 // checkpoints kept before closed ones are pruned: the history status and the panel show
+	keptCheckpoints = 40 // newest kept by a prune (open ones always stay): 10 under the cap, so a prune is not a copy per raise
 )
 
 // State is one session's derived state. It is rebuilt exactly by replaying

@@ -271,7 +271,7 @@ func TestNewestBodyLost(t *testing.T) {
 	}
 	cur := s.hdr[s.newest]
 	s.f.WriteAt(make([]byte, cur.n), int64(cur.off)) // the new body never reached the disk
-	s.setMark(true)                                   // nor the mark's clearing
+	s.setMark(true)                                  // nor the mark's clearing
 	s.Close()
 	if _, err := h.Record(testEvent("s", 6), &cfg); err != nil {
 		t.Fatal(err)
