@@ -1,9 +1,9 @@
 package hookbridge
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
-	"strings"
 
 	"cully/jsonlite"
 )
@@ -12,7 +12,7 @@ import (
 // blank payload, else the payload's members and its hook_event_name, or
 // an error naming the host ("decode Gemini CLI payload: …").
 func ParsePayload(raw []byte, host string) (jsonlite.Object, string, error) {
-	if len(strings.TrimSpace(string(raw))) == 0 {
+	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, "", ErrEmpty
 	}
 	p, err := jsonlite.ParseObject(raw)

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -35,7 +36,7 @@ func parseExitCode(msg string) (int, string, bool) {
 
 // Decode turns one Claude Code hook payload into an Event.
 func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
-	if len(strings.TrimSpace(string(raw))) == 0 {
+	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, hookbridge.ErrEmpty
 	}
 	p, err := jsonlite.ParseObject(raw)

@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -40,7 +41,7 @@ const errNoHook = decodeError("decode Codex payload: no hook_event_name")
 // is unknown here (the payload holds no exit code): Complete reads it from
 // the rollout.
 func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
-	if len(strings.TrimSpace(string(raw))) == 0 {
+	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, hookbridge.ErrEmpty
 	}
 	p, err := jsonlite.ParseObject(raw)

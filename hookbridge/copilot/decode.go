@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -41,7 +42,7 @@ const notificationMark = "<system_notification>"
 
 // Decode turns one Copilot CLI hook payload into an Event.
 func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
-	if len(strings.TrimSpace(string(raw))) == 0 {
+	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, hookbridge.ErrEmpty
 	}
 	p, err := jsonlite.ParseObject(raw)
