@@ -154,8 +154,7 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 			if i < len(cfgErrs) {
 				op = "config"
 			}
-			_ = h.Ensure()
-			_ = h.LogError(op, e, map[string]any{"session": ev.Session, "hook": ev.Hook})
+			logCall(h, op, e, ev)
 		}
 	}
 	if ev.Session == "" {
@@ -185,7 +184,7 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	a.startRollback(h, ev, sigs, project)
 	if st != nil && a.Getenv(workerEnv) == "" && adviseDue(ev, sigs, st, len(ld.Workers.Discovery) > 0 && a.Getenv("CULLY_DISCOVERY") != "off") {
 		if err := startAdvisor(ev.Session); err != nil {
-			_ = h.LogError("advisor", err, map[string]any{"session": ev.Session})
+			logCall(h, "advisor", err, ev)
 		}
 	}
 	if reason := engine.Halt(sigs); reason != "" {
@@ -295,6 +294,16 @@ func wholeObject(buf []byte) bool {
 		return false
 	}
 	return jsonlite.Members(end, nil) == nil // validates without building the members' map Decode builds next
+}
+
+// logCall logs an error of a hook call beside its record. Not inlined on
+// purpose: a map literal inlined into hook took a few hundred bytes of its
+// stack frame (see GrowStack).
+//
+//go:noinline
+func logCall(h store.Home, op string, err error, ev *engine.Event) {
+	_ = h.Ensure()
+	_ = h.LogError(op, err, map[string]any{"session": ev.Session, "hook": ev.Hook})
 }
 
 // hookFailed records a hook failure. The event, when there is one, is kept

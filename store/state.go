@@ -97,7 +97,7 @@ func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []
 	}
 	defer s.Close()
 	wasMarked := s.marked
-	st, size, legacy := h.loadForUpdate(&s, id, cfg)
+	st, body, legacy := h.loadForUpdate(&s, id, cfg)
 	rec := fn(st)
 	if !wasMarked {
 		if err := s.setMark(true); err != nil {
@@ -120,7 +120,13 @@ func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []
 		return err
 	}
 	pos := &journalPos{At: at, N: int64(len(rec)) + 1, Sum: lineSum(rec, []byte{'\n'})}
-	if err := s.save(appendStateFile(make([]byte, 0, size+1024), st, pos)); err != nil {
+	// The new body is written into the old one's buffer (the decoded
+	// state holds no slice of it): one heap object fewer on the hook's
+	// path, a fresh span in a process this short.
+	if body == nil {
+		body = make([]byte, 0, 4096)
+	}
+	if err := s.save(appendStateFile(body[:0], st, pos)); err != nil {
 		return err // the mark stays: the next call catches the state up
 	}
 	if err := s.setMark(false); err != nil {
@@ -134,17 +140,17 @@ func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []
 
 // loadForUpdate is step 2 of update. It never leaves the session without
 // a state: an unreadable state file is copied aside before the rebuilt
-// state is written over it. It returns the state, the size of the body it
-// came from (to size the next write), and whether it came from a state
+// state is written over it. It returns the state, the body it came from
+// (its buffer takes the next write), and whether it came from a state
 // file of the layout before this one (see loadLegacy), whose files the
 // caller removes once the state is saved.
-func (h Home) loadForUpdate(s *stateFile, id string, cfg *engine.Config) (*engine.State, int, bool) {
+func (h Home) loadForUpdate(s *stateFile, id string, cfg *engine.Config) (*engine.State, []byte, bool) {
 	dirty := s.marked
 	if s.bad != nil {
-		h.LogError("load state", s.bad, map[string]any{"session": id})
+		h.logSession("load state", s.bad, id)
 		h.setAside(id, s.whole())
 		s.reset()
-		return h.rebuildSession(id, cfg), 0, false
+		return h.rebuildSession(id, cfg), nil, false
 	}
 	if s.newest < 0 {
 		st, pos, raw, err := h.loadLegacy(id)
@@ -153,17 +159,17 @@ func (h Home) loadForUpdate(s *stateFile, id string, cfg *engine.Config) (*engin
 			// Always caught up: a hook of the previous version may have
 			// appended records its state file got and this one did not.
 			if caught, cerr := h.catchUp(st, id, pos, cfg); cerr == nil {
-				return caught, len(raw), true
+				return caught, raw, true
 			}
-			return st, len(raw), true
+			return st, raw, true
 		case !errors.Is(err, fs.ErrNotExist):
-			h.LogError("load state", err, map[string]any{"session": id})
-			return h.rebuildSession(id, cfg), len(raw), true
+			h.logSession("load state", err, id)
+			return h.rebuildSession(id, cfg), nil, true
 		case dirty:
 			// A first call died between its journal append and its state save.
-			return h.rebuildSession(id, cfg), 0, false
+			return h.rebuildSession(id, cfg), nil, false
 		}
-		return engine.NewState(id), 0, false
+		return engine.NewState(id), nil, false
 	}
 	var firstErr error
 	for i, slot := range s.bodies() {
@@ -185,31 +191,31 @@ func (h Home) loadForUpdate(s *stateFile, id string, cfg *engine.Config) (*engin
 		if i > 0 {
 			// The newest state did not survive (a power cut before its
 			// body reached the disk): the one before it is caught up.
-			h.LogError("load state", fmt.Errorf("%w; read the state before it", firstErr), map[string]any{"session": id})
+			h.logSession("load state", fmt.Errorf("%w; read the state before it", firstErr), id)
 			dirty = true
 		}
 		if !dirty {
-			return st, len(b), false
+			return st, b, false
 		}
 		caught, cerr := h.catchUp(st, id, pos, cfg)
 		if cerr == nil {
-			return caught, len(b), false
+			return caught, b, false
 		}
-		h.LogError("catch up state", cerr, map[string]any{"session": id})
+		h.logSession("catch up state", cerr, id)
 		if errors.Is(cerr, errTooFar) {
 			// The state stays as it is: at most the dead hooks' records
 			// behind, which a rebuild folds in.
-			return st, len(b), false
+			return st, b, false
 		}
-		return h.rebuildSession(id, cfg), len(b), false
+		return h.rebuildSession(id, cfg), b, false
 	}
 	if firstErr == nil {
 		firstErr = fmt.Errorf("%s holds no state header", s.f.path)
 	}
-	h.LogError("load state", firstErr, map[string]any{"session": id})
+	h.logSession("load state", firstErr, id)
 	h.setAside(id, s.whole())
 	s.reset()
-	return h.rebuildSession(id, cfg), 0, false
+	return h.rebuildSession(id, cfg), nil, false
 }
 
 // setAside keeps a copy of an unreadable state file (it is never deleted).
@@ -248,12 +254,12 @@ func (h Home) catchUp(st *engine.State, id string, pos *journalPos, cfg *engine.
 // by a hook).
 func (h Home) rebuildSession(id string, cfg *engine.Config) *engine.State {
 	if total := h.journalBytes(); total > rebuildLimit {
-		h.LogError("recover state", fmt.Errorf("journal too large to replay in a hook (%d bytes); run `cully status --rebuild`", total), map[string]any{"session": id})
+		h.logSession("recover state", fmt.Errorf("journal too large to replay in a hook (%d bytes); run `cully status --rebuild`", total), id)
 		return engine.NewState(id)
 	}
 	st := engine.NewState(id)
 	if _, err := h.foldSession(st, id, nil, cfg); err != nil {
-		h.LogError("recover state", err, map[string]any{"session": id})
+		h.logSession("recover state", err, id)
 	}
 	return st
 }
@@ -556,6 +562,16 @@ func (h Home) rebuildOne(st *engine.State, last *journalPos, cfg *engine.Config)
 	}
 	h.removeLegacy(st.Session)
 	return nil
+}
+
+// logSession logs an error about a session. Not inlined on purpose: each
+// map literal inlined into a caller took a few hundred bytes of its stack
+// frame, and the hook's path is kept within a 16 KiB stack (see
+// hookrun.GrowStack).
+//
+//go:noinline
+func (h Home) logSession(op string, err error, id string) {
+	_ = h.LogError(op, err, map[string]any{"session": id})
 }
 
 // maxErrorLog bounds errors.log; past it the log is rotated once to

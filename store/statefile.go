@@ -171,7 +171,7 @@ func (s *stateFile) bodies() [2]int {
 // body reads the state body a header slot points at.
 func (s *stateFile) body(slot int) ([]byte, error) {
 	h := s.hdr[slot]
-	b := make([]byte, h.n)
+	b := make([]byte, h.n, h.n+1024) // room for the next body, which update writes into it
 	if _, err := s.f.ReadAt(b, int64(h.off)); err != nil {
 		return nil, fmt.Errorf("read state: %w", err)
 	}
