@@ -1,7 +1,9 @@
 // Command ratio times hook commands interleaved — one run of each per
 // round, order alternating — so machine drift hits all of them alike, and
 // prints median, mean and 99th-percentile wall time per call and each
-// one's ratio to the first (the baseline).
+// one's ratio to the first (the baseline), and (on Unix) each one's mean
+// minor page faults and CPU time (user and system, all threads) per call,
+// from the process's rusage: the two costs a short-lived hook is made of.
 //
 //	go run ./bench/ratio -runs 500 -stdin payload.json NAME=CMD [NAME=CMD...]
 //
@@ -39,6 +41,8 @@ func main() {
 		env   []string
 		argv  []string
 		times []time.Duration
+		flt   float64 // summed over the counted runs
+		cpu   time.Duration
 	}
 	var bs []*bench
 	for _, a := range flag.Args() {
@@ -70,6 +74,10 @@ func main() {
 			}
 			if r >= *warm {
 				b.times = append(b.times, time.Since(start))
+				if f, cpu, ok := usage(c.ProcessState); ok {
+					b.flt += f
+					b.cpu += cpu
+				}
 			}
 		}
 	}
@@ -83,10 +91,11 @@ func main() {
 		return s[len(s)/2], sum / time.Duration(len(s)), s[(len(s)*99)/100]
 	}
 	baseMed, baseMean, _ := stat(bs[0].times)
-	fmt.Printf("%-44s %10s %10s %10s %8s %8s\n", "command", "median", "mean", "p99", "×median", "×mean")
+	fmt.Printf("%-44s %10s %10s %10s %8s %8s %7s %8s\n", "command", "median", "mean", "p99", "×median", "×mean", "faults", "cpu")
 	for _, b := range bs {
 		med, mean, p99 := stat(b.times)
-		fmt.Printf("%-44s %10s %10s %10s %8.2f %8.2f\n", b.name, med.Round(time.Microsecond), mean.Round(time.Microsecond), p99.Round(time.Microsecond),
-			float64(med)/float64(baseMed), float64(mean)/float64(baseMean))
+		n := float64(len(b.times))
+		fmt.Printf("%-44s %10s %10s %10s %8.2f %8.2f %7.1f %8s\n", b.name, med.Round(time.Microsecond), mean.Round(time.Microsecond), p99.Round(time.Microsecond),
+			float64(med)/float64(baseMed), float64(mean)/float64(baseMean), b.flt/n, (b.cpu / time.Duration(len(b.times))).Round(time.Microsecond))
 	}
 }
