@@ -134,10 +134,7 @@ func TestStateBehindJournalIsCaughtUp(t *testing.T) {
 // rebuilt and never removed before its replacement is in place.
 func TestCorruptStateRebuiltInPlace(t *testing.T) {
 	cfg := engine.DefaultConfig()
-	h := Home{Dir: t.TempDir(), LockWait: testLockWait}
-	for i := range 3 {
-		h.Record(testEvent("s", i), &cfg)
-	}
+	h := recorded(t, &cfg, 3)
 	os.WriteFile(h.StatePath("s"), []byte(fmt.Sprintf(`{"v":%d,"session":"s","started":"bad`, engine.StateVersion)), 0o600)
 	h.Record(testEvent("s", 3), &cfg)
 	assertNoDrift(t, h, &cfg)
@@ -214,10 +211,7 @@ func TestKilledMidSave(t *testing.T) {
 	cfg := engine.DefaultConfig()
 	for _, stage := range []string{"body written", "header written"} {
 		t.Run(stage, func(t *testing.T) {
-			h := Home{Dir: t.TempDir(), LockWait: testLockWait}
-			for i := range 3 {
-				h.Record(testEvent("s", i), &cfg)
-			}
+			h := recorded(t, &cfg, 3)
 			// That hook: mark set, record appended, then killed in the save.
 			s, err := openState(h.StatePath("s"), testLockWait, true)
 			if err != nil {
@@ -261,10 +255,7 @@ func TestKilledMidSave(t *testing.T) {
 // before it is read and caught up, and nothing is lost.
 func TestNewestBodyLost(t *testing.T) {
 	cfg := engine.DefaultConfig()
-	h := Home{Dir: t.TempDir(), LockWait: testLockWait}
-	for i := range 6 {
-		h.Record(testEvent("s", i), &cfg)
-	}
+	h := recorded(t, &cfg, 6)
 	s, err := openState(h.StatePath("s"), testLockWait, true)
 	if err != nil {
 		t.Fatal(err)
@@ -283,6 +274,22 @@ func TestNewestBodyLost(t *testing.T) {
 	if b, _ := h.ReadErrorsLog(); !strings.Contains(string(b), "read the state before it") {
 		t.Errorf("the fallback is logged: %s", b)
 	}
+	// Both slots hold a good state again: losing the newest once more
+	// loses nothing either.
+	s, err = openState(h.StatePath("s"), testLockWait, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, slot := range s.bodies() {
+		b, err := s.body(slot)
+		if err == nil {
+			_, _, err = decodeChecked(b, "s", s.f.path)
+		}
+		if slot < 0 || err != nil {
+			t.Errorf("slot %d after the fallback: %v", slot, err)
+		}
+	}
+	s.Close()
 }
 
 // Bodies move up while a state grows and come back to the start once they
@@ -397,6 +404,18 @@ func TestCatchUpIsBounded(t *testing.T) {
 	if got, _ := h.LoadState("s"); got.Events != st.Events+1 {
 		t.Errorf("a state without a position, past the limit: %d events, want %d", got.Events, st.Events+1)
 	}
+}
+
+// recorded is a state dir where session "s" has recorded n calls.
+func recorded(t *testing.T, cfg *engine.Config, n int) Home {
+	t.Helper()
+	h := Home{Dir: t.TempDir(), LockWait: testLockWait}
+	for i := range n {
+		if _, err := h.Record(testEvent("s", i), cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return h
 }
 
 // testLockWait is the lock wait of the store's tests: they test what many

@@ -126,8 +126,16 @@ func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []
 	if body == nil {
 		body = make([]byte, 0, 4096)
 	}
-	if err := s.save(appendStateFile(body[:0], st, pos)); err != nil {
+	body = appendStateFile(body[:0], st, pos)
+	if err := s.save(body); err != nil {
 		return err // the mark stays: the next call catches the state up
+	}
+	if s.fellBack {
+		// The other slot still points at the body that failed: write the
+		// state there too, so one more loss still leaves a state to read.
+		if err := s.save(body); err != nil {
+			return err
+		}
 	}
 	if err := s.setMark(false); err != nil {
 		return err
@@ -190,9 +198,11 @@ func (h Home) loadForUpdate(s *stateFile, id string, cfg *engine.Config) (*engin
 		}
 		if i > 0 {
 			// The newest state did not survive (a power cut before its
-			// body reached the disk): the one before it is caught up.
+			// body reached the disk, or damage): the one before it is
+			// caught up.
 			h.logSession("load state", fmt.Errorf("%w; read the state before it", firstErr), id)
 			dirty = true
+			s.fellBack = true
 		}
 		if !dirty {
 			return st, b, false

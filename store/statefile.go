@@ -74,6 +74,10 @@ type stateFile struct {
 	// bad says why the file is unreadable (nil when it is not).
 	bad  error
 	size int64
+	// fellBack: the newest body did not decode and the one before it was
+	// read; the next save writes both slots, so the file has two good
+	// states again.
+	fellBack bool
 }
 
 // openState opens and locks a session's state file and reads its prefix.

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -169,7 +171,7 @@ func TestKilledHooksNeverLeaveStateBehindTheJournal(t *testing.T) {
 			rebuilds.Add(1)
 		}
 	}()
-	go func() { // damage a state now and then: the next call recovers it
+	go func() { // damage a state now and then: readers fall back to the state before it, the next call recovers it
 		defer side.Done()
 		rng := rand.New(rand.NewPCG(8, uint64(time.Now().UnixNano())))
 		for {
@@ -178,10 +180,7 @@ func TestKilledHooksNeverLeaveStateBehindTheJournal(t *testing.T) {
 				return
 			case <-time.After(time.Duration(2+rng.IntN(10)) * time.Millisecond):
 			}
-			p := home.StatePath(sessions[rng.IntN(len(sessions))])
-			if f, err := os.OpenFile(p, os.O_WRONLY, 0); err == nil {
-				f.WriteAt([]byte(fmt.Sprintf(`{"v":%d,"session":`, engine.StateVersion)), 0)
-				f.Close()
+			if damageNewest(home.StatePath(sessions[rng.IntN(len(sessions))])) {
 				damaged.Add(1)
 			}
 		}
@@ -345,4 +344,34 @@ func TestKilledRecoveryNeverLosesTheSession(t *testing.T) {
 func mustJSON(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
+}
+
+// damageNewest overwrites the middle of a state file's newest body, under
+// the file's lock as a writer holds it (the layout of store/statefile.go:
+// header slots at 16 and 64, each sequence, offset and length, little
+// endian). It reports whether it damaged anything.
+func damageNewest(path string) bool {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX) != nil {
+		return false
+	}
+	var head [128]byte
+	if n, _ := f.ReadAt(head[:], 0); n < len(head) {
+		return false
+	}
+	var seq, off, n uint64
+	for _, at := range []int{16, 64} {
+		if s := binary.LittleEndian.Uint64(head[at:]); s > seq {
+			seq, off, n = s, binary.LittleEndian.Uint64(head[at+8:]), binary.LittleEndian.Uint64(head[at+16:])
+		}
+	}
+	if n < 8 {
+		return false
+	}
+	_, err = f.WriteAt([]byte("\x00garbage"), int64(off+n/2))
+	return err == nil
 }
