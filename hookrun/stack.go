@@ -19,6 +19,7 @@ import "os"
 // 16 KiB one, so the runtime goes from 4 to 16 KiB at once (a 6 KiB frame,
 // to 8 KiB, measured no better; one that needed 32 KiB, slower: more pages
 // zeroed than the hook touches).
+//
 //go:noinline
 func GrowStack() {
 	var pad [12 << 10]byte
