@@ -82,3 +82,19 @@ func (s WiringScan) Wiring(where, installCmd string) (Wiring, bool) {
 	}
 	return w, true
 }
+
+// SharedPathCheck warns when a target the team commits (ScopeShared)
+// names a path of this machine in its hook command: the teammates who
+// pull it run a hook that is not there. agent is the --agent value
+// ("" for Claude Code, the default).
+func SharedPathCheck(t Target, where, cmd, agent string) (Check, bool) {
+	if t.Scope != ScopeShared || install.PathFree(cmd) {
+		return Check{}, false
+	}
+	flag := ""
+	if agent != "" {
+		flag = " --agent " + agent
+	}
+	return Check{Warn: true, What: fmt.Sprintf("%s: the hook command %q names a path of this machine, in a file your team commits", where, cmd),
+		Fix: fmt.Sprintf("cully uninstall%s --scope project --shared, then cully install%s --scope project (this machine only) or --shared with cully-hook on PATH", flag, flag)}, true
+}

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"cully/hookbridge"
-	"cully/install"
 )
 
 // Doctor checks one scope: every event has a cully entry whose command
@@ -52,9 +51,8 @@ func (Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 	}
 	cmd := w.Command
 	add := func(c hookbridge.Check) { w.Checks = append(w.Checks, c) }
-	if t.Scope == hookbridge.ScopeShared && !install.PathFree(cmd) {
-		add(hookbridge.Check{Warn: true, What: fmt.Sprintf("%s: the hook command %q names a path of this machine, in a file your team commits", where, cmd),
-			Fix: "cully uninstall --scope project --shared, then cully install --scope project (this machine only) or --shared with cully-hook on PATH"})
+	if c, ok := hookbridge.SharedPathCheck(t, where, cmd, ""); ok {
+		add(c)
 	}
 	add(hookbridge.SkillCheck(t.Skill, skill, installCmd))
 	return w

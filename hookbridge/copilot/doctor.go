@@ -67,9 +67,8 @@ func (a Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 		add(hookbridge.Check{What: where + ": cully's entry does not name its event (env " + EventVar + ") for " + strings.Join(unnamed, ", ") + ", so those calls cannot be told apart",
 			Fix: installCmd + " (rewrites cully's entries)"})
 	}
-	if t.Scope == hookbridge.ScopeShared && !install.PathFree(cmd) {
-		add(hookbridge.Check{Warn: true, What: fmt.Sprintf("%s: the hook command %q names a path of this machine, in a file your team commits", where, cmd),
-			Fix: "cully uninstall --agent copilot --scope project --shared, then install again with cully-hook on PATH"})
+	if c, ok := hookbridge.SharedPathCheck(t, where, cmd, "copilot"); ok {
+		add(c)
 	}
 	if t.Scope != hookbridge.ScopeUser {
 		root := projectRoot(t)

@@ -10,7 +10,6 @@ import (
 
 	"cully/hookbridge"
 	"cully/hookbridge/claude"
-	"cully/install"
 )
 
 // Doctor checks one scope: every event has a cully entry whose command
@@ -49,9 +48,8 @@ func (a Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 	}
 	cmd := w.Command
 	add := func(c hookbridge.Check) { w.Checks = append(w.Checks, c) }
-	if t.Scope == hookbridge.ScopeShared && !install.PathFree(cmd) {
-		add(hookbridge.Check{Warn: true, What: fmt.Sprintf("%s: the hook command %q names a path of this machine, in a file your team commits", where, cmd),
-			Fix: "cully uninstall --agent cursor --scope project --shared, then install again with cully-hook on PATH"})
+	if c, ok := hookbridge.SharedPathCheck(t, where, cmd, "cursor"); ok {
+		add(c)
 	}
 	// The Claude Code files Cursor also reads with its third-party hooks
 	// setting on: the user's for a user install, the repository's for one

@@ -68,9 +68,8 @@ func (Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 	for _, n := range t.Notes {
 		add(hookbridge.Check{Warn: true, What: n})
 	}
-	if t.Scope == hookbridge.ScopeShared && !install.PathFree(cmd) {
-		add(hookbridge.Check{Warn: true, What: fmt.Sprintf("%s: the hook command %q names a path of this machine, in a file your team commits", where, cmd),
-			Fix: "cully uninstall --agent gemini --scope project --shared, then install it again with cully-hook on PATH"})
+	if c, ok := hookbridge.SharedPathCheck(t, where, cmd, "gemini"); ok {
+		add(c)
 	}
 	add(hookbridge.SkillCheck(t.Skill, skill, installCmd))
 	return w

@@ -38,9 +38,8 @@ func (Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 	if !install.CommandRuns(cmd) {
 		add(hookbridge.StaleCheck(where, installCmd, cmd))
 	}
-	if t.Scope == hookbridge.ScopeShared && !install.PathFree(cmd) {
-		add(hookbridge.Check{Warn: true, What: fmt.Sprintf("%s: the hook command %q names a path of this machine, in a file your team commits", where, cmd),
-			Fix: "cully uninstall --agent opencode --scope project --shared, then install it again with cully-hook on PATH"})
+	if c, ok := hookbridge.SharedPathCheck(t, where, cmd, "opencode"); ok {
+		add(c)
 	}
 	add(hookbridge.SkillCheck(t.Skill, skill, installCmd))
 	return w
