@@ -215,6 +215,56 @@ func policyCurrent(r engine.Resource, settings []agentSetting) string {
 	return strings.Join(parts, "; ")
 }
 
+// agentConfig is where one agent keeps the limits it documents: its
+// files, each overriding the ones before, how to decode one into its keys,
+// and the keys cully reads.
+type agentConfig struct {
+	agent  string
+	files  []agentFile
+	keys   []agentKey
+	decode func(raw []byte) (map[string]any, bool)
+}
+
+type agentFile struct{ path, name string }
+
+type agentKey struct {
+	key  string
+	res  engine.Resource
+	text func(n int64) string
+}
+
+// read appends the settings the agent's files set (the last file to set a
+// key wins) and the files it read.
+func (c agentConfig) read(out []agentSetting, read []string) ([]agentSetting, []string) {
+	type set struct {
+		n    int64
+		file string
+	}
+	got := map[string]set{}
+	for _, f := range c.files {
+		raw, ok := readAgentConfig(f.path)
+		if !ok {
+			continue
+		}
+		read = append(read, c.agent+"'s "+f.name)
+		doc, ok := c.decode(raw)
+		if !ok {
+			continue
+		}
+		for _, k := range c.keys {
+			if n, ok := positiveInt(doc[k.key]); ok {
+				got[k.key] = set{n, f.name}
+			}
+		}
+	}
+	for _, k := range c.keys {
+		if v, ok := got[k.key]; ok {
+			out = append(out, agentSetting{k.res, fmt.Sprintf("%s: %s (`%s` in %s)", c.agent, k.text(v.n), k.key, v.file)})
+		}
+	}
+	return out, read
+}
+
 // groupThousands renders 45120 as "45,120".
 func groupThousands(n int64) string {
 	s := strconv.FormatInt(n, 10)
@@ -238,92 +288,42 @@ func (a *app) agentSettings(root string) ([]agentSetting, string) {
 
 	// Claude Code: user, project, then local settings, each overriding
 	// the one before; limits live in their "env" object.
-	claudeKeys := []struct {
-		key  string
-		res  engine.Resource
-		text func(n int64) string
-	}{
+	claude := agentConfig{agent: "Claude Code", keys: []agentKey{
 		{"CLAUDE_CODE_MAX_OUTPUT_TOKENS", engine.ResTokens, func(n int64) string { return groupThousands(n) + " output tokens per response" }},
 		{"BASH_MAX_TIMEOUT_MS", engine.ResWallClock, func(n int64) string {
 			return strconv.FormatFloat(float64(n)/1000, 'f', -1, 64) + " s at most per Bash command"
 		}},
-	}
-	claudeEnv := map[string]string{} // key → "value\x00file"
-	for _, f := range []struct{ path, name string }{
-		{filepath.Join(home, ".claude", "settings.json"), "~/.claude/settings.json"},
-		{filepath.Join(root, ".claude", "settings.json"), ".claude/settings.json"},
-		{filepath.Join(root, ".claude", "settings.local.json"), ".claude/settings.local.json"},
-	} {
-		if home == "" && strings.HasPrefix(f.name, "~") {
-			continue
-		}
-		raw, ok := readAgentConfig(f.path)
-		if !ok {
-			continue
-		}
-		read = append(read, "Claude Code's "+f.name)
+	}, decode: func(raw []byte) (map[string]any, bool) {
 		var doc struct {
 			Env map[string]any `json:"env"`
 		}
-		if json.Unmarshal(raw, &doc) != nil {
-			continue
-		}
-		for _, k := range claudeKeys {
-			if n, ok := positiveInt(doc.Env[k.key]); ok {
-				claudeEnv[k.key] = strconv.FormatInt(n, 10) + "\x00" + f.name
-			}
-		}
+		return doc.Env, json.Unmarshal(raw, &doc) == nil
+	}}
+	if home != "" {
+		claude.files = append(claude.files, agentFile{filepath.Join(home, ".claude", "settings.json"), "~/.claude/settings.json"})
 	}
-	for _, k := range claudeKeys {
-		v, file, ok := strings.Cut(claudeEnv[k.key], "\x00")
-		if !ok {
-			continue
-		}
-		n, _ := strconv.ParseInt(v, 10, 64)
-		out = append(out, agentSetting{k.res, fmt.Sprintf("Claude Code: %s (`%s` in %s)", k.text(n), k.key, file)})
-	}
+	claude.files = append(claude.files,
+		agentFile{filepath.Join(root, ".claude", "settings.json"), ".claude/settings.json"},
+		agentFile{filepath.Join(root, ".claude", "settings.local.json"), ".claude/settings.local.json"})
 
 	// Codex: $CODEX_HOME/config.toml (else ~/.codex), then the project's
 	// .codex/config.toml over it; top-level keys.
-	codexKeys := []struct {
-		key  string
-		res  engine.Resource
-		text func(n int64) string
-	}{
+	codex := agentConfig{agent: "Codex", keys: []agentKey{
 		{"model_auto_compact_token_limit", engine.ResTokens, func(n int64) string { return "compacts the context at " + groupThousands(n) + " tokens" }},
 		{"model_max_output_tokens", engine.ResTokens, func(n int64) string { return groupThousands(n) + " output tokens per response" }},
-	}
-	codexFiles := []struct{ path, name string }{}
-	if ch := a.getenv("CODEX_HOME"); ch != "" {
-		codexFiles = append(codexFiles, struct{ path, name string }{filepath.Join(ch, "config.toml"), "$CODEX_HOME/config.toml"})
-	} else if home != "" {
-		codexFiles = append(codexFiles, struct{ path, name string }{filepath.Join(home, ".codex", "config.toml"), "~/.codex/config.toml"})
-	}
-	codexFiles = append(codexFiles, struct{ path, name string }{filepath.Join(root, ".codex", "config.toml"), ".codex/config.toml"})
-	codexSet := map[string]string{}
-	for _, f := range codexFiles {
-		raw, ok := readAgentConfig(f.path)
-		if !ok {
-			continue
-		}
-		read = append(read, "Codex's "+f.name)
+	}, decode: func(raw []byte) (map[string]any, bool) {
 		var doc map[string]any
-		if toml.Unmarshal(raw, &doc) != nil {
-			continue
-		}
-		for _, k := range codexKeys {
-			if n, ok := positiveInt(doc[k.key]); ok {
-				codexSet[k.key] = strconv.FormatInt(n, 10) + "\x00" + f.name
-			}
-		}
+		return doc, toml.Unmarshal(raw, &doc) == nil
+	}}
+	if ch := a.getenv("CODEX_HOME"); ch != "" {
+		codex.files = append(codex.files, agentFile{filepath.Join(ch, "config.toml"), "$CODEX_HOME/config.toml"})
+	} else if home != "" {
+		codex.files = append(codex.files, agentFile{filepath.Join(home, ".codex", "config.toml"), "~/.codex/config.toml"})
 	}
-	for _, k := range codexKeys {
-		v, file, ok := strings.Cut(codexSet[k.key], "\x00")
-		if !ok {
-			continue
-		}
-		n, _ := strconv.ParseInt(v, 10, 64)
-		out = append(out, agentSetting{k.res, fmt.Sprintf("Codex: %s (`%s` in %s)", k.text(n), k.key, file)})
+	codex.files = append(codex.files, agentFile{filepath.Join(root, ".codex", "config.toml"), ".codex/config.toml"})
+
+	for _, c := range []agentConfig{claude, codex} {
+		out, read = c.read(out, read)
 	}
 
 	// AGENTS.md (and CLAUDE.md): free text, so nothing is parsed out of
