@@ -495,7 +495,7 @@ func quantity(r Resource, v float64) string {
 	case ResWallClock:
 		return (time.Duration(v) * time.Second).String()
 	case ResToolCalls, ResTokens:
-		return thousands(int64(v))
+		return Thousands(int64(v))
 	}
 	return fmt.Sprintf("$%.2f", v)
 }
@@ -507,17 +507,17 @@ func amount(r Resource, v float64) string {
 	case ResWallClock:
 		return (time.Duration(v) * time.Second).String() + " of wall clock"
 	case ResToolCalls:
-		return thousands(int64(v)) + " tool calls"
+		return Thousands(int64(v)) + " tool calls"
 	case ResTokens:
-		return thousands(int64(v)) + " tokens"
+		return Thousands(int64(v)) + " tokens"
 	}
 	return fmt.Sprintf("$%.2f of cost", v)
 }
 
 func percent(used, limit float64) int { return int(used * 100 / limit) }
 
-// thousands renders 45120 as "45,120".
-func thousands(n int64) string {
+// Thousands renders 45120 as "45,120" (the budgets' and the policy's figures).
+func Thousands(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")

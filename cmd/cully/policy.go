@@ -167,9 +167,9 @@ func policyQuantity(r engine.Resource, v float64) string {
 	case engine.ResWallClock:
 		return strconv.FormatFloat(v, 'f', -1, 64) + " s"
 	case engine.ResTokens:
-		return groupThousands(int64(v)) + " tokens"
+		return engine.Thousands(int64(v)) + " tokens"
 	case engine.ResToolCalls:
-		return groupThousands(int64(v)) + " calls"
+		return engine.Thousands(int64(v)) + " calls"
 	}
 	return fmt.Sprintf("$%.2f", v)
 }
@@ -265,19 +265,6 @@ func (c agentConfig) read(out []agentSetting, read []string) ([]agentSetting, []
 	return out, read
 }
 
-// groupThousands renders 45120 as "45,120".
-func groupThousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
 // agentSettings reads the limits the agents' own configuration sets, and
 // says which files it read. Only documented keys, only positive whole
 // numbers: a value it cannot read is left out, never guessed.
@@ -289,7 +276,7 @@ func (a *app) agentSettings(root string) ([]agentSetting, string) {
 	// Claude Code: user, project, then local settings, each overriding
 	// the one before; limits live in their "env" object.
 	claude := agentConfig{agent: "Claude Code", keys: []agentKey{
-		{"CLAUDE_CODE_MAX_OUTPUT_TOKENS", engine.ResTokens, func(n int64) string { return groupThousands(n) + " output tokens per response" }},
+		{"CLAUDE_CODE_MAX_OUTPUT_TOKENS", engine.ResTokens, func(n int64) string { return engine.Thousands(n) + " output tokens per response" }},
 		{"BASH_MAX_TIMEOUT_MS", engine.ResWallClock, func(n int64) string {
 			return strconv.FormatFloat(float64(n)/1000, 'f', -1, 64) + " s at most per Bash command"
 		}},
@@ -309,8 +296,8 @@ func (a *app) agentSettings(root string) ([]agentSetting, string) {
 	// Codex: $CODEX_HOME/config.toml (else ~/.codex), then the project's
 	// .codex/config.toml over it; top-level keys.
 	codex := agentConfig{agent: "Codex", keys: []agentKey{
-		{"model_auto_compact_token_limit", engine.ResTokens, func(n int64) string { return "compacts the context at " + groupThousands(n) + " tokens" }},
-		{"model_max_output_tokens", engine.ResTokens, func(n int64) string { return groupThousands(n) + " output tokens per response" }},
+		{"model_auto_compact_token_limit", engine.ResTokens, func(n int64) string { return "compacts the context at " + engine.Thousands(n) + " tokens" }},
+		{"model_max_output_tokens", engine.ResTokens, func(n int64) string { return engine.Thousands(n) + " output tokens per response" }},
 	}, decode: func(raw []byte) (map[string]any, bool) {
 		var doc map[string]any
 		return doc, toml.Unmarshal(raw, &doc) == nil
