@@ -41,7 +41,7 @@ func markOf(h Home, id string) string {
 // torn where the save was writing it, no header points at it.
 func dieAfterAppend(t *testing.T, h Home, ev *engine.Event, cfg *engine.Config) {
 	t.Helper()
-	st, err := h.LoadState(ev.Session)
+	st, err := h.ReadState(ev.Session)
 	if err != nil {
 		st = engine.NewState(ev.Session)
 	}
@@ -383,7 +383,7 @@ func TestCatchUpIsBounded(t *testing.T) {
 	if _, err := h.Record(testEvent("s", 2), &cfg); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := h.LoadState("s"); st.Events != 2 {
+	if st, _ := h.ReadState("s"); st.Events != 2 {
 		t.Errorf("the state stays as it was, plus its own call: %d events", st.Events)
 	}
 	if b, _ := h.ReadErrorsLog(); !strings.Contains(string(b), "cully status --rebuild") {
@@ -395,13 +395,13 @@ func TestCatchUpIsBounded(t *testing.T) {
 	assertNoDrift(t, h, &cfg)
 
 	// A state from before states carried a position is kept as it is too.
-	st, _ := h.LoadState("s")
+	st, _ := h.ReadState("s")
 	if err := h.SaveState(st); err != nil {
 		t.Fatal(err)
 	}
 	dieAfterAppend(t, h, testEvent("s", 3), &cfg)
 	h.Record(testEvent("s", 4), &cfg)
-	if got, _ := h.LoadState("s"); got.Events != st.Events+1 {
+	if got, _ := h.ReadState("s"); got.Events != st.Events+1 {
 		t.Errorf("a state without a position, past the limit: %d events, want %d", got.Events, st.Events+1)
 	}
 }

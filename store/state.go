@@ -298,13 +298,6 @@ func (h Home) foldSession(st *engine.State, id string, from *journalPos, cfg *en
 	return h.scanJournal(p, true, 0, &stats, fold)
 }
 
-// LoadState reads a session's state (as ReadState does). A file of
-// another state version is reported as unreadable, so it is rebuilt rather
-// than trusted.
-func (h Home) LoadState(id string) (*engine.State, error) {
-	return h.ReadState(id)
-}
-
 // decodeChecked decodes a state body and checks it is the named session's
 // state of this version.
 func decodeChecked(b []byte, id, path string) (*engine.State, *journalPos, error) {
@@ -373,7 +366,8 @@ func (h Home) SaveState(st *engine.State) error {
 // ReadState reads a session's state under the session lock, shared with
 // other readers: a writer holds it exclusively while it writes, so a
 // reader never sees half a write. A session recorded only in the layout
-// before this one is read from there.
+// before this one is read from there. A state of another version is
+// reported as unreadable, so it is rebuilt rather than trusted.
 func (h Home) ReadState(id string) (*engine.State, error) {
 	if err := h.Check(); err != nil {
 		return nil, err

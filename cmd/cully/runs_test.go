@@ -39,7 +39,7 @@ func TestHookBinaryStartsTheSnapshot(t *testing.T) {
 		t.Fatalf("snapshot --wait: %+v", r)
 	}
 	h := store.Home{Dir: env["CULLY_HOME"]}
-	st, err := h.LoadState("s-lean")
+	st, err := h.ReadState("s-lean")
 	if err != nil || st.Run == nil {
 		t.Fatalf("state: %v", err)
 	}
