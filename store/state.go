@@ -373,7 +373,7 @@ func (h Home) ReadState(id string) (*engine.State, error) {
 		return nil, err
 	}
 	s, err := openState(h.StatePath(id), h.wait(), false)
-	if isNotExist(err) {
+	if errors.Is(err, fs.ErrNotExist) {
 		st, _, _, lerr := h.loadLegacy(id)
 		return st, lerr
 	}

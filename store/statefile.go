@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"time"
 )
@@ -284,9 +283,6 @@ func (s *stateFile) Close() error {
 	}
 	return s.f.Close()
 }
-
-// isNotExist reports a missing file.
-func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
 // InFlight reports whether a session's state file carries the mark of a
 // record in flight: a hook is recording, or one was killed mid-record and
