@@ -179,28 +179,13 @@ func (h Home) loadForUpdate(s *stateFile, id string, cfg *engine.Config) (*engin
 		}
 		return engine.NewState(id), nil, false
 	}
-	var firstErr error
-	for i, slot := range s.bodies() {
-		if slot < 0 {
-			break
-		}
-		b, err := s.body(slot)
-		var st *engine.State
-		var pos *journalPos
-		if err == nil {
-			st, pos, err = decodeChecked(b, id, s.f.path)
-		}
-		if err != nil {
-			if firstErr == nil {
-				firstErr = err
-			}
-			continue
-		}
-		if i > 0 {
+	st, pos, b, older, err := s.state(id)
+	if err == nil {
+		if older != nil {
 			// The newest state did not survive (a power cut before its
 			// body reached the disk, or damage): the one before it is
 			// caught up.
-			h.logSession("load state", fmt.Errorf("%w; read the state before it", firstErr), id)
+			h.logSession("load state", fmt.Errorf("%w; read the state before it", older), id)
 			dirty = true
 			s.fellBack = true
 		}
@@ -219,10 +204,7 @@ func (h Home) loadForUpdate(s *stateFile, id string, cfg *engine.Config) (*engin
 		}
 		return h.rebuildSession(id, cfg), b, false
 	}
-	if firstErr == nil {
-		firstErr = fmt.Errorf("%s holds no state header", s.f.path)
-	}
-	h.logSession("load state", firstErr, id)
+	h.logSession("load state", err, id)
 	h.setAside(id, s.whole())
 	s.reset()
 	return h.rebuildSession(id, cfg), nil, false
@@ -319,26 +301,8 @@ func readLocked(s *stateFile, id string) (*engine.State, error) {
 	if s.bad != nil {
 		return nil, s.bad
 	}
-	var firstErr error
-	for _, slot := range s.bodies() {
-		if slot < 0 {
-			break
-		}
-		b, err := s.body(slot)
-		if err == nil {
-			var st *engine.State
-			if st, _, err = decodeChecked(b, id, s.f.path); err == nil {
-				return st, nil
-			}
-		}
-		if firstErr == nil {
-			firstErr = err
-		}
-	}
-	if firstErr == nil {
-		firstErr = &fs.PathError{Op: "read state", Path: s.f.path, Err: fs.ErrNotExist}
-	}
-	return nil, firstErr
+	st, _, _, _, err := s.state(id)
+	return st, err
 }
 
 // SaveState writes a session's state (with no journal position: its next

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"time"
+
+	"cully/engine"
 )
 
 // The session state file, sessions/<id>.state: one file is the session's
@@ -179,6 +182,33 @@ func (s *stateFile) body(slot int) ([]byte, error) {
 		return nil, fmt.Errorf("read state: %w", err)
 	}
 	return b, nil
+}
+
+// state decodes the newest body that is the named session's state of
+// this version, trying the one before when the newest fails. It returns
+// the state, its journal position and its body; older is why the newest
+// failed when the one before was read (nil otherwise). With no state to
+// read, err says why: the newest body's failure, or no header at all.
+func (s *stateFile) state(id string) (st *engine.State, pos *journalPos, body []byte, older, err error) {
+	for _, slot := range s.bodies() {
+		if slot < 0 {
+			break
+		}
+		b, berr := s.body(slot)
+		if berr == nil {
+			st, pos, berr = decodeChecked(b, id, s.f.path)
+		}
+		if berr == nil {
+			return st, pos, b, err, nil
+		}
+		if err == nil {
+			err = berr
+		}
+	}
+	if err == nil {
+		err = &fs.PathError{Op: "read state", Path: s.f.path, Err: fs.ErrNotExist}
+	}
+	return nil, nil, nil, nil, err
 }
 
 // whole reads the whole file, to set an unreadable one aside.
