@@ -272,7 +272,7 @@ func readAll(r io.Reader, max int64, progress func()) ([]byte, int64, error) {
 		if err != nil {
 			return buf, int64(len(buf)), err
 		}
-		if n > 0 && wholeObject(buf) {
+		if n > 0 && wholeObject(buf, r) {
 			return buf, int64(len(buf)), nil
 		}
 	}
@@ -286,11 +286,20 @@ func readAll(r io.Reader, max int64, progress func()) ([]byte, int64, error) {
 }
 
 // wholeObject reports whether buf already holds one complete JSON object
-// (checked only when it ends in '}', so a large payload is not rescanned
-// on every read).
-func wholeObject(buf []byte) bool {
+// and nothing more is coming. It is asked only when buf ends in '}' (a
+// large payload is not rescanned on every read). When a read of r would
+// return at once (more bytes, or the end of a stdin the host closed, as
+// hosts do once the payload is written) the answer is no and the reads go
+// on: no scan of the whole payload, which Decode makes again (34 µs for a
+// 50 KB Read result, warm). Only a host that keeps stdin open after the
+// payload has it validated, to answer without waiting for an end that
+// never comes.
+func wholeObject(buf []byte, r io.Reader) bool {
 	end := bytes.TrimRight(buf, " \t\r\n")
 	if len(end) == 0 || end[len(end)-1] != '}' {
+		return false
+	}
+	if p, ok := r.(interface{ pending() bool }); ok && p.pending() {
 		return false
 	}
 	return jsonlite.Members(end, nil) == nil // validates without building the members' map Decode builds next

@@ -50,6 +50,18 @@ func (p pollReader) Read(b []byte) (int, error) {
 	}
 }
 
+// pending reports whether a read would return at once (data, or the end
+// of a closed stdin): a poll that does not wait.
+func (p pollReader) pending() bool {
+	fds := []unix.PollFd{{Fd: int32(p.f.Fd()), Events: unix.POLLIN}}
+	for {
+		n, err := unix.Poll(fds, 0)
+		if err != unix.EINTR {
+			return err == nil && n > 0
+		}
+	}
+}
+
 // silentStdin returns a reader of stdin that fails with errSilent when no
 // byte arrives for wait, or nil when stdin is not a file poll(2) can watch.
 func silentStdin(r io.Reader, wait time.Duration) io.Reader {
