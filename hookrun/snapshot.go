@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -11,11 +12,17 @@ import (
 	"cully/store"
 )
 
-// startSnapshot starts the snapshot the reducer asked for, if any, as a
-// background `cully snapshot` that records its own outcome: the hook's
-// part is one process start, every 10 tool calls. When the start fails,
-// the failure is recorded in its place, so the run's accounting (and
-// `cully snapshot --wait`) does not wait for it and the agent is told.
+// startSnapshot hands the snapshot the reducer asked for, if any, to the
+// state dir's snapshot server: the ask goes into its queue, and when no
+// server is running (a probe of its lock) the hook starts one, `cully
+// snapshot --serve`, which takes this ask and the ones after it. The
+// hook's part is a small file and a lock probe, and a process start only
+// for the first ask in a while (docs/performance.md). Where the queue
+// cannot be written, and on Windows, the hook starts the single snapshot
+// itself (`cully snapshot --background`), as it did before the server.
+// When no start works, the failure is recorded in the snapshot's place,
+// so the run's accounting (and `cully snapshot --wait`) does not wait for
+// it and the agent is told.
 func (a IO) startSnapshot(h store.Home, ev *engine.Event, sigs []engine.Signal, dir string, cfg *engine.Config) {
 	if a.Detach == nil {
 		return
@@ -24,8 +31,7 @@ func (a IO) startSnapshot(h store.Home, ev *engine.Event, sigs []engine.Signal, 
 		if s.Kind != engine.SignalSnapshot {
 			continue
 		}
-		err := a.Detach(dir, []string{"snapshot", "--background", "--session=" + ev.Session, "--run=" + s.ID,
-			"--task=" + strconv.Itoa(ev.Task), "--reason=" + string(s.Reason), "--calls=" + strconv.Itoa(s.N), "--dir=" + dir})
+		err := a.askSnapshot(h, store.SnapshotAsk{Session: ev.Session, Run: s.ID, Task: ev.Task, Reason: string(s.Reason), Calls: s.N, Dir: dir, At: ev.Time})
 		if err == nil {
 			return
 		}
@@ -36,6 +42,36 @@ func (a IO) startSnapshot(h store.Home, ev *engine.Event, sigs []engine.Signal, 
 		}
 		return
 	}
+}
+
+// askSnapshot queues k for the snapshot server, starting one when none
+// holds the queue. A nil error means a server has the ask or will take it.
+func (a IO) askSnapshot(h store.Home, k store.SnapshotAsk) error {
+	if runtime.GOOS == "windows" {
+		return a.detachSnapshot(k)
+	}
+	name, err := h.Ask(k)
+	if err != nil {
+		_ = h.LogError("snapshot", fmt.Errorf("queue the snapshot (starting it alone instead): %w", err), map[string]any{"session": k.Session})
+		return a.detachSnapshot(k)
+	}
+	if live, err := h.Served(); err == nil && live {
+		return nil
+	}
+	err = a.Detach(k.Dir, []string{"snapshot", "--serve"})
+	if err == nil {
+		return nil
+	}
+	if withdrawn, werr := h.Withdraw(name); werr == nil && !withdrawn {
+		return nil // a server started meanwhile has claimed it
+	}
+	return err
+}
+
+// detachSnapshot starts one snapshot of k as a process of its own.
+func (a IO) detachSnapshot(k store.SnapshotAsk) error {
+	return a.Detach(k.Dir, []string{"snapshot", "--background", "--session=" + k.Session, "--run=" + k.Run,
+		"--task=" + strconv.Itoa(k.Task), "--reason=" + k.Reason, "--calls=" + strconv.Itoa(k.Calls), "--dir=" + k.Dir})
 }
 
 // startRollback starts the rollback the reducer asked for (enforce mode's

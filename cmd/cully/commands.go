@@ -372,12 +372,13 @@ last one failed (docs/run-control.md). CULLY_SNAPSHOTS=off stops the hook taking
 	c.Flags().DurationVar(&o.timeout, "timeout", o.timeout, "with --wait: how long to wait")
 	// What the hook passes to the snapshot it starts.
 	c.Flags().BoolVar(&o.background, "background", false, "the hook's background snapshot")
+	c.Flags().BoolVar(&o.serve, "serve", false, "serve the hook's snapshot queue (started by the hook)")
 	c.Flags().StringVar(&o.run, "run", "", "the run's id")
 	c.Flags().IntVar(&o.task, "task", 0, "the run's task")
 	c.Flags().StringVar(&o.reason, "reason", "", "why the snapshot was asked for")
 	c.Flags().IntVar(&o.calls, "calls", 0, "the run's tool calls")
 	c.Flags().StringVar(&o.dir, "dir", "", "the project folder")
-	for _, f := range []string{"background", "run", "task", "reason", "calls", "dir"} {
+	for _, f := range []string{"background", "serve", "run", "task", "reason", "calls", "dir"} {
 		_ = c.Flags().MarkHidden(f)
 	}
 	return c

@@ -72,7 +72,9 @@ type snapshotOpts struct {
 	session string
 	wait    bool
 	timeout time.Duration
-	// The background snapshot the hook starts.
+	// The snapshot server the hook starts, and the single background
+	// snapshot it starts where there is none (Windows).
+	serve      bool
 	background bool
 	run        string
 	task       int
@@ -82,6 +84,9 @@ type snapshotOpts struct {
 }
 
 func (a *app) snapshot(o snapshotOpts) error {
+	if o.serve {
+		return a.snapshotServe()
+	}
 	if o.background {
 		return a.snapshotBackground(o)
 	}
@@ -130,6 +135,76 @@ func (a *app) snapshotBackground(o snapshotOpts) error {
 		return err
 	}
 	return nil
+}
+
+// snapshotServe is `cully snapshot --serve`, the process the hook starts
+// when it asks for a snapshot and no server is serving the state dir's
+// queue: it takes that ask and the ones that follow, each one as
+// --background takes its own, until nothing has been asked for
+// CULLY_SNAPSHOT_LINGER (10 minutes by default; docs/run-control.md).
+func (a *app) snapshotServe() error {
+	h, err := a.home()
+	if err != nil {
+		return err
+	}
+	linger := runs.DefaultLinger
+	if v := a.getenv("CULLY_SNAPSHOT_LINGER"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			_ = h.LogError("snapshot", fmt.Errorf("CULLY_SNAPSHOT_LINGER=%q is not a positive duration (like 10m): lingering %v", v, linger), nil)
+		} else {
+			linger = d
+		}
+	}
+	err = runs.Serve(h, runs.ServeOptions{
+		Linger: linger,
+		Stale:  replaced(),
+		Log:    func(err error) { _ = h.LogError("snapshot", err, nil) },
+		Take: func(k store.SnapshotAsk) {
+			_ = a.askedAt(k.At).snapshotBackground(snapshotOpts{session: k.Session, run: k.Run, task: k.Task, reason: k.Reason, calls: k.Calls, dir: k.Dir})
+		},
+	})
+	if err != nil {
+		_ = h.LogError("snapshot", fmt.Errorf("serve the snapshot queue: %w", err), nil)
+	}
+	return err
+}
+
+// askedAt is the app that takes an ask. On the wall clock it is a itself;
+// on a set clock (CULLY_NOW: tests, demos) the clock reads the ask's time,
+// as the snapshot process a hook started read the hook's own CULLY_NOW:
+// a server started by an earlier call would stamp every later snapshot
+// with that call's time.
+func (a *app) askedAt(at time.Time) *app {
+	if a.getenv("CULLY_NOW") == "" || at.IsZero() {
+		return a
+	}
+	b := *a
+	b.getenv = func(k string) string {
+		if k == "CULLY_NOW" {
+			return at.UTC().Format(time.RFC3339Nano)
+		}
+		return a.getenv(k)
+	}
+	return &b
+}
+
+// replaced reports when the running binary's file has been replaced (an
+// upgrade): a server that lingers on an old binary would take every
+// snapshot of the day with it.
+func replaced() func() bool {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return nil
+	}
+	return func() bool {
+		now, err := os.Stat(exe)
+		return err != nil || !os.SameFile(fi, now) || !now.ModTime().Equal(fi.ModTime())
+	}
 }
 
 // snapshotPoll is how often --wait looks at the session's state: a
