@@ -54,10 +54,11 @@ for payload in "$post" "$pre"; do
 done
 
 # Run control: with snapshots on, every 10th PostToolUse of the session
-# starts a background `cully snapshot` of the project (here a committed git
-# repository of 2,000 files, 4 KiB each on average); the hook's part is the
-# process start. The snapshot's own git work then runs beside the next
-# calls, on the same 2 cores.
+# asks the state dir's snapshot server (`cully snapshot --serve`, started
+# by the first ask) for a snapshot of the project (here a committed git
+# repository of 2,000 files, 4 KiB each on average); the hook's part is a
+# small file and a lock probe. The snapshot's own git work then runs beside
+# the next calls, on the same 2 cores.
 if command -v git >/dev/null; then
   repo="$work/repo"
   line=$(printf 'x%.0s' $(seq 63))

@@ -1,6 +1,7 @@
 // Package store owns the files cully persists under a lock in its state
 // dir: the event journal, the per-session derived state and the error log;
-// and the checked folders (runs/<id>) that package runs keeps snapshots in.
+// the checked folders (runs/<id>) that package runs keeps snapshots in; and
+// the queue of snapshots the hook asks for (asks/, asks.go).
 // The advisor's budget accounting and the impact ledger are not its
 // business: package ledger keeps them (using this package's locks).
 //
