@@ -47,6 +47,9 @@ type IO struct {
 	// goroutine on every call (the hook records why first). Without it,
 	// the payload is read in a goroutine that can be abandoned.
 	Exit func()
+	// StdinReady: a poll has just found Stdin readable (StdinReady), so
+	// its first read need not poll again.
+	StdinReady bool
 }
 
 // Agent picks the protocol from the hook's arguments (`--agent NAME` or
@@ -217,7 +220,7 @@ func (a IO) readPayload(h store.Home, max int64) ([]byte, int64, error) {
 			wait = d
 		}
 	}
-	if pr := silentStdin(a.Stdin, wait); pr != nil {
+	if pr := silentStdin(a.Stdin, wait, a.StdinReady); pr != nil {
 		raw, total, err := readAll(pr, max, nil)
 		if errors.Is(err, errSilent) {
 			err = fmt.Errorf("%w for %v: no whole payload read", err, wait)

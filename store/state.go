@@ -127,18 +127,15 @@ func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []
 		body = make([]byte, 0, 4096)
 	}
 	body = appendStateFile(body[:0], st, pos)
-	if err := s.save(body); err != nil {
-		return err // the mark stays: the next call catches the state up
-	}
 	if s.fellBack {
-		// The other slot still points at the body that failed: write the
-		// state there too, so one more loss still leaves a state to read.
+		// The other slot still points at the body that failed: the state
+		// goes there too, so one more loss still leaves a state to read.
 		if err := s.save(body); err != nil {
-			return err
+			return err // the mark stays: the next call catches the state up
 		}
 	}
-	if err := s.setMark(false); err != nil {
-		return err
+	if err := s.saveDone(body); err != nil {
+		return err // the mark stays: the next call catches the state up
 	}
 	if legacy {
 		h.removeLegacy(id)
@@ -520,13 +517,8 @@ func (h Home) rebuildOne(st *engine.State, last *journalPos, cfg *engine.Config)
 		h.setAside(st.Session, s.whole())
 		s.reset()
 	}
-	if err := s.save(appendStateFile(make([]byte, 0, 4096), st, pos)); err != nil {
+	if err := s.saveDone(appendStateFile(make([]byte, 0, 4096), st, pos)); err != nil {
 		return err
-	}
-	if s.marked {
-		if err := s.setMark(false); err != nil {
-			return err
-		}
 	}
 	h.removeLegacy(st.Session)
 	return nil
