@@ -32,7 +32,8 @@ type ServeOptions struct {
 	Stale func() bool
 	// Take takes one ask and records its outcome.
 	Take func(store.SnapshotAsk)
-	// Log receives what goes wrong that no ask's outcome says.
+	// Log receives what goes wrong that no ask's outcome says. It must
+	// not create the state dir (store.Home.LogErrorHere).
 	Log func(error)
 }
 
@@ -173,6 +174,9 @@ func (s *server) run(w *fsnotify.Watcher) error {
 // drain takes every ask in the queue, oldest first.
 func (s *server) drain() int {
 	ns, err := s.h.Asks()
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0 // the state dir is going: run stops
+	}
 	if err != nil {
 		s.o.Log(fmt.Errorf("read the snapshot queue: %w", err))
 		return 0

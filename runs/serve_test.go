@@ -181,22 +181,59 @@ func TestServeOneAtATime(t *testing.T) {
 }
 
 // A server whose state dir is removed stops (a test's temporary folder, a
-// user's rm -rf) instead of lingering.
+// user's rm -rf) instead of lingering, and what it logs as the folder goes
+// does not make it again under the remover.
 func TestServeStopsWhenTheStateDirGoes(t *testing.T) {
+	for range 20 {
+		h := serveHome(t)
+		done := make(chan error, 1)
+		go func() {
+			done <- Serve(h, ServeOptions{Poll: time.Millisecond, Take: func(store.SnapshotAsk) {},
+				Log: func(err error) { _ = h.LogErrorHere("snapshot", err, nil) }})
+		}()
+		waitFor(t, func() bool { _, err := Server(h); return err == nil })
+		for i := range 50 { // removal events to wake it while the folder goes
+			os.WriteFile(filepath.Join(h.Dir, fmt.Sprint("f", i)), nil, 0o600)
+		}
+		if err := os.RemoveAll(h.Dir); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("the server is still serving a removed state dir")
+		}
+		if _, err := os.Lstat(h.Dir); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("the state dir is back after its removal: %v", err)
+		}
+	}
+}
+
+// The race that test leaves to chance, driven: the queue is gone when the
+// server looks at it (the folder removed between its check and its look).
+// Nothing is logged, and nothing it logs would make the state dir again.
+func TestServeDrainOfARemovedQueue(t *testing.T) {
 	h := serveHome(t)
-	done := make(chan error, 1)
-	go func() { done <- Serve(h, ServeOptions{Poll: 5 * time.Millisecond, Take: func(store.SnapshotAsk) {}}) }()
-	waitFor(t, func() bool { _, err := Server(h); return err == nil })
+	if _, err := h.Ask(store.SnapshotAsk{Session: "s"}); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.RemoveAll(h.Dir); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the server is still serving a removed state dir")
+	logged := 0
+	s := &server{h: h, o: ServeOptions{Take: func(store.SnapshotAsk) { t.Error("took an ask of a removed queue") },
+		Log: func(err error) { logged++; _ = h.LogErrorHere("snapshot", err, nil) }}}
+	if n := s.drain(); n != 0 || logged != 0 {
+		t.Errorf("drain of a removed queue: took %d, logged %d", n, logged)
+	}
+	if err := h.LogErrorHere("snapshot", errors.New("x"), nil); err == nil {
+		t.Error("LogErrorHere wrote into a removed state dir")
+	}
+	if _, err := os.Lstat(h.Dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the state dir is back: %v", err)
 	}
 }
 

@@ -546,6 +546,21 @@ func (h Home) LogError(op string, err error, extra map[string]any) error {
 	if cerr := h.ready(); cerr != nil {
 		return cerr
 	}
+	return h.logError(op, err, extra)
+}
+
+// LogErrorHere is LogError for a process that outlives its callers (the
+// snapshot server): it writes into a state dir that exists and never
+// creates one, so a state dir being removed is not made again under the
+// remover (rm -rf, a test's cleanup) by the error that its removal causes.
+func (h Home) LogErrorHere(op string, err error, extra map[string]any) error {
+	if cerr := h.Check(); cerr != nil {
+		return cerr
+	}
+	return h.logError(op, err, extra)
+}
+
+func (h Home) logError(op string, err error, extra map[string]any) error {
 	rec := map[string]any{"ts": time.Now().UTC().Format(time.RFC3339Nano), "op": op, "error": err.Error()}
 	for k, v := range extra {
 		rec[k] = v

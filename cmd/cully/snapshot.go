@@ -151,7 +151,7 @@ func (a *app) snapshotServe() error {
 	if v := a.getenv("CULLY_SNAPSHOT_LINGER"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
-			_ = h.LogError("snapshot", fmt.Errorf("CULLY_SNAPSHOT_LINGER=%q is not a positive duration (like 10m): lingering %v", v, linger), nil)
+			_ = h.LogErrorHere("snapshot", fmt.Errorf("CULLY_SNAPSHOT_LINGER=%q is not a positive duration (like 10m): lingering %v", v, linger), nil)
 		} else {
 			linger = d
 		}
@@ -159,13 +159,13 @@ func (a *app) snapshotServe() error {
 	err = runs.Serve(h, runs.ServeOptions{
 		Linger: linger,
 		Stale:  replaced(),
-		Log:    func(err error) { _ = h.LogError("snapshot", err, nil) },
+		Log:    func(err error) { _ = h.LogErrorHere("snapshot", err, nil) },
 		Take: func(k store.SnapshotAsk) {
 			_ = a.askedAt(k.At).snapshotBackground(snapshotOpts{session: k.Session, run: k.Run, task: k.Task, reason: k.Reason, calls: k.Calls, dir: k.Dir})
 		},
 	})
 	if err != nil {
-		_ = h.LogError("snapshot", fmt.Errorf("serve the snapshot queue: %w", err), nil)
+		_ = h.LogErrorHere("snapshot", fmt.Errorf("serve the snapshot queue: %w", err), nil)
 	}
 	return err
 }
