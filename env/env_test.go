@@ -1,7 +1,9 @@
 package env
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -100,5 +102,30 @@ func TestConfigSources(t *testing.T) {
 	src := of(map[string]string{"CULLY_HOME": "/s", "CULLY_CONFIG": "/c.toml"}).ConfigSources("/p")
 	if src.User != "/c.toml" || src.ProjectDir != "/p" || src.StateDir != filepath.FromSlash("/s") || src.ProjectPath() != filepath.Join("/p", ".cully.toml") {
 		t.Errorf("%+v", src)
+	}
+}
+
+// Getenv finds what os.Getenv finds for every variable the process
+// started with, and nothing for one it does not have.
+func TestGetenvAgreesWithOS(t *testing.T) {
+	n := 0
+	for _, kv := range os.Environ() {
+		k, _, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			continue
+		}
+		n++
+		if got, want := Getenv(k), os.Getenv(k); got != want {
+			t.Errorf("Getenv(%q) = %q, os.Getenv: %q", k, got, want)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no environment to compare")
+	}
+	if v := Getenv("CULLY_TEST_NOT_SET_ANYWHERE"); v != "" {
+		t.Errorf("an unset variable: %q", v)
+	}
+	if v := Getenv("PAT"); v != "" && os.Getenv("PAT") == "" { // a prefix of PATH is not PATH
+		t.Errorf("Getenv(PAT) = %q", v)
 	}
 }
