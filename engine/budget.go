@@ -247,8 +247,9 @@ func (s *State) Figures(now time.Time, cfg *Config) []BudgetFigure {
 	if r == nil {
 		return nil
 	}
-	var out []BudgetFigure
-	for _, res := range Resources() {
+	rs := Resources()
+	out := make([]BudgetFigure, 0, len(rs)) // one allocation: the hook asks every call
+	for _, res := range rs {
 		f := BudgetFigure{Res: res, Limit: r.Limit(res, cfg), Default: DefaultLimit(res, r.Class(cfg))}
 		switch res {
 		case ResWallClock:

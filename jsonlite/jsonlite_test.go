@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -145,4 +147,40 @@ func nesting(b []byte) int {
 		}
 	}
 	return deepest
+}
+
+// Duplicate names, before and after the members ParseObject gathers before
+// it makes its map (24): the last one wins, as in encoding/json, whatever
+// the object's size.
+func TestParseObjectDuplicates(t *testing.T) {
+	for n := 0; n <= 60; n++ {
+		for _, dup := range []int{0, 1, 23, 24, 25, 40} {
+			var b strings.Builder
+			b.WriteString("{")
+			for i := range n {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				k := i
+				if i%7 == 3 || i == dup {
+					k = dup % max(n, 1) // names seen before, and one at the edge
+				}
+				fmt.Fprintf(&b, `"k%d":%d`, k, i)
+			}
+			b.WriteString("}")
+			var want map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(b.String()), &want); err != nil {
+				t.Fatal(err)
+			}
+			got, err := ParseObject([]byte(b.String()))
+			if err != nil || len(got) != len(want) {
+				t.Fatalf("%s: %d members, %v; want %d", b.String(), len(got), err, len(want))
+			}
+			for k, v := range want {
+				if string(got[k]) != string(v) {
+					t.Fatalf("%s: %s = %s, want %s", b.String(), k, got[k], v)
+				}
+			}
+		}
+	}
 }
