@@ -1,5 +1,7 @@
 package jsonlite
 
+import "bytes"
+
 // The walkers below read a value that a validating walk already checked:
 // a member value or element that Members, Elements or ParseObject handed
 // out, all of whose nested values scanValue validated on the way. Walking
@@ -61,15 +63,26 @@ func ValidElements(raw []byte, fn func(val []byte)) error {
 	return nil
 }
 
-// skipValidString returns the index just past the string at b[i].
+// skipValidString returns the index just past the string at b[i]: the
+// first quote not escaped, found with bytes.IndexByte (vectorized) rather
+// than byte by byte, which was a third of decoding a hook's state (strings
+// are most of its bytes). A quote is escaped when an odd run of
+// backslashes ends just before it.
 func skipValidString(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '"':
-			return j + 1
-		case '\\':
-			j++
+	for j := i + 1; j < len(b); {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			break
 		}
+		q := j + k
+		n := 0
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
 	}
 	return len(b)
 }
