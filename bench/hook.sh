@@ -13,6 +13,7 @@
 set -euo pipefail
 export CGO_ENABLED=0 # as cully is built everywhere: no cgo start-up cost
 cd "$(dirname "$0")/.."
+root=$PWD
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/build"
@@ -77,6 +78,30 @@ if command -v git >/dev/null; then
   CULLY_HOME="$work/snap-on" "$work/cully" snapshot --wait --timeout 5m >/dev/null
   echo "snapshots written: $(ls "$work"/snap-on/runs/*/snapshot-*.json | wc -l)"
 fi
+
+# Every adapter: one tool call's after-event of each agent, from its
+# captured payloads (opencode's is what its plugin sends), through
+# `cully-hook --agent NAME`, each in a state dir of its own. The commands
+# run in the project folder: the agents that name none in their
+# environment take the working directory for it.
+echo; echo "every adapter: one after-tool payload each"
+(
+  cd "$work/home/dev/project"
+  for a in claude codex gemini copilot cursor opencode; do mkdir -m 700 "$work/agent-$a"; done
+  "$work/ratio" -runs "$runs" -stdin "$root/$post" \
+    "minimal=CULLY_HOME=$work/min $work/minimal" \
+    "claude (PostToolUse)=CULLY_HOME=$work/agent-claude $work/cully-hook"
+  for p in "codex hookbridge/codex/testdata/block/1796013122520003136-PostToolUse.json" \
+    "gemini hookbridge/gemini/testdata/capture/006-AfterTool-read_file.json" \
+    "copilot hookbridge/copilot/testdata/capture-sequence/004-postToolUse-view.json" \
+    "cursor hookbridge/cursor/testdata/hooks/afterShellExecution-check-pass.json" \
+    "opencode bench/payloads/opencode-tool.execute.after.json"; do
+    set -- $p
+    "$work/ratio" -runs "$runs" -stdin "$root/$2" \
+      "minimal=CULLY_HOME=$work/min $work/minimal" \
+      "$1 ($(basename "$2" .json))=CULLY_HOME=$work/agent-$1 $work/cully-hook --agent $1" | tail -n 1
+  done
+)
 
 if command -v hyperfine >/dev/null; then
   echo
