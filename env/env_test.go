@@ -129,3 +129,25 @@ func TestGetenvAgreesWithOS(t *testing.T) {
 		t.Errorf("Getenv(PAT) = %q", v)
 	}
 }
+
+// The project directory an agent names none of is the working directory,
+// as os.Getwd gives it: $PWD when it names that directory (through a
+// symlink too), the system's path otherwise.
+func TestWorkDirIsGetwd(t *testing.T) {
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip(err)
+	}
+	t.Chdir(link)
+	for _, pwd := range []string{link, real, "/", "relative", ""} {
+		t.Setenv("PWD", pwd)
+		want, err := os.Getwd()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := (Env{Getenv: os.Getenv}).ProjectDir("NO_SUCH_PROJECT_VAR"); got != want {
+			t.Errorf("PWD=%q: %q, os.Getwd says %q", pwd, got, want)
+		}
+	}
+}
