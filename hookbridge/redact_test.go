@@ -2,6 +2,7 @@ package hookbridge
 
 import (
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -83,4 +84,34 @@ func TestNameKind(t *testing.T) {
 	if nameKind("key", true) != kindWeak {
 		t.Error("a key query parameter should be weak")
 	}
+}
+
+// Redactions at once (the daemon serves hook calls concurrently) get what
+// one at a time gets: one takes the static scratch, the others the pool's.
+func TestRedactConcurrent(t *testing.T) {
+	cmds := []string{
+		"curl -H 'Authorization: Bearer sk-ant-api03-" + strings.Repeat("a", 40) + "' https://x",
+		"mysql -u root -phunter2secret db",
+		"echo hello world",
+		"export GITHUB_TOKEN=ghp_" + strings.Repeat("b", 36),
+	}
+	want := make([]string, len(cmds))
+	for i, c := range cmds {
+		want[i] = Redact(c)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 500 {
+				k := (g + i) % len(cmds)
+				if got := Redact(cmds[k]); got != want[k] {
+					t.Errorf("%q: %q, alone %q", cmds[k], got, want[k])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
