@@ -1,6 +1,9 @@
 package engine
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // The lexer splits a command line into segments, words and file
 // redirections. It knows no command names: what the words mean is shell.go's
@@ -21,15 +24,18 @@ type segment struct {
 func splitShell(s string) []segment {
 	var segs []segment
 	var cur segment
-	var word strings.Builder
+	// The word in progress, in one buffer the size of the line: a
+	// strings.Builder per word grew by doubling, several allocations a
+	// word, each a fresh span of some size in a hook process.
+	word := make([]byte, 0, len(s))
 	inWord := false
 	pendingRedir := false
 	flushWord := func() {
 		if !inWord {
 			return
 		}
-		w := word.String()
-		word.Reset()
+		w := string(word)
+		word = word[:0]
 		inWord = false
 		if pendingRedir {
 			pendingRedir = false
@@ -37,6 +43,9 @@ func splitShell(s string) []segment {
 				cur.redirs = append(cur.redirs, w)
 			}
 			return
+		}
+		if cur.words == nil {
+			cur.words = make([]string, 0, 8) // the words of most commands, in one allocation
 		}
 		cur.words = append(cur.words, w)
 	}
@@ -59,7 +68,7 @@ func splitShell(s string) []segment {
 				i++
 				continue
 			}
-			word.WriteRune(rs[i+1])
+			word = utf8.AppendRune(word, rs[i+1])
 			inWord = true
 			i++
 		case c == '\'':
@@ -67,7 +76,9 @@ func splitShell(s string) []segment {
 			for j < len(rs) && rs[j] != '\'' {
 				j++
 			}
-			word.WriteString(string(rs[i+1 : min(j, len(rs))]))
+			for _, r := range rs[i+1 : min(j, len(rs))] {
+				word = utf8.AppendRune(word, r)
+			}
 			inWord = true
 			i = j
 		case c == '"':
@@ -78,7 +89,9 @@ func splitShell(s string) []segment {
 				}
 				j++
 			}
-			word.WriteString(string(rs[i+1 : min(j, len(rs))]))
+			for _, r := range rs[i+1 : min(j, len(rs))] {
+				word = utf8.AppendRune(word, r)
+			}
 			inWord = true
 			i = j
 		case c == ' ' || c == '\t':
@@ -108,11 +121,10 @@ func splitShell(s string) []segment {
 			}
 		case c == '>':
 			// N>&M duplicates a descriptor: no file.
-			prefix := word.String()
-			if inWord && !isDigits(prefix) {
+			if inWord && !isDigits(string(word)) {
 				flushWord()
 			} else {
-				word.Reset()
+				word = word[:0]
 				inWord = false
 			}
 			if i+1 < len(rs) && rs[i+1] == '>' {
@@ -146,7 +158,7 @@ func splitShell(s string) []segment {
 				return appendTail(segs, cur, word, inWord)
 			}
 		default:
-			word.WriteRune(c)
+			word = utf8.AppendRune(word, c)
 			inWord = true
 		}
 	}
@@ -156,9 +168,9 @@ func splitShell(s string) []segment {
 
 // appendTail closes the segment in progress when the rest of the line is a
 // here-doc body.
-func appendTail(segs []segment, cur segment, word strings.Builder, inWord bool) []segment {
+func appendTail(segs []segment, cur segment, word []byte, inWord bool) []segment {
 	if inWord {
-		cur.words = append(cur.words, word.String())
+		cur.words = append(cur.words, string(word))
 	}
 	if len(cur.words) > 0 || len(cur.redirs) > 0 {
 		segs = append(segs, cur)
