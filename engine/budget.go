@@ -46,7 +46,10 @@ const (
 )
 
 // Resources lists the budgeted resources.
-func Resources() []Resource { return []Resource{ResWallClock, ResToolCalls, ResTokens, ResCost} }
+func Resources() []Resource { return append([]Resource(nil), resources[:]...) }
+
+// resources are the budgeted resources, in the budget table's order.
+var resources = [...]Resource{ResWallClock, ResToolCalls, ResTokens, ResCost}
 
 // Thresholds, as fractions written as tenths so the boundaries are exact.
 const (
@@ -243,13 +246,24 @@ func (r *Run) Limit(res Resource, cfg *Config) float64 {
 // Figures are the run's budgets as of now: what each resource used, and
 // its limit.
 func (s *State) Figures(now time.Time, cfg *Config) []BudgetFigure {
+	var buf figureBuf
+	return append([]BudgetFigure(nil), s.figures(now, cfg, &buf)...)
+}
+
+// figureBuf holds one of each resource's figure.
+type figureBuf [len(resources)]BudgetFigure
+
+// figures is Figures into buf: the rules ask before every call, and
+// a slice of the caller's array stays on its stack, where each slice made
+// for them was a heap allocation (a fresh 192-byte span and two page
+// faults in a hook process).
+func (s *State) figures(now time.Time, cfg *Config, buf *figureBuf) []BudgetFigure {
 	r := s.Run
 	if r == nil {
 		return nil
 	}
-	rs := Resources()
-	out := make([]BudgetFigure, 0, len(rs)) // one allocation: the hook asks every call
-	for _, res := range rs {
+	out := buf[:0]
+	for _, res := range resources {
 		f := BudgetFigure{Res: res, Limit: r.Limit(res, cfg), Default: DefaultLimit(res, r.Class(cfg))}
 		switch res {
 		case ResWallClock:
@@ -365,7 +379,8 @@ func (s *State) judgeBudgets(ev *Event, cfg *Config) {
 	}
 	at := ev.Time.Unix()
 	class := r.Class(cfg)
-	for _, f := range s.Figures(ev.Time, cfg) {
+	var buf figureBuf
+	for _, f := range s.figures(ev.Time, cfg, &buf) {
 		if !f.Known || f.Limit <= 0 {
 			continue
 		}
@@ -470,7 +485,8 @@ func (b BudgetConfig) Tells(key string) bool {
 func (s *State) resumeBudgets(at time.Time, cfg *Config) []Resource {
 	r := s.Run
 	var raised []Resource
-	for _, f := range s.Figures(at, cfg) {
+	var buf figureBuf
+	for _, f := range s.figures(at, cfg, &buf) {
 		if !f.Known || f.Limit <= 0 || f.Used < f.Limit {
 			continue
 		}

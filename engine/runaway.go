@@ -38,7 +38,8 @@ func (s *State) judgeRunaway(ev *Event, cfg *Config) {
 	r := s.Run
 	at := ev.Time.Unix()
 	if p := r.Budget.Plan; p != nil && p.Total > 0 && p.Done*5 < p.Total*progressFifths {
-		for _, f := range s.Figures(ev.Time, cfg) {
+		var buf figureBuf
+		for _, f := range s.figures(ev.Time, cfg, &buf) {
 			if f.Res != ResTokens || !f.Known || f.Limit <= 0 || f.Used*10 <= f.Limit*runawayTenths {
 				continue
 			}

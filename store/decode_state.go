@@ -579,6 +579,9 @@ func (d *stateDecoder) runBudget(v []byte, g *engine.RunBudget) {
 		case `"plan"`:
 			g.Plan = d.plan(x)
 		case `"alerts"`:
+			if string(x) != "null" {
+				g.Alerts = make([]engine.BudgetAlert, 0, 4) // the usual few, in one allocation
+			}
 			d.each(x, func(e []byte) {
 				var a engine.BudgetAlert
 				d.members(e, func(ek, ev []byte) {
