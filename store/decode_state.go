@@ -1,9 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"cully/engine"
 	"cully/jsonlite"
@@ -25,7 +27,7 @@ func decodeState(b []byte) (*engine.State, error) {
 func decodeStateFile(b []byte) (*engine.State, *journalPos, error) {
 	blk := &stateBlock{}
 	st := &blk.st
-	d := stateDecoder{blk: blk}
+	d := stateDecoder{blk: blk, b: b, s: string(b)}
 	var pos *journalPos
 	err := jsonlite.Members(b, func(k, v []byte) error {
 		switch string(k) {
@@ -41,7 +43,7 @@ func decodeStateFile(b []byte) (*engine.State, *journalPos, error) {
 				case `"n"`:
 					p.N = jsonlite.Int(x)
 				case `"sum"`:
-					n, err := strconv.ParseUint(jsonlite.Str(x), 16, 64)
+					n, err := strconv.ParseUint(d.str(x), 16, 64)
 					if err != nil {
 						d.errs = append(d.errs, err)
 					}
@@ -52,11 +54,11 @@ func decodeStateFile(b []byte) (*engine.State, *journalPos, error) {
 		case `"v"`:
 			st.V = d.int(v)
 		case `"session"`:
-			st.Session = jsonlite.Str(v)
+			st.Session = d.str(v)
 		case `"agent"`:
-			st.Agent = jsonlite.Str(v)
+			st.Agent = d.str(v)
 		case `"cwd"`:
-			st.Cwd = jsonlite.Str(v)
+			st.Cwd = d.str(v)
 		case `"started"`:
 			st.Started = d.time(v)
 		case `"last_seen"`:
@@ -98,11 +100,11 @@ func decodeStateFile(b []byte) (*engine.State, *journalPos, error) {
 				d.members(x, func(k, v []byte) {
 					switch string(k) {
 					case `"c"`:
-						r.Call = jsonlite.Str(v)
+						r.Call = d.str(v)
 					case `"o"`:
-						r.Out = jsonlite.Str(v)
+						r.Out = d.str(v)
 					case `"p"`:
-						r.Preview = jsonlite.Str(v)
+						r.Preview = d.str(v)
 					case `"f"`:
 						r.Failed = string(v) == "true"
 					}
@@ -117,13 +119,13 @@ func decodeStateFile(b []byte) (*engine.State, *journalPos, error) {
 			d.members(v, func(k, v []byte) {
 				switch string(k) {
 				case `"sig"`:
-					r.Sig = jsonlite.Str(v)
+					r.Sig = d.str(v)
 				case `"n"`:
 					r.N = d.int(v)
 				case `"cmds"`:
 					if string(v) != "null" {
 						r.Cmds = []string{}
-						d.each(v, func(x []byte) { r.Cmds = append(r.Cmds, jsonlite.Str(x)) })
+						d.each(v, func(x []byte) { r.Cmds = append(r.Cmds, d.str(x)) })
 					}
 				}
 			})
@@ -154,7 +156,7 @@ func decodeStateFile(b []byte) (*engine.State, *journalPos, error) {
 						f.Seen = jsonlite.Int(fv)
 					}
 				})
-				st.Files[jsonlite.Str(k)] = f
+				st.Files[d.str(k)] = f
 			})
 		case `"commands"`:
 			st.Commands = map[string]*engine.CmdSeen{}
@@ -163,7 +165,7 @@ func decodeStateFile(b []byte) (*engine.State, *journalPos, error) {
 				d.members(x, func(ck, cv []byte) {
 					switch string(ck) {
 					case `"preview"`:
-						c.Preview = jsonlite.Str(cv)
+						c.Preview = d.str(cv)
 					case `"runs"`:
 						c.Runs = d.int(cv)
 					case `"seen"`:
@@ -173,17 +175,17 @@ func decodeStateFile(b []byte) (*engine.State, *journalPos, error) {
 					case `"sig_streak"`:
 						c.SigStreak = d.int(cv)
 					case `"last_sig"`:
-						c.LastSig = jsonlite.Str(cv)
+						c.LastSig = d.str(cv)
 					case `"change_at"`:
 						d.each(cv, func(n []byte) { c.ChangeAt = append(c.ChangeAt, d.int(n)) })
 					case `"edit"`:
-						c.Edit = jsonlite.Str(cv)
+						c.Edit = d.str(cv)
 					}
 				})
-				st.Commands[jsonlite.Str(k)] = c
+				st.Commands[d.str(k)] = c
 			})
 		case `"warned"`:
-			d.each(v, func(x []byte) { st.Warned = append(st.Warned, jsonlite.Str(x)) })
+			d.each(v, func(x []byte) { st.Warned = append(st.Warned, d.str(x)) })
 		case `"usage"`:
 			if string(v) != "null" {
 				st.Usage = d.usage(v)
@@ -202,7 +204,7 @@ func decodeStateFile(b []byte) (*engine.State, *journalPos, error) {
 				d.members(v, func(ak, av []byte) {
 					switch string(ak) {
 					case `"text"`:
-						a.Text = jsonlite.Str(av)
+						a.Text = d.str(av)
 					case `"at"`:
 						a.At = jsonlite.Int(av)
 					case `"told"`:
@@ -230,6 +232,26 @@ func decodeStateFile(b []byte) (*engine.State, *journalPos, error) {
 type stateDecoder struct {
 	errs []error
 	blk  *stateBlock
+	// b is the body being decoded and s one copy of it: a string with no
+	// escape is a slice of s, where a copy of its own was an allocation of
+	// its size, and the state's dozens of strings of every size a fresh
+	// heap span of each size class in a process this short.
+	b []byte
+	s string
+}
+
+// str is jsonlite.Str for a value of the body: an escape-free string is
+// a slice of the body's copy.
+func (d *stateDecoder) str(v []byte) string {
+	if n := len(v); d.s != "" && n >= 2 && v[0] == '"' && v[n-1] == '"' {
+		off := cap(d.b) - cap(v) // v is a slice of b: its offset
+		if off >= 0 && off+n <= len(d.b) && &d.b[off] == &v[0] {
+			if in := v[1 : n-1]; bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
+				return d.s[off+1 : off+n-1]
+			}
+		}
+	}
+	return jsonlite.Str(v)
 }
 
 // stateBlock is one allocation for a state and the parts nearly every
@@ -247,7 +269,7 @@ type stateBlock struct {
 func (d *stateDecoder) int(v []byte) int { return int(jsonlite.Int(v)) }
 
 func (d *stateDecoder) time(v []byte) time.Time {
-	s := jsonlite.Str(v)
+	s := d.str(v)
 	if s == "" {
 		return time.Time{}
 	}
@@ -283,7 +305,7 @@ func (d *stateDecoder) counts(v []byte, c *engine.Counts) {
 		case `"by_class"`:
 			if string(x) != "null" {
 				c.ByClass = map[engine.Class]int{}
-				d.members(x, func(ck, cv []byte) { c.ByClass[engine.Class(jsonlite.Str(ck))] = d.int(cv) })
+				d.members(x, func(ck, cv []byte) { c.ByClass[engine.Class(d.str(ck))] = d.int(cv) })
 			}
 		case `"failures"`:
 			c.Failures = d.int(x)
@@ -318,9 +340,9 @@ func (d *stateDecoder) checkpoint(v []byte) engine.Checkpoint {
 	d.members(v, func(k, x []byte) {
 		switch string(k) {
 		case `"id"`:
-			c.ID = jsonlite.Str(x)
+			c.ID = d.str(x)
 		case `"reason"`:
-			c.Reason = engine.Reason(jsonlite.Str(x))
+			c.Reason = engine.Reason(d.str(x))
 		case `"task"`:
 			c.Task = d.int(x)
 		case `"epoch"`:
@@ -328,9 +350,9 @@ func (d *stateDecoder) checkpoint(v []byte) engine.Checkpoint {
 		case `"raised"`:
 			c.Raised = d.time(x)
 		case `"evidence"`:
-			c.Evidence = jsonlite.Str(x)
+			c.Evidence = d.str(x)
 		case `"status"`:
-			c.Status = engine.CheckpointStatus(jsonlite.Str(x))
+			c.Status = engine.CheckpointStatus(d.str(x))
 		case `"nudged"`:
 			c.Nudged = string(x) == "true"
 		case `"closed"`:
@@ -339,7 +361,7 @@ func (d *stateDecoder) checkpoint(v []byte) engine.Checkpoint {
 				c.Closed = &t
 			}
 		case `"key"`:
-			c.Key = jsonlite.Str(x)
+			c.Key = d.str(x)
 		}
 	})
 	return c
@@ -350,15 +372,15 @@ func (d *stateDecoder) warning(v []byte) engine.Warning {
 	d.members(v, func(k, x []byte) {
 		switch string(k) {
 		case `"reason"`:
-			w.Reason = engine.Reason(jsonlite.Str(x))
+			w.Reason = engine.Reason(d.str(x))
 		case `"ts"`:
 			w.Time = d.time(x)
 		case `"task"`:
 			w.Task = d.int(x)
 		case `"target"`:
-			w.Target = jsonlite.Str(x)
+			w.Target = d.str(x)
 		case `"evidence"`:
-			w.Evidence = jsonlite.Str(x)
+			w.Evidence = d.str(x)
 		case `"nudged"`:
 			w.Nudged = string(x) == "true"
 		case `"held"`:
@@ -396,7 +418,7 @@ func (d *stateDecoder) usage(v []byte) *engine.HostUsage {
 		case `"context_window"`:
 			u.ContextWindow = opt(x)
 		case `"model"`:
-			u.Model = jsonlite.Str(x)
+			u.Model = d.str(x)
 		}
 	})
 	return u
@@ -407,7 +429,7 @@ func (d *stateDecoder) transcript(v []byte) *engine.TranscriptPos {
 	d.members(v, func(k, x []byte) {
 		switch string(k) {
 		case `"file"`:
-			p.File = jsonlite.Str(x)
+			p.File = d.str(x)
 		case `"off"`:
 			p.Off = jsonlite.Int(x)
 		case `"exits"`:
@@ -416,20 +438,20 @@ func (d *stateDecoder) transcript(v []byte) *engine.TranscriptPos {
 				d.members(e, func(k, v []byte) {
 					switch string(k) {
 					case `"id"`:
-						c.ID = jsonlite.Str(v)
+						c.ID = d.str(v)
 					case `"exit"`:
 						if string(v) != "null" {
 							n := d.int(v)
 							c.Exit = &n
 						}
 					case `"status"`:
-						c.Status = jsonlite.Str(v)
+						c.Status = d.str(v)
 					}
 				})
 				p.Exits = append(p.Exits, c)
 			})
 		case `"seen"`:
-			d.each(x, func(e []byte) { p.Seen = append(p.Seen, jsonlite.Str(e)) })
+			d.each(x, func(e []byte) { p.Seen = append(p.Seen, d.str(e)) })
 		case `"seen_usage"`:
 			d.each(x, func(e []byte) { p.SeenUsage = append(p.SeenUsage, jsonlite.Int(e)) })
 		}
@@ -447,7 +469,7 @@ func (d *stateDecoder) run(v []byte) *engine.Run {
 	d.members(v, func(k, x []byte) {
 		switch string(k) {
 		case `"id"`:
-			r.ID = jsonlite.Str(x)
+			r.ID = d.str(x)
 		case `"task"`:
 			r.Task = d.int(x)
 		case `"started"`:
@@ -480,9 +502,9 @@ func (d *stateDecoder) run(v []byte) *engine.Run {
 				d.members(c, func(ck, cv []byte) {
 					switch string(ck) {
 					case `"cmd"`:
-						rc.Cmd = jsonlite.Str(cv)
+						rc.Cmd = d.str(cv)
 					case `"outcome"`:
-						rc.Outcome = engine.Outcome(jsonlite.Str(cv))
+						rc.Outcome = engine.Outcome(d.str(cv))
 					case `"runs"`:
 						rc.Runs = d.int(cv)
 					case `"at"`:
@@ -492,7 +514,7 @@ func (d *stateDecoder) run(v []byte) *engine.Run {
 						d.members(cv, func(tk, tv []byte) {
 							switch string(tk) {
 							case `"runner"`:
-								t.Runner = jsonlite.Str(tv)
+								t.Runner = d.str(tv)
 							case `"passed"`:
 								t.Passed = d.int(tv)
 							case `"failed"`:
@@ -521,7 +543,7 @@ func (d *stateDecoder) run(v []byte) *engine.Run {
 		case `"halted"`:
 			r.Halted = d.runNote(x)
 		case `"notice"`:
-			r.Notice = jsonlite.Str(x)
+			r.Notice = d.str(x)
 		case `"budget"`:
 			d.runBudget(x, &r.Budget)
 		case `"good_step"`:
@@ -551,7 +573,7 @@ func (d *stateDecoder) runBudget(v []byte, g *engine.RunBudget) {
 	d.members(v, func(k, x []byte) {
 		switch string(k) {
 		case `"files"`:
-			d.each(x, func(f []byte) { g.Files = append(g.Files, jsonlite.Str(f)) })
+			d.each(x, func(f []byte) { g.Files = append(g.Files, d.str(f)) })
 		case `"last_mod"`:
 			g.LastMod = d.int(x)
 		case `"tok_base"`:
@@ -569,7 +591,7 @@ func (d *stateDecoder) runBudget(v []byte, g *engine.RunBudget) {
 				d.members(e, func(ek, ev []byte) {
 					switch string(ek) {
 					case `"res"`:
-						db.Res = engine.Resource(jsonlite.Str(ev))
+						db.Res = engine.Resource(d.str(ev))
 					case `"n"`:
 						db.N = d.int(ev)
 					}
@@ -587,13 +609,13 @@ func (d *stateDecoder) runBudget(v []byte, g *engine.RunBudget) {
 				d.members(e, func(ek, ev []byte) {
 					switch string(ek) {
 					case `"kind"`:
-						a.Kind = jsonlite.Str(ev)
+						a.Kind = d.str(ev)
 					case `"key"`:
-						a.Key = jsonlite.Str(ev)
+						a.Key = d.str(ev)
 					case `"at"`:
 						a.At = jsonlite.Int(ev)
 					case `"text"`:
-						a.Text = jsonlite.Str(ev)
+						a.Text = d.str(ev)
 					case `"told"`:
 						a.Told = string(ev) == "true"
 					}
@@ -614,9 +636,9 @@ func (d *stateDecoder) runNote(v []byte) *engine.RunNote {
 		case `"at"`:
 			n.At = jsonlite.Int(x)
 		case `"note"`:
-			n.Note = jsonlite.Str(x)
+			n.Note = d.str(x)
 		case `"doubled"`:
-			d.each(x, func(r []byte) { n.Doubled = append(n.Doubled, engine.Resource(jsonlite.Str(r))) })
+			d.each(x, func(r []byte) { n.Doubled = append(n.Doubled, engine.Resource(d.str(r))) })
 		}
 	})
 	return n
@@ -634,7 +656,7 @@ func (d *stateDecoder) runFailure(v []byte) *engine.RunFailure {
 		case `"at"`:
 			f.At = jsonlite.Int(x)
 		case `"error"`:
-			f.Error = jsonlite.Str(x)
+			f.Error = d.str(x)
 		case `"told"`:
 			f.Told = string(x) == "true"
 		}
