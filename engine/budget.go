@@ -386,8 +386,11 @@ func (s *State) judgeBudgets(ev *Event, cfg *Config) {
 		}
 		lim := strconv.FormatFloat(f.Limit, 'f', -1, 64)
 		exceeded := f.Used >= f.Limit
-		if f.Res == ResTokens && f.Used*10 > f.Limit*summaryTenths {
-			r.alert(AlertSummary, AlertSummary+":"+lim, fmt.Sprintf(
+		// Each alert's text is formatted only when the alert is new: fmt's
+		// code and printer, paged in on every call past a threshold, were
+		// a hook process's cost for a text alert() then dropped.
+		if skey := AlertSummary + ":" + lim; f.Res == ResTokens && f.Used*10 > f.Limit*summaryTenths && !r.alerted(skey) {
+			r.alert(AlertSummary, skey, fmt.Sprintf(
 				"cully budget: this run has used %s of its %s (%d%%, past 80%%): summary-only from here. Suggested: no new code; a progress report of what is done and what remains.",
 				quantity(f.Res, f.Used), amount(f.Res, f.Limit), percent(f.Used, f.Limit)), at, false)
 		}
@@ -398,7 +401,7 @@ func (s *State) judgeBudgets(ev *Event, cfg *Config) {
 			r.alert(AlertExceeded, xkey, fmt.Sprintf(
 				"cully budget: this run has used %s of its %s (%s task): the budget is exceeded. Suggested: end the turn with a summary of what is done and what remains; the user can double this budget with `cully resume --reason`.",
 				quantity(f.Res, f.Used), amount(f.Res, f.Limit), class), at, false)
-		case !exceeded && f.Used*10 >= f.Limit*warnTenths:
+		case !exceeded && f.Used*10 >= f.Limit*warnTenths && !r.alerted(wkey):
 			r.alert(AlertWarning, wkey, fmt.Sprintf(
 				"cully budget warning: this run has used %s of its %s (%d%%, %s task). Suggested: finish the step at hand and summarise before starting another.",
 				quantity(f.Res, f.Used), amount(f.Res, f.Limit), percent(f.Used, f.Limit), class), at, false)
