@@ -63,20 +63,7 @@ func (h Home) ServerRecord() string { return filepath.Join(h.AsksDir(), serverRe
 
 // asksReady creates the queue folder (0700) and holds it to the state
 // dir's trust checks.
-func (h Home) asksReady() error {
-	d := h.AsksDir()
-	fi, err := os.Lstat(d)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("create snapshot queue: %w", err)
-		}
-		fi, err = os.Lstat(d)
-	}
-	if err != nil {
-		return fmt.Errorf("snapshot queue: %w", err)
-	}
-	return checkDir(d, fi)
-}
+func (h Home) asksReady() error { return ensureDir(h.AsksDir(), "snapshot queue") }
 
 // encodeAsk writes an ask as its magic line, then each field as its length,
 // ':' and its bytes, and a newline: any byte may be in a field (a hostile

@@ -105,18 +105,23 @@ func (h Home) ready() error {
 	if err := checkDir(h.Dir, fi); err != nil {
 		return err
 	}
-	s := h.SessionsDir()
-	fi, err = os.Lstat(s)
+	return ensureDir(h.SessionsDir(), "state dir")
+}
+
+// ensureDir creates a folder of the state dir (0700) if it is missing and
+// holds it to the state dir's trust checks; what names it in errors.
+func ensureDir(d, what string) error {
+	fi, err := os.Lstat(d)
 	if errors.Is(err, fs.ErrNotExist) {
-		if err := os.Mkdir(s, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("create state dir: %w", err)
+		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("create %s: %w", what, err)
 		}
-		fi, err = os.Lstat(s)
+		fi, err = os.Lstat(d)
 	}
 	if err != nil {
-		return fmt.Errorf("state dir: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
-	return checkDir(s, fi)
+	return checkDir(d, fi)
 }
 
 // maxSafeName bounds file names derived from session ids.

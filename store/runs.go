@@ -1,9 +1,7 @@
 package store
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -25,17 +23,7 @@ func (h Home) EnsureRunDir(id string) (string, error) {
 		return "", err
 	}
 	for _, d := range []string{h.RunsDir(), h.RunDir(id)} {
-		fi, err := os.Lstat(d)
-		if errors.Is(err, fs.ErrNotExist) {
-			if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-				return "", fmt.Errorf("create run dir: %w", err)
-			}
-			fi, err = os.Lstat(d)
-		}
-		if err != nil {
-			return "", fmt.Errorf("run dir: %w", err)
-		}
-		if err := checkDir(d, fi); err != nil {
+		if err := ensureDir(d, "run dir"); err != nil {
 			return "", err
 		}
 	}
