@@ -148,3 +148,29 @@ func TestAskRefusesALinkedQueue(t *testing.T) {
 		t.Fatalf("written through the link: %v", es)
 	}
 }
+
+// BenchmarkAsk is the hook's part of a snapshot when a server is running:
+// the ask written and the lock probed (and, here, the ask taken back, so
+// the queue stays empty).
+func BenchmarkAsk(b *testing.B) {
+	h := Home{Dir: filepath.Join(b.TempDir(), "state")}
+	if err := h.Ensure(); err != nil {
+		b.Fatal(err)
+	}
+	lk, err := h.ServeLock(time.Second)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer lk.Unlock()
+	a := SnapshotAsk{Session: "0e9b095a-15ce-4954-9bab-4ee72ac1d24e", Run: "99ff97e5-22ec-8297-84a2-81deba2a2647", Task: 3, Reason: "calls", Calls: 40, Dir: "/home/dev/project", At: time.Now()}
+	for b.Loop() {
+		name, err := h.Ask(a)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if live, err := h.Served(); err != nil || !live {
+			b.Fatal("no server", err)
+		}
+		h.Withdraw(name)
+	}
+}
