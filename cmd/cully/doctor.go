@@ -13,6 +13,7 @@ import (
 	"cully/hookbridge"
 	"cully/hookbridge/agents"
 	"cully/install"
+	"cully/runs"
 	"cully/skill"
 	"cully/store"
 )
@@ -123,6 +124,7 @@ func (a *app) doctor() error {
 			} else {
 				add(check{OK: true, Warn: true, What: "no hook call recorded yet", Fix: "start an agent session after `cully install`"})
 			}
+			cs = append(cs, snapshotServerCheck(h, a)...)
 			if n, last := lastError(h); n > 0 {
 				add(check{Warn: true, What: fmt.Sprintf("errors.log has %d record(s); last: %s", n, last), Fix: "read " + h.ErrorsLog()})
 			}
@@ -280,6 +282,30 @@ func wiringChecks(in hookbridge.Installer, at hookbridge.Place, otherWired bool)
 					in.Title(), found[0].t.Settings, found[0].cmd, f.t.Settings, f.cmd, in.Title()), Fix: "cully uninstall" + agentFlags(in) + f.t.Scope.Flags() + ", or cully uninstall" + agentFlags(in) + found[0].t.Scope.Flags()})
 			}
 		}
+	}
+	return cs
+}
+
+// snapshotServerCheck says whether the snapshot server is running (a
+// process the user may meet in ps and wonder about) and whether asks wait
+// in its queue with none to take them.
+func snapshotServerCheck(h store.Home, a *app) []check {
+	var cs []check
+	live, err := h.Served()
+	waiting, _ := h.Asks()
+	now, _ := a.now()
+	switch {
+	case err != nil:
+		return nil // no queue yet: no snapshot asked for
+	case live:
+		what := "snapshot server running"
+		if i, err := runs.Server(h); err == nil {
+			what = fmt.Sprintf("snapshot server running: pid %d, since %s (%s), %d snapshot(s) taken; it stops after 10 minutes with none asked", i.PID, i.Started.Format(time.RFC3339), since(now, i.Started), i.Taken)
+		}
+		cs = append(cs, check{OK: true, What: what})
+	case len(waiting) > 0:
+		cs = append(cs, check{Warn: true, What: fmt.Sprintf("%d snapshot ask(s) waiting and no snapshot server running (the next one the hook asks for starts it)", len(waiting)),
+			Fix: "cully snapshot --serve &, or see " + h.ErrorsLog()})
 	}
 	return cs
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -34,7 +35,7 @@ func TestHookBinaryStartsTheSnapshot(t *testing.T) {
 		t.Fatalf("git init: %v %s", err, out)
 	}
 	env["CULLY_SNAPSHOTS"], env["CLAUDE_PROJECT_DIR"], env["PWD"] = "on", repo, repo
-	env["CULLY_SNAPSHOT_LINGER"] = "2s"
+	env["CULLY_SNAPSHOT_LINGER"] = "5s"
 	prompt := `{"session_id":"s-lean","hook_event_name":"UserPromptSubmit","prompt":"go","cwd":"` + repo + `"}`
 	start := time.Now()
 	if r := runBin(t, "cully-hook", env, []byte(prompt)); r.code != 0 || r.stderr != "" {
@@ -65,7 +66,11 @@ func TestHookBinaryStartsTheSnapshot(t *testing.T) {
 	if err != nil || srv.Taken != 3 {
 		t.Fatalf("one server took the three asks: %+v, %v", srv, err)
 	}
-	// Its linger (2 s here) over, it stops, and its record goes with it.
+	// doctor says which process it is, for whoever meets it in ps.
+	if d := cully(t, env, nil, "doctor"); !strings.Contains(d.stdout, fmt.Sprintf("snapshot server running: pid %d,", srv.PID)) || !strings.Contains(d.stdout, "3 snapshot(s) taken") {
+		t.Errorf("doctor does not show the server:\n%s", d.stdout)
+	}
+	// Its linger (5 s here) over, it stops, and its record goes with it.
 	waitUntil(t, time.Minute, func() bool {
 		_, err := runs.Server(h)
 		return errors.Is(err, fs.ErrNotExist) && exited(srv.PID)
