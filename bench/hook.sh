@@ -18,8 +18,16 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/build"
 go build -o "$work/build/cully" ./cmd/cully
-go build -o "$work/build/cully-hook" ./cmd/cully-hook
-go build -o "$work/build/minimal" ./bench/minimal
+# The hook and its baseline are built as the release builds cully-hook
+# (.goreleaser.yaml): with Go 1.26's previous GC, which saves any short
+# process page faults; the minimal hook gets the same, so the ratio
+# compares code, not collectors. A minimal hook built with the default GC
+# is measured too, for what a plain build of any Go hook costs.
+hookenv=GOEXPERIMENT=nogreenteagc
+if ! env $hookenv go version >/dev/null 2>&1; then hookenv=; fi # a Go without the opt-out
+env $hookenv go build -o "$work/build/cully-hook" ./cmd/cully-hook
+env $hookenv go build -o "$work/build/minimal" ./bench/minimal
+go build -o "$work/build/minimal-default-gc" ./bench/minimal
 go build -o "$work/ratio" ./bench/ratio
 # Every measured binary is a copy, as an installed one is (an archive
 # unpacked, a file copied): a binary the Go linker has just written runs
@@ -27,7 +35,7 @@ go build -o "$work/ratio" ./bench/ratio
 # bench/ratio: 0.09 ms per call for the minimal hook, 0.12 ms for
 # cully-hook, and not always the same for two builds), so comparing two
 # fresh builds compared their page-cache luck.
-for b in cully cully-hook minimal; do cp "$work/build/$b" "$work/$b"; done
+for b in cully cully-hook minimal minimal-default-gc; do cp "$work/build/$b" "$work/$b"; done
 rm -r "$work/build"
 post=hookbridge/claude/testdata/capture-sequence/007-PostToolUse-Read.json
 pre=hookbridge/claude/testdata/capture-sequence/064-PreToolUse-Read.json
@@ -48,6 +56,7 @@ for payload in "$post" "$pre"; do
   echo; echo "payload: $(basename "$payload")"
   "$work/ratio" -runs "$runs" -stdin "$payload" \
     "minimal=CULLY_HOME=$work/min $work/minimal" \
+    "minimal, default GC=CULLY_HOME=$work/min $work/minimal-default-gc" \
     "cully-hook, empty journal=CULLY_HOME=$work/empty $work/cully-hook" \
     "cully-hook, $events-event journal=CULLY_HOME=$work/big $work/cully-hook" \
     "cully-hook, session at its caps=CULLY_HOME=$work/capped $work/cully-hook" \
