@@ -354,10 +354,22 @@ func isCheck(w []string, cfg *Config) bool {
 			return true
 		}
 	}
+	// Only the patterns that start with the command's program can match
+	// (by its base name, or as written for a pattern like ./gradlew):
+	// trying all 156 in turn took a cold hook call reading their words
+	// from all over the read-only data.
 	words := checkWords()
-	for i, p := range checkPatterns {
-		if matchWords(w, p, words[i]) {
+	name := baseName(w[0])
+	for _, i := range checkPatternsFor(name) {
+		if matchWords(w, checkPatterns[i], words[i]) {
 			return true
+		}
+	}
+	if name != w[0] {
+		for _, i := range checkPatternsFor(w[0]) {
+			if matchWords(w, checkPatterns[i], words[i]) {
+				return true
+			}
 		}
 	}
 	return false

@@ -161,3 +161,174 @@ var checkPatternWords = [156][]string{
 	{"dune", "test"},
 	{"dune", "build"},
 }
+
+// checkPatternsFor lists the indexes in checkPatterns of the patterns whose
+// first word is word.
+func checkPatternsFor(word string) []uint8 {
+	switch word {
+	case "go":
+		return checkByFirst[0:4]
+	case "gotestsum":
+		return checkByFirst[4:5]
+	case "golangci-lint":
+		return checkByFirst[5:6]
+	case "staticcheck":
+		return checkByFirst[6:7]
+	case "govulncheck":
+		return checkByFirst[7:8]
+	case "gofmt":
+		return checkByFirst[8:9]
+	case "revive":
+		return checkByFirst[9:10]
+	case "pytest":
+		return checkByFirst[10:11]
+	case "py.test":
+		return checkByFirst[11:12]
+	case "tox":
+		return checkByFirst[12:13]
+	case "nox":
+		return checkByFirst[13:14]
+	case "mypy":
+		return checkByFirst[14:15]
+	case "pyright":
+		return checkByFirst[15:16]
+	case "ruff":
+		return checkByFirst[16:18]
+	case "flake8":
+		return checkByFirst[18:19]
+	case "pylint":
+		return checkByFirst[19:20]
+	case "black":
+		return checkByFirst[20:21]
+	case "unittest":
+		return checkByFirst[21:22]
+	case "npm":
+		return checkByFirst[22:31]
+	case "pnpm":
+		return checkByFirst[31:42]
+	case "yarn":
+		return checkByFirst[42:51]
+	case "bun":
+		return checkByFirst[51:57]
+	case "deno":
+		return checkByFirst[57:60]
+	case "cargo":
+		return checkByFirst[60:66]
+	case "make":
+		return checkByFirst[66:73]
+	case "just":
+		return checkByFirst[73:78]
+	case "mise":
+		return checkByFirst[78:83]
+	case "task":
+		return checkByFirst[83:88]
+	case "mix":
+		return checkByFirst[88:93]
+	case "rspec":
+		return checkByFirst[93:94]
+	case "rake":
+		return checkByFirst[94:96]
+	case "rubocop":
+		return checkByFirst[96:97]
+	case "bin/rails":
+		return checkByFirst[97:98]
+	case "gradle":
+		return checkByFirst[98:101]
+	case "./gradlew":
+		return checkByFirst[101:104]
+	case "gradlew":
+		return checkByFirst[104:105]
+	case "mvn":
+		return checkByFirst[105:109]
+	case "./mvnw":
+		return checkByFirst[109:111]
+	case "dotnet":
+		return checkByFirst[111:113]
+	case "swift":
+		return checkByFirst[113:115]
+	case "ctest":
+		return checkByFirst[115:116]
+	case "zig":
+		return checkByFirst[116:118]
+	case "tsc":
+		return checkByFirst[118:119]
+	case "vue-tsc":
+		return checkByFirst[119:120]
+	case "eslint":
+		return checkByFirst[120:121]
+	case "biome":
+		return checkByFirst[121:124]
+	case "prettier":
+		return checkByFirst[124:126]
+	case "stylelint":
+		return checkByFirst[126:127]
+	case "jest":
+		return checkByFirst[127:128]
+	case "vitest":
+		return checkByFirst[128:129]
+	case "mocha":
+		return checkByFirst[129:130]
+	case "ava":
+		return checkByFirst[130:131]
+	case "playwright":
+		return checkByFirst[131:132]
+	case "cypress":
+		return checkByFirst[132:133]
+	case "karma":
+		return checkByFirst[133:134]
+	case "phpunit":
+		return checkByFirst[134:135]
+	case "vendor/bin/phpunit":
+		return checkByFirst[135:136]
+	case "composer":
+		return checkByFirst[136:137]
+	case "phpstan":
+		return checkByFirst[137:138]
+	case "psalm":
+		return checkByFirst[138:139]
+	case "shellcheck":
+		return checkByFirst[139:140]
+	case "hadolint":
+		return checkByFirst[140:141]
+	case "terraform":
+		return checkByFirst[141:142]
+	case "tflint":
+		return checkByFirst[142:143]
+	case "bazel":
+		return checkByFirst[143:145]
+	case "buck2":
+		return checkByFirst[145:146]
+	case "clang-tidy":
+		return checkByFirst[146:147]
+	case "cppcheck":
+		return checkByFirst[147:148]
+	case "meson":
+		return checkByFirst[148:149]
+	case "ninja":
+		return checkByFirst[149:150]
+	case "cmake":
+		return checkByFirst[150:151]
+	case "elm-test":
+		return checkByFirst[151:152]
+	case "stack":
+		return checkByFirst[152:153]
+	case "cabal":
+		return checkByFirst[153:154]
+	case "dune":
+		return checkByFirst[154:156]
+	}
+	return nil
+}
+
+var checkByFirst = [156]uint8{
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+	16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+	32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+	48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+	64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+	80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+	96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+	112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+	128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+	144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155,
+}

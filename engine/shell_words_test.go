@@ -26,6 +26,38 @@ func renderCheckWords() []byte {
 		b.WriteString("},\n")
 	}
 	b.WriteString("}\n")
+	// The patterns' indexes grouped by first word, and a switch from a
+	// first word to its group: a command is matched only against the
+	// patterns that can match it.
+	var order []string
+	groups := map[string][]int{}
+	for i, p := range checkPatterns {
+		first := strings.Fields(p)[0]
+		if _, ok := groups[first]; !ok {
+			order = append(order, first)
+		}
+		groups[first] = append(groups[first], i)
+	}
+	b.WriteString("\n// checkPatternsFor lists the indexes in checkPatterns of the patterns whose\n")
+	b.WriteString("// first word is word.\n")
+	b.WriteString("func checkPatternsFor(word string) []uint8 {\n\tswitch word {\n")
+	var idx []int
+	for _, first := range order {
+		lo := len(idx)
+		idx = append(idx, groups[first]...)
+		fmt.Fprintf(&b, "\tcase %q:\n\t\treturn checkByFirst[%d:%d]\n", first, lo, len(idx))
+	}
+	b.WriteString("\t}\n\treturn nil\n}\n\n")
+	fmt.Fprintf(&b, "var checkByFirst = [%d]uint8{", len(idx))
+	for i, x := range idx {
+		if i%16 == 0 {
+			b.WriteString("\n\t")
+		} else {
+			b.WriteString(" ")
+		}
+		fmt.Fprintf(&b, "%d,", x)
+	}
+	b.WriteString("\n}\n")
 	return b.Bytes()
 }
 
@@ -42,9 +74,58 @@ func TestCheckWordsTable(t *testing.T) {
 	if err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("shell_words.go is not checkPatterns split (CULLY_UPDATE_TABLES=1 go test -run TestCheckWordsTable ./engine): %v", err)
 	}
+	if len(checkPatterns) > 256 {
+		t.Fatalf("%d check patterns: checkByFirst holds their indexes as bytes", len(checkPatterns))
+	}
 	for i, p := range checkPatterns {
 		if w := strings.Fields(p); strings.Join(w, " ") != strings.Join(checkPatternWords[i], " ") {
 			t.Errorf("pattern %d %q: table has %q", i, p, checkPatternWords[i])
+		}
+	}
+}
+
+// isCheckScan is isCheck as it was before the first-word index: every
+// pattern tried in turn.
+func isCheckScan(w []string, cfg *Config) bool {
+	w = stripRunner(w)
+	if len(w) == 0 {
+		return false
+	}
+	for _, p := range cfg.Checks {
+		if matchPattern(w, p) {
+			return true
+		}
+	}
+	for i, p := range checkPatterns {
+		if matchWords(w, p, checkPatternWords[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestIsCheckIndexAgrees holds the first-word index to the full scan, on
+// every pattern as written, with arguments after it, with its program
+// named by a path, behind a runner, cut short, and with its last word
+// changed.
+func TestIsCheckIndexAgrees(t *testing.T) {
+	cfg := DefaultConfig()
+	var cmds [][]string
+	for _, p := range checkPatterns {
+		w := strings.Fields(strings.ReplaceAll(p, "*", "x"))
+		cmds = append(cmds, w,
+			append(append([]string{}, w...), "./...", "-v"),
+			append([]string{"/usr/local/bin/" + w[0]}, w[1:]...),
+			append([]string{"./" + w[0]}, w[1:]...),
+			append([]string{"npx"}, w...),
+			append([]string{"uv", "run"}, w...),
+			w[:len(w)-1],
+			append(append([]string{}, w[:len(w)-1]...), "zzz"))
+	}
+	cmds = append(cmds, []string{"cat", "x"}, []string{"make"}, []string{"make", "build"}, []string{"make", "-j4"}, []string{"/"}, []string{""})
+	for _, w := range cmds {
+		if got, want := isCheck(w, &cfg), isCheckScan(w, &cfg); got != want {
+			t.Errorf("isCheck(%q) = %v, the full scan says %v", w, got, want)
 		}
 	}
 }
