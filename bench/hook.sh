@@ -15,7 +15,11 @@ export CGO_ENABLED=0 # as cully is built everywhere: no cgo start-up cost
 cd "$(dirname "$0")/.."
 root=$PWD
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# Snapshot servers (`cully snapshot --serve`) may still be writing into
+# their state dirs as the script ends; each stops once its dir is gone, so
+# the removal is retried until they have.
+cleanup() { for _ in 1 2 3 4 5 6 7 8 9 10; do rm -rf "$work" 2>/dev/null && return; sleep 0.5; done; rm -rf "$work"; }
+trap cleanup EXIT
 mkdir "$work/build"
 go build -o "$work/build/cully" ./cmd/cully
 # The hook and its baseline are built as the release builds cully-hook
@@ -95,26 +99,28 @@ fi
 
 # Every adapter: one tool call's after-event of each agent, from its
 # captured payloads (opencode's is what its plugin sends), through
-# `cully-hook --agent NAME`, each in a state dir of its own. The commands
-# run in the project folder: the agents that name none in their
-# environment take the working directory for it.
+# `cully-hook --agent NAME`, each in a state dir of its own, all in one
+# interleaved run (each command fed its own payload) so that every adapter
+# meets the same machine; the minimal hook is fed the largest payload,
+# Claude Code's. Snapshots are off here: six state dirs would run six
+# snapshot servers beside the run (the run-control section above measures
+# what snapshots cost). The commands run in the project folder: the agents that
+# name none in their environment take the working directory for it.
 echo; echo "every adapter: one after-tool payload each"
 (
   cd "$work/home/dev/project"
-  for a in claude codex gemini copilot cursor opencode; do mkdir -m 700 "$work/agent-$a"; done
-  "$work/ratio" -runs "$runs" -stdin "$root/$post" \
-    "minimal=CULLY_HOME=$work/min $work/minimal" \
-    "claude (PostToolUse)=CULLY_HOME=$work/agent-claude $work/cully-hook"
-  for p in "codex hookbridge/codex/testdata/block/1796013122520003136-PostToolUse.json" \
+  set --
+  for p in "claude hookbridge/claude/testdata/capture-sequence/007-PostToolUse-Read.json" \
+    "codex hookbridge/codex/testdata/block/1796013122520003136-PostToolUse.json" \
     "gemini hookbridge/gemini/testdata/capture/006-AfterTool-read_file.json" \
     "copilot hookbridge/copilot/testdata/capture-sequence/004-postToolUse-view.json" \
     "cursor hookbridge/cursor/testdata/hooks/afterShellExecution-check-pass.json" \
     "opencode bench/payloads/opencode-tool.execute.after.json"; do
-    set -- $p
-    "$work/ratio" -runs "$runs" -stdin "$root/$2" \
-      "minimal=CULLY_HOME=$work/min $work/minimal" \
-      "$1 ($(basename "$2" .json))=CULLY_HOME=$work/agent-$1 $work/cully-hook --agent $1" | tail -n 1
+    a=${p%% *} f=${p#* }
+    mkdir -m 700 "$work/agent-$a"
+    set -- "$@" "$a ($(basename "$f" .json))=CULLY_SNAPSHOTS=off CULLY_HOME=$work/agent-$a $work/cully-hook --agent $a <$root/$f"
   done
+  "$work/ratio" -runs "$runs" -stdin "$root/$post" "minimal=CULLY_HOME=$work/min $work/minimal" "$@"
 )
 
 if command -v hyperfine >/dev/null; then

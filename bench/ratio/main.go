@@ -8,7 +8,8 @@
 //	go run ./bench/ratio -runs 500 -stdin payload.json NAME=CMD [NAME=CMD...]
 //
 // Each CMD is split on spaces; VAR=value words before the program set its
-// environment.
+// environment, and a last word <FILE feeds it FILE in place of -stdin's
+// (so that commands with payloads of their own run interleaved in one run).
 package main
 
 import (
@@ -40,6 +41,7 @@ func main() {
 		name  string
 		env   []string
 		argv  []string
+		stdin []byte
 		times []time.Duration
 		flt   float64 // summed over the counted runs
 		cpu   time.Duration
@@ -51,10 +53,19 @@ func main() {
 			fmt.Fprintln(os.Stderr, "want NAME=CMD, got", a)
 			os.Exit(2)
 		}
-		b := &bench{name: name, env: os.Environ()}
+		b := &bench{name: name, env: os.Environ(), stdin: payload}
 		for _, w := range strings.Fields(cmd) {
 			if len(b.argv) == 0 && strings.Contains(w, "=") {
 				b.env = append(b.env, w)
+				continue
+			}
+			if f, ok := strings.CutPrefix(w, "<"); ok && len(b.argv) > 0 {
+				in, err := os.ReadFile(f)
+				if err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(1)
+				}
+				b.stdin = in
 				continue
 			}
 			b.argv = append(b.argv, w)
@@ -66,7 +77,7 @@ func main() {
 			b := bs[(k+r)%len(bs)]
 			c := exec.Command(b.argv[0], b.argv[1:]...)
 			c.Env = b.env
-			c.Stdin = bytes.NewReader(payload)
+			c.Stdin = bytes.NewReader(b.stdin)
 			start := time.Now()
 			if err := c.Run(); err != nil {
 				fmt.Fprintf(os.Stderr, "%s: %v\n", b.name, err)
