@@ -101,15 +101,18 @@ fi
 # captured payloads (opencode's is what its plugin sends), through
 # `cully-hook --agent NAME`, each in a state dir of its own, all in one
 # interleaved run (each command fed its own payload) so that every adapter
-# meets the same machine; the minimal hook is fed the largest payload,
-# Claude Code's. Snapshots are off here: six state dirs would run six
-# snapshot servers beside the run (the run-control section above measures
-# what snapshots cost). The commands run in the project folder: the agents that
+# meets the same machine, beside the minimal hook fed each payload in turn:
+# as many minimal runs as cully-hook runs, so that each command follows
+# either about as often (a command run right after its own binary runs
+# warmer). Snapshots are off here: six state dirs would run six snapshot
+# servers beside the run (the run-control section above measures what
+# snapshots cost). The commands run in the project folder: the agents that
 # name none in their environment take the working directory for it.
 echo; echo "every adapter: one after-tool payload each"
 (
   cd "$work/home/dev/project"
   set --
+  mins=()
   for p in "claude hookbridge/claude/testdata/capture-sequence/007-PostToolUse-Read.json" \
     "codex hookbridge/codex/testdata/block/1796013122520003136-PostToolUse.json" \
     "gemini hookbridge/gemini/testdata/capture/006-AfterTool-read_file.json" \
@@ -119,8 +122,9 @@ echo; echo "every adapter: one after-tool payload each"
     a=${p%% *} f=${p#* }
     mkdir -m 700 "$work/agent-$a"
     set -- "$@" "$a ($(basename "$f" .json))=CULLY_SNAPSHOTS=off CULLY_HOME=$work/agent-$a $work/cully-hook --agent $a <$root/$f"
+    mins+=("minimal, $a's payload=CULLY_HOME=$work/min $work/minimal <$root/$f")
   done
-  "$work/ratio" -runs "$runs" -stdin "$root/$post" "minimal=CULLY_HOME=$work/min $work/minimal" "$@"
+  "$work/ratio" -runs "$runs" "${mins[@]}" "$@"
 )
 
 if command -v hyperfine >/dev/null; then

@@ -1,9 +1,10 @@
 // Command ratio times hook commands interleaved — one run of each per
-// round, order alternating — so machine drift hits all of them alike, and
-// prints median, mean and 99th-percentile wall time per call and each
-// one's ratio to the first (the baseline), and (on Unix) each one's mean
-// minor page faults and CPU time (user and system, all threads) per call,
-// from the process's rusage: the two costs a short-lived hook is made of.
+// round, in an order shuffled every round — so machine drift hits all of
+// them alike, and prints median, mean and 99th-percentile wall time per
+// call and each one's ratio to the first (the baseline), and (on Unix)
+// each one's mean minor page faults and CPU time (user and system, all
+// threads) per call, from the process's rusage: the two costs a
+// short-lived hook is made of.
 //
 //	go run ./bench/ratio -runs 500 -stdin payload.json NAME=CMD [NAME=CMD...]
 //
@@ -16,6 +17,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"sort"
@@ -72,9 +74,20 @@ func main() {
 		}
 		bs = append(bs, b)
 	}
+	// Each round runs the commands in a new order (a fixed seed: the same
+	// orders every run). A fixed rotation gave every command the same
+	// predecessor round after round, and what ran just before a command
+	// (the same binary, warm in the caches, or another, or a snapshot
+	// server's work) moved its time by more than what is measured here.
+	order := make([]int, len(bs))
+	for i := range order {
+		order[i] = i
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
 	for r := 0; r < *warm+*runs; r++ {
-		for k := range bs {
-			b := bs[(k+r)%len(bs)]
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, k := range order {
+			b := bs[k]
 			c := exec.Command(b.argv[0], b.argv[1:]...)
 			c.Env = b.env
 			c.Stdin = bytes.NewReader(b.stdin)
