@@ -2,17 +2,18 @@
 // the first thing its initialisation does.
 //
 // A hook call is one thread of work: read the payload, record it, answer.
-// With two or more processors the runtime runs its own start-up goroutines
-// (the background sweeper and scavenger, started before any package
-// initialises) on a second processor, which wakes a second thread, and it
-// hands an idle processor to another thread when the hook's goroutine
-// waits in a system call (a call mostly starts 3 threads with the default
-// on 2 cores, 2 with this). Measured with bench/ratio (600 interleaved
-// runs, two copies of each binary, 2-core machine): CPU time per call
-// 0.04-0.06 ms lower (2.57-2.59 -> 2.51-2.55 ms on a Codex PostToolUse,
-// 2.37 -> 2.31-2.33 ms on a Claude Code PreToolUse) and 2-3 page faults
-// fewer; the wall time is the same within 0.02 ms. The hook does not
-// finish sooner, but it takes less of the machine the agent runs on.
+// With two or more processors the runtime may run other goroutines (its
+// own background sweeper and scavenger, a timer) on a second processor
+// beside the hook's, and keeps threads looking for work to run there; with
+// one, nothing runs beside the hook's goroutine. The threads themselves
+// are started before any package initialises, so a call starts as many
+// (3-4 here, strace) either way. Measured with bench/ratio (600
+// interleaved runs, two copies of each binary, 2-core machine): CPU time
+// per call 0.04-0.06 ms lower (2.57-2.59 -> 2.51-2.55 ms on a Codex
+// PostToolUse, 2.37 -> 2.31-2.33 ms on a Claude Code PreToolUse) and 2-3
+// page faults fewer; the wall time is the same within 0.02 ms. The hook
+// does not finish sooner, but it takes less of the machine the agent runs
+// on.
 //
 // Go initialises a package once everything it imports is initialised,
 // choosing among the ready ones by import path; this one imports only the
