@@ -358,24 +358,23 @@ func isCheck(w []string, cfg *Config) bool {
 }
 
 // builtinCheck matches non-empty leading words against checkPatterns.
+// Only the patterns that start with the command's program can match (by
+// its base name, or as written for a pattern like ./gradlew): trying all
+// 156 in turn made classifying five commands take 17-27 µs against 6-10
+// (BenchmarkClassifyShell), and replay classifies every command it reads.
 func builtinCheck(w []string) bool {
-	// Only the patterns that start with the command's program can match
-	// (by its base name, or as written for a pattern like ./gradlew):
-	// trying all 156 in turn made classifying five commands take 17-27 µs
-	// against 6-10 (BenchmarkClassifyShell), and replay classifies every
-	// command it reads.
-	words := checkWords()
 	name := baseName(w[0])
-	for _, i := range checkPatternsFor(name) {
-		if matchWords(w, checkPatterns[i], words[i]) {
+	return checkFirst(w, name) || name != w[0] && checkFirst(w, w[0])
+}
+
+// checkFirst matches w against the patterns whose first word is first.
+// Their words are static data that TestCheckWordsTable writes
+// (shell_words.go): splitting the patterns in the process took a hook call
+// that saw a shell command 17 µs and 160 allocations.
+func checkFirst(w []string, first string) bool {
+	for _, i := range checkPatternsFor(first) {
+		if matchWords(w, checkPatterns[i], checkPatternWords[i]) {
 			return true
-		}
-	}
-	if name != w[0] {
-		for _, i := range checkPatternsFor(w[0]) {
-			if matchWords(w, checkPatterns[i], words[i]) {
-				return true
-			}
 		}
 	}
 	return false
@@ -409,14 +408,6 @@ func prefixEq(w, p []string) bool {
 func matchPattern(w []string, pattern string) bool {
 	return matchWords(w, pattern, strings.Fields(pattern))
 }
-
-// checkWords are checkPatterns split into words: static data that
-// TestCheckWordsTable writes (shell_words.go). Splitting them in the
-// process, once, took a hook call that saw a shell command 17 µs and
-// 160 allocations (perf, 1,000 Codex PostToolUse calls); replay, which
-// matches every pattern against every command it reads, split them once
-// per process for the same reason.
-func checkWords() [][]string { return checkPatternWords[:] }
 
 // matchWords is matchPattern with the pattern already split.
 func matchWords(w []string, pattern string, words []string) bool {
