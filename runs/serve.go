@@ -106,10 +106,10 @@ type server struct {
 	taken   int
 }
 
-// hold records the server while it holds the lock: its pid, its start
-// and how many asks it has taken (ServerRecord).
+// hold records the server while it holds the lock: its pid, its start,
+// how many asks it has taken and how long it lingers (ServerRecord).
 func (s *server) hold() {
-	rec := strconv.Itoa(os.Getpid()) + " " + s.started.UTC().Format(time.RFC3339) + " " + strconv.Itoa(s.taken) + "\n"
+	rec := strconv.Itoa(os.Getpid()) + " " + s.started.UTC().Format(time.RFC3339) + " " + strconv.Itoa(s.taken) + " " + s.o.Linger.String() + "\n"
 	if err := store.WriteFileAtomic(s.h.ServerRecord(), []byte(rec)); err != nil {
 		s.o.Log(err)
 	}
@@ -204,7 +204,8 @@ func (s *server) drain() int {
 type ServerInfo struct {
 	PID     int
 	Started time.Time
-	Taken   int // asks taken so far
+	Taken   int           // asks taken so far
+	Linger  time.Duration // how long it waits with nothing asked before it stops
 }
 
 // Server reads the live snapshot server's record: fs.ErrNotExist when
@@ -215,8 +216,11 @@ func Server(h store.Home) (ServerInfo, error) {
 		return ServerInfo{}, err
 	}
 	var i ServerInfo
-	var at string
-	if _, err := fmt.Sscanf(string(b), "%d %s %d", &i.PID, &at, &i.Taken); err != nil {
+	var at, linger string
+	if _, err := fmt.Sscanf(string(b), "%d %s %d %s", &i.PID, &at, &i.Taken, &linger); err != nil {
+		return i, fmt.Errorf("snapshot server record %q: %w", b, err)
+	}
+	if i.Linger, err = time.ParseDuration(linger); err != nil {
 		return i, fmt.Errorf("snapshot server record %q: %w", b, err)
 	}
 	i.Started, err = time.Parse(time.RFC3339, at)

@@ -163,7 +163,7 @@ func TestServeOneAtATime(t *testing.T) {
 	h.Ask(store.SnapshotAsk{Session: "s", Run: "r1"})
 	waitFor(t, func() bool { i, err := Server(h); return err == nil && i.Taken == 1 })
 	i, _ := Server(h)
-	if i.PID != os.Getpid() || time.Since(i.Started) > time.Minute {
+	if i.PID != os.Getpid() || time.Since(i.Started) > time.Minute || i.Linger != DefaultLinger {
 		t.Errorf("record: %+v", i)
 	}
 	if err := Serve(h, ServeOptions{Take: func(store.SnapshotAsk) { t.Error("a second server took an ask") }}); err != nil {

@@ -300,7 +300,7 @@ func snapshotServerCheck(h store.Home, a *app) []check {
 	case live:
 		what := "snapshot server running"
 		if i, err := runs.Server(h); err == nil {
-			what = fmt.Sprintf("snapshot server running: pid %d, since %s (%s), %d snapshot(s) taken; it stops after 10 minutes with none asked", i.PID, i.Started.Format(time.RFC3339), since(now, i.Started), i.Taken)
+			what = fmt.Sprintf("snapshot server running: pid %d, since %s (%s), %d snapshot(s) taken; it stops after %v with none asked", i.PID, i.Started.Format(time.RFC3339), since(now, i.Started), i.Taken, i.Linger)
 		}
 		cs = append(cs, check{OK: true, What: what})
 	case len(waiting) > 0:
