@@ -85,24 +85,59 @@ func FailureSignature(exit *int, errText string) string {
 }
 
 func normalizeErrLine(s string) string {
+	low := strings.ToLower(strings.TrimSpace(s))
 	var b strings.Builder
-	lastDigit := false
-	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
+	for i := 0; i < len(low); i++ {
+		c := low[i]
 		switch {
-		case r >= '0' && r <= '9':
-			if !lastDigit {
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(low) && low[j] >= '0' && low[j] <= '9' {
+				j++
+			}
+			if failureCount(low, i, j) {
+				b.WriteString(low[i:j])
+			} else {
 				b.WriteByte('#')
 			}
-			lastDigit = true
+			i = j - 1
 			continue
-		case r == '\t':
-			r = ' '
+		case c == '\t':
+			c = ' '
 		}
-		lastDigit = false
-		b.WriteRune(r)
+		b.WriteByte(c)
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
 }
+
+// failureCount reports whether the digits s[i:j] count failures: "3
+// failed", "20 failing files", "found 5 errors", "(failures=2)",
+// "failures: 4". Those are kept when a line is normalized, so that a run
+// whose failure count moved is not the same error as the run before it:
+// an agent taking a diagnostic from 20 failing files to 10 is making
+// progress, not looping (the corpus's one failure loop labelled noise under
+// the defaults was that). Every other number (line numbers, durations,
+// passed counts, ids) is still folded.
+func failureCount(s string, i, j int) bool {
+	after := strings.TrimPrefix(s[j:], " ")
+	for _, w := range failureWords {
+		if strings.HasPrefix(after, w) {
+			return true
+		}
+	}
+	before, labelled := strings.CutSuffix(s[:i], "=")
+	if !labelled {
+		before, labelled = strings.CutSuffix(strings.TrimSuffix(s[:i], " "), ":")
+	}
+	if !labelled {
+		return false
+	}
+	label := before[strings.LastIndexAny(before, " (,;")+1:]
+	return label == "failures" || label == "errors" || label == "failed" || label == "failing"
+}
+
+// failureWords begin the words a runner counts failures with.
+var failureWords = []string{"fail", "error", "problem"}
 
 // noiseLine reports a line of check output that says nothing about which
 // error happened: a runner's banner (pytest's session header and section

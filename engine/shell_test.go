@@ -1,6 +1,9 @@
 package engine
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestClassifyShell(t *testing.T) {
 	cfg := DefaultConfig()
@@ -88,5 +91,41 @@ func TestFailureSignatureNormalizes(t *testing.T) {
 	}
 	if a == FailureSignature(&one, "--- FAIL: TestY (0.00s)\n    y_test.go:12: other\nFAIL") {
 		t.Error("a different error must change the signature")
+	}
+}
+
+// A failure whose count moved is not the same error: the digits that count
+// failures survive normalization, every other number is folded.
+func TestFailureSignatureKeepsFailureCounts(t *testing.T) {
+	one := 1
+	out := func(n string) string {
+		return "    debug_sql_test.go:46: wrote " + n + " failing files\n--- FAIL: TestDebugSQLFailures (1.00s)\nFAIL"
+	}
+	if FailureSignature(&one, out("20")) == FailureSignature(&one, out("10")) {
+		t.Error("20 failing files and 10 failing files share a signature")
+	}
+	if FailureSignature(&one, out("20")) != FailureSignature(&one, strings.Replace(out("20"), "1.00s", "0.71s", 1)) {
+		t.Error("a duration split one failure into two")
+	}
+	for _, c := range [][2]string{
+		{"3 failed, 10 passed in 1.2s", "2 failed, 11 passed in 1.3s"},
+		{"FAILED (failures=3)", "FAILED (failures=2)"},
+		{"Found 5 errors in 2 files", "Found 4 errors in 2 files"},
+		{"Tests: failed: 4", "Tests: failed: 3"},
+		{"✖ 7 problems (7 errors, 0 warnings)", "✖ 6 problems (6 errors, 0 warnings)"},
+	} {
+		if normalizeErrLine(c[0]) == normalizeErrLine(c[1]) {
+			t.Errorf("%q and %q normalize alike", c[0], c[1])
+		}
+	}
+	for _, c := range [][2]string{
+		{"3 failed, 10 passed in 1.2s", "3 failed, 11 passed in 1.9s"},
+		{"x_test.go:12: boom", "x_test.go:14: boom"},
+		{"make: *** [test] Error 2", "make: *** [test] Error 2"},
+		{"ERROR 230:32 unexpected token", "ERROR 94:48 unexpected token"},
+	} {
+		if normalizeErrLine(c[0]) != normalizeErrLine(c[1]) {
+			t.Errorf("%q and %q normalize apart: %q, %q", c[0], c[1], normalizeErrLine(c[0]), normalizeErrLine(c[1]))
+		}
 	}
 }
