@@ -7,7 +7,8 @@
 #     session on an empty journal, the same on a journal of $EVENTS (default
 #     1M) events (flat in journal size), and a session at its state caps
 #     (256 files, 64 commands: the most state a call decodes and encodes);
-#   - `cully hook` in the full binary, for comparison.
+#   - `cully hook` in the full binary, for comparison;
+#   - the same, last, with every binary read back from disk (bench/evict).
 # With hyperfine installed (Debian: apt-get install hyperfine), a hyperfine
 # run follows for its statistics.
 set -euo pipefail
@@ -126,6 +127,22 @@ echo; echo "every adapter: one after-tool payload each"
   done
   "$work/ratio" -runs "$runs" "${mins[@]}" "$@"
 )
+
+# The same binaries read back from disk: each is written out and dropped
+# from the page cache (bench/evict), so that the first run reads it back as
+# after a reboot, or once the kernel has let an idle binary's pages go —
+# where an installed hook spends most of its life. The copies measured
+# above still have the pages the copy wrote, which this kernel maps for
+# less (the larger the binary, the more it gains: it maps more pages).
+if go build -o "$work/evict" ./bench/evict 2>/dev/null && "$work/evict" "$work/cully" "$work/cully-hook" "$work/minimal" >/dev/null 2>&1; then
+  echo; echo "read back from disk: payload $(basename "$post")"
+  "$work/ratio" -runs "$runs" -stdin "$post" \
+    "minimal=CULLY_HOME=$work/min $work/minimal" \
+    "cully-hook, empty journal=CULLY_HOME=$work/empty $work/cully-hook" \
+    "cully-hook, $events-event journal=CULLY_HOME=$work/big $work/cully-hook" \
+    "cully-hook, session at its caps=CULLY_HOME=$work/capped $work/cully-hook" \
+    "cully hook (full binary), $events events=CULLY_HOME=$work/big $work/cully hook"
+fi
 
 if command -v hyperfine >/dev/null; then
   echo
