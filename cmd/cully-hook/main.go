@@ -3,7 +3,7 @@
 // agent runs it before and after every tool call, so its start-up time is
 // the product's hot path. Measured with bench/hook.sh (interleaved runs
 // against a minimal Go hook, 2-core machine, CGO_ENABLED=0): cully-hook
-// 1.12-1.17x the minimal hook with both binaries as copied (1.24-1.25x both
+// 1.12-1.23x the minimal hook with both binaries as copied (1.20-1.25x both
 // read back from disk), flat in journal size; `cully hook` from the
 // full binary 1.9-2.0x, most of the difference the package initialisation of the
 // panel's and the CLI's libraries. (A full binary built with cgo took
