@@ -7,7 +7,8 @@
 //
 //	go run ./bench/evict FILE...
 //
-// It prints how many of each file's pages were resident before and after.
+// It prints how many of each file's pages were resident before and after,
+// and exits 1 if any stayed.
 // Only Linux drops a file's pages on request; elsewhere it says so and
 // exits 1.
 package main
@@ -31,6 +32,10 @@ func main() {
 			continue
 		}
 		fmt.Printf("%s: %d pages resident, %d after\n", p, before, after)
+		if after > 0 {
+			fmt.Fprintf(os.Stderr, "evict %s: %d pages still in the page cache (mapped by a running process?)\n", p, after)
+			failed = true
+		}
 	}
 	if failed {
 		os.Exit(1)
