@@ -27,8 +27,4 @@ package oneproc
 
 import "runtime"
 
-// A package-level initialiser: this package's only work.
-var _ = func() bool {
-	runtime.GOMAXPROCS(1)
-	return true
-}()
+func init() { runtime.GOMAXPROCS(1) }
