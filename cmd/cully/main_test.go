@@ -415,6 +415,16 @@ func TestHookBinaryOnATerminal(t *testing.T) {
 	}
 	cmd := exec.Command(script, "-qec", hook, "/dev/null")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "CULLY_HOME=" + t.TempDir()}
+	// script's stdin stays open and silent, as a person's terminal is
+	// before they type: at the end of a stdin (the null device) script
+	// types an end-of-file on the hook's terminal, which the hook then
+	// reads as an empty payload if it gets there first.
+	quiet, typist, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer typist.Close()
+	cmd.Stdin = quiet
 	done := make(chan struct{})
 	var out []byte
 	go func() { out, err = cmd.CombinedOutput(); close(done) }()
@@ -424,6 +434,7 @@ func TestHookBinaryOnATerminal(t *testing.T) {
 		_ = cmd.Process.Kill()
 		t.Fatal("cully-hook waited on a terminal instead of exiting")
 	}
+	quiet.Close()
 	if err != nil || !strings.Contains(string(out), "reads one hook payload") {
 		t.Fatalf("err %v, output %q", err, out)
 	}
