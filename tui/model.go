@@ -80,6 +80,14 @@ type session struct {
 	loaded  bool
 	loading bool
 	dirty   bool
+	// recorded is the newest time of the session's records in the journal
+	// read: every record is folded into the state before it is written
+	// (store.Record), so a state whose last_seen is older lags the journal.
+	recorded time.Time
+	// behind counts the reloads of a state found lagging the journal
+	// (or unreadable) since its last new record; at maxBehindReloads the
+	// panel waits for the session's next record instead.
+	behind int
 }
 
 // nudge is a text handed to the agent, and when.

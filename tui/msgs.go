@@ -74,6 +74,9 @@ type (
 		seq int
 		at  time.Time
 	}
+	// reloadMsg reads a session's state again: the last read lagged the
+	// journal, or failed.
+	reloadMsg struct{ session string }
 	// flashDoneMsg clears the transient line it belongs to (seq).
 	flashDoneMsg struct {
 		seq int

@@ -197,7 +197,8 @@ func TestOpenCheckpointsWrapAtSplitWidth(t *testing.T) {
 // The session list names projects; tab and 1–9 switch; the header names
 // the followed project and branch.
 func TestSessionsAndSwitching(t *testing.T) {
-	var tm tea.Model = model(t, scenario(), 56, 40)
+	f := scenario()
+	var tm tea.Model = model(t, f, 56, 40)
 	out := screen(tm)
 	for _, want := range []string{"cully  parser · fix-empty-input", "Sessions 3", "1  infra", "2  webapp", "3▸ parser", "ended", "on track", "2 open"} {
 		if !strings.Contains(out, want) {
@@ -217,7 +218,7 @@ func TestSessionsAndSwitching(t *testing.T) {
 		t.Error("9 with three listed says so")
 	}
 	// A pinned panel stays put when another session is active.
-	ev := &engine.Event{V: 1, Time: t0, Session: mainID, Kind: engine.KindPostTool, Tool: "Read", Class: engine.ClassRead, Outcome: engine.OutcomeOK}
+	ev := &engine.Event{V: 1, Time: f.states[mainID].LastSeen, Session: mainID, Kind: engine.KindPostTool, Tool: "Read", Class: engine.ClassRead, Outcome: engine.OutcomeOK}
 	tm, cmd := tm.Update(journalMsg{batch: batchOf(ev)})
 	tm = run(t, tm, cmd)
 	if tm.(Model).follow != webID {
@@ -230,12 +231,69 @@ func TestFollowsMostRecentlyActive(t *testing.T) {
 	f := scenario()
 	var tm tea.Model = model(t, f, 56, 20)
 	st := engine.NewState("new-session")
+	st.LastSeen = t0
 	f.states["new-session"] = st
 	ev := &engine.Event{V: 1, Time: t0, Session: "new-session", Kind: engine.KindPostTool, Tool: "Read", Class: engine.ClassRead, Outcome: engine.OutcomeOK}
 	tm, cmd := tm.Update(journalMsg{batch: batchOf(ev)})
 	tm = run(t, tm, cmd)
 	if tm.(Model).follow != "new-session" {
 		t.Fatalf("following %q", tm.(Model).follow)
+	}
+}
+
+// laggingBackend serves a session's state as it was before its newest
+// record for the first reads (stale of them), then as it is.
+type laggingBackend struct {
+	*fakeBackend
+	stale, reads int
+	before       *engine.State
+}
+
+func (l *laggingBackend) State(s string) (*engine.State, error) {
+	l.reads++
+	if l.reads <= l.stale {
+		st := *l.before
+		return &st, nil
+	}
+	return l.fakeBackend.State(s)
+}
+
+// A state read that lags the journal (its last_seen older than the
+// session's newest record) is read again until it catches up, and at most
+// maxBehindReloads times when it never does: the panel never shows a
+// session stuck a record behind because it read the state too soon.
+func TestStateLaggingTheJournalIsReadAgain(t *testing.T) {
+	for _, c := range []struct {
+		stale, reads, calls int
+	}{
+		{stale: 2, reads: 3, calls: 3},
+		{stale: 100, reads: 1 + maxBehindReloads, calls: 2},
+	} {
+		f := &fakeBackend{states: map[string]*engine.State{}}
+		cfg := engine.DefaultConfig()
+		st := engine.NewState("s")
+		var before *engine.State
+		var last *engine.Event
+		for i := range 3 {
+			if i == 2 {
+				b := *st
+				before = &b
+			}
+			last = &engine.Event{V: 1, Time: t0.Add(time.Duration(i) * time.Second), Session: "s", Kind: engine.KindPostTool,
+				Tool: "Bash", Class: engine.ClassCheck, Cmd: "go build ./...", Outcome: engine.OutcomeFailed}
+			engine.Apply(st, last, &cfg)
+		}
+		f.states["s"] = st
+		lb := &laggingBackend{fakeBackend: f, stale: c.stale, before: before}
+		m := newModel(f, 56, 20, Options{})
+		m.backend = lb
+		var tm tea.Model = m
+		tm, cmd := tm.Update(journalMsg{batch: batchOf(last)})
+		tm = run(t, tm, cmd)
+		got := tm.(Model).sess["s"].state
+		if lb.reads != c.reads || got == nil || got.Counts.ToolCalls != c.calls {
+			t.Errorf("stale for %d reads: %d reads, the panel shows %v", c.stale, lb.reads, got)
+		}
 	}
 }
 
@@ -298,6 +356,7 @@ func TestAckDoesNotMoveLastActivity(t *testing.T) {
 	before := strings.Split(screen(tm), "\n")[1]
 	tm = press(t, tm, "A")
 	ack := &engine.Event{V: 1, Time: t0.Add(10 * time.Minute), Session: mainID, Kind: engine.KindAck, Agent: "cully", Ack: []string{"*"}}
+	f.states[mainID].LastSeen = ack.Time // as the store folds the ack's record (the fake's Ack applies it at t0)
 	tm, cmd := tm.Update(journalMsg{batch: batchOf(ack)})
 	tm = run(t, tm, cmd)
 	after := strings.Split(screen(tm), "\n")[1]

@@ -53,6 +53,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.writeAck(p.session, p.ids)
 		}
 		return m, nil
+	case reloadMsg:
+		return m, m.load(msg.session)
 	case flashDoneMsg:
 		m.advance(msg.at)
 		if msg.seq == m.flashSeq {
@@ -134,7 +136,13 @@ func (m Model) stateLoaded(msg stateMsg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	if msg.err != nil {
 		m = m.flashed(fmt.Sprintf("cannot read session %s: %v", shortID(msg.session), msg.err))
+		cmds = append(cmds, m.reloadBehind(s))
 	} else {
+		if msg.state.LastSeen.Before(s.recorded) {
+			cmds = append(cmds, m.reloadBehind(s))
+		} else {
+			s.behind = 0
+		}
 		s.state, s.project, s.hint, s.run, s.adv = msg.state, msg.project, msg.hint, msg.run, msg.adv
 		if s.first.IsZero() || !msg.state.Started.IsZero() && msg.state.Started.Before(s.first) {
 			s.first = msg.state.Started
@@ -150,6 +158,28 @@ func (m Model) stateLoaded(msg stateMsg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.load(msg.session))
 	}
 	return m, tea.Batch(cmds...)
+}
+
+// Reloads of a state that lags the journal: a hook's record reaches the
+// journal before its state is saved, under the session's lock, which a
+// read waits for; a state read lagging anyway is read again, up to
+// maxBehindReloads times behindReload apart. One left behind by a hook
+// that died mid-record is caught up by the session's next call, whose
+// record reloads it.
+const (
+	behindReload     = 100 * time.Millisecond
+	maxBehindReloads = 10
+)
+
+// reloadBehind schedules another read of s's state, unless it was read
+// again maxBehindReloads times since its last new record.
+func (m *Model) reloadBehind(s *session) tea.Cmd {
+	if s.behind >= maxBehindReloads {
+		return nil
+	}
+	s.behind++
+	id := s.id
+	return tea.Tick(behindReload, func(time.Time) tea.Msg { return reloadMsg{session: id} })
 }
 
 // opened notes the checkpoints a fresh state shows open for the first time,
@@ -245,8 +275,10 @@ func (m Model) journalBatch(msg journalMsg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, m.load(id))
 		}
 	}
-	if m.follow != "" && !m.get(m.follow).loaded {
-		cmds = append(cmds, m.load(m.follow))
+	if m.follow != "" {
+		if f := m.get(m.follow); !f.loaded && !f.loading { // loading: its record's load above
+			cmds = append(cmds, m.load(m.follow))
+		}
 	}
 	return m, tea.Batch(cmds...)
 }
@@ -266,6 +298,9 @@ func (m *Model) note(ev *engine.Event) {
 	s := m.get(ev.Session)
 	if s.first.IsZero() || ev.Time.Before(s.first) {
 		s.first = ev.Time
+	}
+	if ev.Time.After(s.recorded) {
+		s.recorded, s.behind = ev.Time, 0
 	}
 	if agentActivity(ev) && ev.Time.After(s.active) {
 		s.active = ev.Time

@@ -96,10 +96,22 @@ func TestPanelShowsSessionsOfThreeAgentsInTmux(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	// No hook call gave up (a hook that does keeps its reason here).
+	if b, err := os.ReadFile(filepath.Join(env["CULLY_HOME"], "errors.log")); err == nil {
+		t.Errorf("errors.log:\n%s", b)
+	}
 	// Copilot CLI's build failed three times the same way (exit 1, read
-	// from its result): a failure loop, open in its row.
-	if screen := pane.screen(); !rowWith(screen, "cli-tool", "1 open") {
-		t.Errorf("the Copilot CLI session shows no open checkpoint:\n%s", screen)
+	// from its result): a failure loop, in its state and open in its row.
+	st := cully(t, env, nil, "status", "--session", "copilot-s1")
+	if !strings.Contains(st.stdout, "calls    3: ") || !strings.Contains(st.stdout, "checkpoints 1 open of 1") {
+		t.Errorf("the Copilot CLI session's state lacks its three failed builds:\n%s%s", st.stdout, st.stderr)
+	}
+	for screen := pane.screen(); !rowWith(screen, "cli-tool", "1 open"); screen = pane.screen() {
+		if time.Now().After(deadline) {
+			t.Errorf("the Copilot CLI session shows no open checkpoint:\n%s", screen)
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	t.Logf("the panel:\n%s", pane.screen())
 
