@@ -56,7 +56,7 @@ func Advise(r Request) (Result, error) {
 		res.Off = true
 		return res, nil
 	}
-	st, err := r.Home.ReadState(r.Session)
+	st, err := r.Home.ReadState(r.Session, nil)
 	if err != nil {
 		return res, fmt.Errorf("%w %q: %v", ErrNoSession, r.Session, err)
 	}
@@ -98,7 +98,7 @@ func Advise(r Request) (Result, error) {
 		// The session went on while this request waited: decide and ask on
 		// what it holds now, at the time it is now.
 		r.Now = r.Now.Add(waited)
-		if st, err = r.Home.ReadState(r.Session); err != nil {
+		if st, err = r.Home.ReadState(r.Session, nil); err != nil {
 			return res, fmt.Errorf("%w %q: %v", ErrNoSession, r.Session, err)
 		}
 		ev = Gather(st)

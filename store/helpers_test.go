@@ -39,7 +39,7 @@ func assertNoDrift(t *testing.T, h Home, cfg *engine.Config) {
 		t.Fatal("nothing recorded")
 	}
 	for id, w := range want {
-		got, err := h.ReadState(id)
+		got, err := h.ReadState(id, nil)
 		if err != nil {
 			t.Errorf("%s: %v", id, err)
 			continue

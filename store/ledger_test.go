@@ -137,7 +137,7 @@ func TestRecordAndRecoverCorruptState(t *testing.T) {
 	if _, err := h.Record(ev, &cfg); err != nil {
 		t.Fatal(err)
 	}
-	st, err := h.ReadState("s")
+	st, err := h.ReadState("s", nil)
 	if err != nil || st.Counts.ToolCalls != 4 {
 		t.Fatalf("recovered state: %v %+v", err, st)
 	}
@@ -200,7 +200,7 @@ func TestRecordWithCompletesFromTheState(t *testing.T) {
 	if fmt.Sprint(seen) != "[0 100 200]" {
 		t.Errorf("the step saw positions %v, want [0 100 200]", seen)
 	}
-	st, err := h.ReadState("s")
+	st, err := h.ReadState("s", nil)
 	if err != nil || st.Transcript == nil || st.Transcript.Off != 300 {
 		t.Fatalf("saved state's position: %+v, %v", st, err)
 	}

@@ -57,7 +57,7 @@ func TestPlantedSymlinksNeverFollowed(t *testing.T) {
 			h.Rebuild("", &cfg)
 			h.ReadAll(func(*engine.Event) error { return nil })
 			h.ScanTail(1<<20, func(*engine.Event) error { return nil })
-			h.ReadState("s")
+			h.ReadState("s", nil)
 			h.Sessions()
 			if got := snapshotTree(t, outside); got != before {
 				t.Fatalf("written through the planted link:\nbefore %q\nafter  %q", before, got)
@@ -127,7 +127,7 @@ func TestFIFOsRefusedWithoutHanging(t *testing.T) {
 				_, serr = h.JournalSize()
 				_, eerr = h.ReadErrorsLog()
 				h.Rebuild("", &cfg)
-				h.ReadState("s")
+				h.ReadState("s", nil)
 				h.Sessions()
 				ReadFile(p, 0, func(*engine.Event) error { return nil })
 			})
@@ -185,7 +185,7 @@ func TestStateDirTrustBoundary(t *testing.T) {
 		if err := h.LogError("x", errors.New("y"), nil); !errors.Is(err, ErrUnsafe) {
 			t.Errorf("LogError wrote into a refused dir: %v", err)
 		}
-		if _, err := h.ReadState("s"); !errors.Is(err, ErrUnsafe) {
+		if _, err := h.ReadState("s", nil); !errors.Is(err, ErrUnsafe) {
 			t.Errorf("ReadState: %v", err)
 		}
 		if got := snapshotTree(t, h.Dir); got != before {

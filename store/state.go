@@ -329,7 +329,16 @@ func (h Home) SaveState(st *engine.State) error {
 // reader never sees half a write. A session recorded only in the layout
 // before this one is read from there. A state of another version is
 // reported as unreadable, so it is rebuilt rather than trusted.
-func (h Home) ReadState(id string) (*engine.State, error) {
+//
+// A state a hook left behind the journal is caught up in memory, folding
+// the session's records after its position with cfg (nil: the defaults),
+// as the session's next call will: the in-flight mark is set while no
+// writer holds the lock (a hook died, or failed to save, after its record
+// was appended), or the newest body did not decode and the one before it
+// was read. Nothing is written: the next call saves the caught-up state.
+// A catch-up that fails (or would read more than a hook replays) leaves
+// the state as read.
+func (h Home) ReadState(id string, cfg *engine.Config) (*engine.State, error) {
 	if err := h.Check(); err != nil {
 		return nil, err
 	}
@@ -342,7 +351,25 @@ func (h Home) ReadState(id string) (*engine.State, error) {
 		return nil, err
 	}
 	defer s.Close()
-	return readLocked(s, id)
+	if s.bad != nil {
+		return nil, s.bad
+	}
+	st, pos, body, older, err := s.state(id)
+	if err != nil || pos == nil || !s.marked && older == nil {
+		return st, err
+	}
+	if cfg == nil {
+		d := engine.DefaultConfig()
+		cfg = &d
+	}
+	caught, _, err := decodeChecked(body, id, s.f.path) // a copy to fold into: a failed catch-up returns st untouched
+	if err != nil {
+		return st, nil
+	}
+	if _, err := h.foldSession(caught, id, pos, cfg); err != nil {
+		return st, nil
+	}
+	return caught, nil
 }
 
 // HasState reports whether a session has a state file (of either layout).

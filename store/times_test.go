@@ -35,7 +35,7 @@ func TestRecordTimeTakenUnderTheLock(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	st, err := h.ReadState("s")
+	st, err := h.ReadState("s", nil)
 	if err != nil || st.Events != 240 || st.ClockSkews != 0 {
 		t.Fatalf("events %d, clock skews %d, %v", st.Events, st.ClockSkews, err)
 	}
@@ -91,7 +91,7 @@ func TestOutOfRangeTimesRoundTrip(t *testing.T) {
 	if a, b := evs[len(cases)], evs[len(cases)+1]; !a.Time.Equal(maxTime) || !b.Time.Equal(minTime) || a.Note != noteClock || b.Note != noteClock {
 		t.Errorf("clocks out of range are clamped and noted: %v %q, %v %q", a.Time, a.Note, b.Time, b.Note)
 	}
-	if _, err := h.ReadState("s"); err != nil {
+	if _, err := h.ReadState("s", nil); err != nil {
 		t.Errorf("the state reads back too: %v", err)
 	}
 	assertNoDrift(t, h, &cfg)

@@ -61,6 +61,9 @@ type HomeBackend struct {
 	// Cache keeps the ledger's totals and the last snapshot's files between
 	// reloads (nil: read them every time).
 	Cache *ReadCache
+	// Rules catch up a state a hook left behind the journal
+	// (store.Home.ReadState); nil: the defaults.
+	Rules *engine.Config
 }
 
 // Sessions lists sessions, most recently active first.
@@ -68,7 +71,7 @@ func (b HomeBackend) Sessions() ([]store.SessionInfo, error) { return b.Home.Ses
 
 // State reads a session's state under its lock.
 func (b HomeBackend) State(session string) (*engine.State, error) {
-	st, err := b.Home.ReadState(session)
+	st, err := b.Home.ReadState(session, b.Rules)
 	if errors.Is(err, os.ErrNotExist) {
 		return engine.NewState(session), nil
 	}

@@ -27,7 +27,7 @@ func (a *app) ack(o ackOpts, ids []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := h.ReadState(id)
+	st, err := h.ReadState(id, nil)
 	if errors.Is(err, os.ErrNotExist) { // gone since it was found
 		return unknownSession(h, id, nil)
 	}

@@ -146,7 +146,7 @@ func TestKilledHooksNeverLeaveStateBehindTheJournal(t *testing.T) {
 			default:
 			}
 			time.Sleep(100 * time.Microsecond) // leave the hooks the CPU
-			_, err := home.ReadState(sessions[rand.IntN(len(sessions))])
+			_, err := home.ReadState(sessions[rand.IntN(len(sessions))], nil)
 			reads.Add(1)
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				torn.Add(1)
@@ -213,7 +213,7 @@ func TestKilledHooksNeverLeaveStateBehindTheJournal(t *testing.T) {
 		if home.InFlight(s) {
 			marked++
 		}
-		if got, err := home.ReadState(s); err != nil || want[s] != nil && got.Events != want[s].Events {
+		if got, err := home.ReadState(s, nil); err != nil || want[s] != nil && got.Events != want[s].Events {
 			behind++
 		}
 	}
@@ -227,7 +227,7 @@ func TestKilledHooksNeverLeaveStateBehindTheJournal(t *testing.T) {
 	want, st := replay()
 	t.Logf("journal: %d records, %d corrupt (writes cut by a kill), %d torn", st.Lines, st.Corrupt, st.Torn)
 	for _, s := range sessions {
-		got, err := home.ReadState(s)
+		got, err := home.ReadState(s, nil)
 		if err != nil {
 			t.Errorf("%s: %v", s, err)
 			continue
@@ -315,7 +315,7 @@ func TestKilledRecoveryNeverLosesTheSession(t *testing.T) {
 		// compare whole states at the end.
 		b, _ := os.ReadFile(home.Journal())
 		records := bytes.Count(b, []byte(`"session":"victim"`))
-		got, err := home.ReadState("victim")
+		got, err := home.ReadState("victim", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -331,7 +331,7 @@ func TestKilledRecoveryNeverLosesTheSession(t *testing.T) {
 			engine.Apply(want, &ev, &cfg)
 		}
 	}
-	got, err := home.ReadState("victim")
+	got, err := home.ReadState("victim", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -302,7 +302,7 @@ func scriptSnapshot(ts *testscript.TestScript, neg bool, args []string) {
 	step, err := strconv.Atoi(args[0])
 	ts.Check(err)
 	h := store.Home{Dir: ts.Getenv("CULLY_HOME")}
-	st, err := h.ReadState(ts.Getenv("SESSION"))
+	st, err := h.ReadState(ts.Getenv("SESSION"), nil)
 	ts.Check(err)
 	if st.Run == nil {
 		ts.Fatalf("session %s has no run", st.Session)

@@ -133,7 +133,7 @@ func (a *app) runPanel(ctx context.Context, h store.Home, session string, feed f
 	}, Hint: usageHint,
 		// The advisor's commands as the panel starts: a config changed
 		// meanwhile shows at its next start.
-		Workers: ld.Workers, DiscoveryOff: a.getenv("CULLY_DISCOVERY") == "off", Cache: &tui.ReadCache{}}
+		Workers: ld.Workers, DiscoveryOff: a.getenv("CULLY_DISCOVERY") == "off", Cache: &tui.ReadCache{}, Rules: &ld.Config}
 	m := tui.New(tui.Options{Backend: backend, Journal: ch, Session: session, Dark: true, Rules: &ld.Config,
 		NoColor: a.getenv("NO_COLOR") != "", Now: time.Now,
 		Tmux: a.getenv("TMUX") != "", Notify: notifyProtocol(a.getenv)})

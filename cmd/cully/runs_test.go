@@ -53,7 +53,7 @@ func TestHookBinaryStartsTheSnapshot(t *testing.T) {
 		t.Fatalf("snapshot --wait: %+v", r)
 	}
 	h := store.Home{Dir: env["CULLY_HOME"]}
-	st, err := h.ReadState("s-lean")
+	st, err := h.ReadState("s-lean", nil)
 	if err != nil || st.Run == nil {
 		t.Fatalf("state: %v", err)
 	}

@@ -23,7 +23,7 @@ func (a *app) runOf(named string) (store.Home, *engine.State, error) {
 	if err != nil {
 		return h, nil, err
 	}
-	st, err := h.ReadState(id)
+	st, err := h.ReadState(id, nil)
 	if errors.Is(err, os.ErrNotExist) {
 		return h, nil, unknownSession(h, id, nil)
 	}

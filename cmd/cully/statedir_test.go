@@ -276,7 +276,7 @@ func TestOutOfRangeMtimesRecordedAndReadBack(t *testing.T) {
 		t.Errorf("status reads every record: %+v %+v", rep.Journal, rep.Counts)
 	}
 	h := store.Home{Dir: env["CULLY_HOME"]}
-	if _, err := h.ReadState("mt"); err != nil {
+	if _, err := h.ReadState("mt", nil); err != nil {
 		t.Errorf("the state reads back: %v", err)
 	}
 }

@@ -114,7 +114,8 @@ func (a *app) status(o statusOpts) error {
 	if err != nil {
 		return err
 	}
-	st, err := h.ReadState(id)
+	rules := a.config()
+	st, err := h.ReadState(id, &rules)
 	if errors.Is(err, os.ErrNotExist) { // gone since it was found
 		return unknownSession(h, id, nil)
 	}

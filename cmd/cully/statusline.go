@@ -53,7 +53,7 @@ func (a *app) statusline(agent string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	st, err := h.ReadState(session)
+	st, err := h.ReadState(session, nil)
 	if err != nil {
 		st = engine.NewState(session)
 	}
@@ -62,7 +62,7 @@ func (a *app) statusline(agent string) (string, error) {
 		if _, err := a.record(h, ev); err != nil {
 			return "", err
 		}
-		if st2, err := h.ReadState(session); err == nil {
+		if st2, err := h.ReadState(session, nil); err == nil {
 			st = st2
 		}
 	}

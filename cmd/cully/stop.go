@@ -62,7 +62,7 @@ func (a *app) stop(o stopOpts) error {
 			failure = runError(serr, "the final snapshot failed")
 		}
 	}
-	if now2, err := h.ReadState(st.Session); err == nil && now2.Run != nil {
+	if now2, err := h.ReadState(st.Session, nil); err == nil && now2.Run != nil {
 		st = now2
 	}
 	printStop(termSafe{a.stdout}, st, final, plan, o.revert && failure == nil)
