@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -374,4 +375,30 @@ func damageNewest(path string) bool {
 	}
 	_, err = f.WriteAt([]byte("\x00garbage"), int64(off+n/2))
 	return err == nil
+}
+
+// A state file whose newest body is damaged after its hook returned is
+// read by `cully status` as the body before it, caught up from the journal:
+// the last call shows at once, not only after the session's next call has
+// repaired the file (that older body lacks it).
+func TestStatusCatchesUpADamagedState(t *testing.T) {
+	env := testEnv(t)
+	env["CLAUDE_PROJECT_DIR"] = env["PWD"]
+	for i := 0; i < 3; i++ {
+		call := fmt.Sprintf(`"session_id":"s1","cwd":%q,"tool_name":"Read","tool_input":{"file_path":%q},"tool_use_id":"r%d"`,
+			env["PWD"], filepath.Join(env["PWD"], fmt.Sprintf("f%d.go", i)), i)
+		for _, p := range []string{`{` + call + `,"hook_event_name":"PreToolUse"}`, `{` + call + `,"hook_event_name":"PostToolUse","tool_response":{}}`} {
+			if r := runBin(t, "cully-hook", env, []byte(p)); r.code != 0 || r.stderr != "" {
+				t.Fatalf("cully-hook: %+v", r)
+			}
+		}
+	}
+	home := store.Home{Dir: env["CULLY_HOME"]}
+	if !damageNewest(home.StatePath("s1")) {
+		t.Fatal("no state body to damage")
+	}
+	r := cully(t, env, nil, "status", "--session", "s1")
+	if r.code != 0 || !strings.Contains(r.stdout, "calls    3: read 3") {
+		t.Errorf("status after the newest body was damaged:\n%s%s", r.stdout, r.stderr)
+	}
 }
