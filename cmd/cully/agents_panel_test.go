@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"cully/engine"
 )
 
 // One journal, one panel: sessions of Claude Code, GitHub Copilot CLI and
@@ -124,14 +126,21 @@ func TestPanelShowsSessionsOfThreeAgentsInTmux(t *testing.T) {
 	}
 	// One journal holds them all, each record with its agent.
 	agents := map[string]string{}
+	copilotCalls := 0
 	for _, ev := range journal(t, env["CULLY_HOME"]) {
 		agents[ev.Session] = ev.Agent
+		if ev.Session == "copilot-s1" && ev.Kind == engine.KindPostTool {
+			copilotCalls++
+		}
 		if strings.Contains(ev.Cwd, "example.com") {
 			t.Errorf("an address reached the journal: %+v", ev)
 		}
 	}
 	if agents["claude-s1"] != "claude" || agents["copilot-s1"] != "copilot" || agents["cursor-c1"] != "cursor" {
 		t.Errorf("journal agents: %v", agents)
+	}
+	if copilotCalls != 3 {
+		t.Errorf("the journal holds %d of the Copilot CLI session's 3 finished calls", copilotCalls)
 	}
 	pane.send("q")
 }
