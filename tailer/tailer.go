@@ -24,7 +24,13 @@ type Batch struct {
 	Events  []*engine.Event
 	Corrupt int
 	Err     error
+	// Errors: the state dir's error log (errors.log, beside the journal)
+	// was written since the last batch: cully failed at something.
+	Errors bool
 }
+
+// errorsLog is the error log's name beside the journal (store.Home.ErrorsLog).
+const errorsLog = "errors.log"
 
 // Tailer follows one journal file.
 type Tailer struct {
@@ -64,7 +70,7 @@ func (t *Tailer) Run(ctx context.Context, out chan<- Batch) error {
 	}
 	defer t.close()
 	send := func(b Batch) bool {
-		if len(b.Events) == 0 && b.Corrupt == 0 && b.Err == nil {
+		if len(b.Events) == 0 && b.Corrupt == 0 && b.Err == nil && !b.Errors {
 			return true
 		}
 		select {
@@ -79,6 +85,7 @@ func (t *Tailer) Run(ctx context.Context, out chan<- Batch) error {
 	}
 	var timer *time.Timer
 	var fire <-chan time.Time
+	var errorsWritten bool
 	name := filepath.Base(t.path)
 	for {
 		select {
@@ -88,7 +95,11 @@ func (t *Tailer) Run(ctx context.Context, out chan<- Batch) error {
 			if !ok {
 				return errors.New("watch journal: event channel closed")
 			}
-			if filepath.Base(ev.Name) != name {
+			switch filepath.Base(ev.Name) {
+			case name:
+			case errorsLog:
+				errorsWritten = true
+			default:
 				continue
 			}
 			if timer == nil {
@@ -104,7 +115,9 @@ func (t *Tailer) Run(ctx context.Context, out chan<- Batch) error {
 			}
 		case <-fire:
 			timer, fire = nil, nil
-			if !send(t.read()) {
+			b := t.read()
+			b.Errors, errorsWritten = errorsWritten, false
+			if !send(b) {
 				return nil
 			}
 		}

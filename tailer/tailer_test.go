@@ -120,3 +120,38 @@ func TestTailerStartsAtOffset(t *testing.T) {
 		t.Fatalf("got %v", got)
 	}
 }
+
+// A record in the error log beside the journal wakes the tailer too: the
+// batch says so and carries no records, so the panel reads the log at once
+// (a hook that failed to decode its payload writes no journal line).
+func TestTailerSaysWhenTheErrorLogIsWritten(t *testing.T) {
+	h := store.Home{Dir: t.TempDir()}
+	h.Ensure()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch := make(chan Batch, 4)
+	go New(h.Journal(), 0).Run(ctx, ch)
+	// The watch may not be up yet: an error record every 100 ms until one
+	// is seen.
+	var b Batch
+	for deadline := time.Now().Add(5 * time.Second); !b.Errors; {
+		if time.Now().After(deadline) {
+			t.Fatal("no batch said the error log was written")
+		}
+		h.LogError("hook", fmt.Errorf("decode payload: invalid JSON"), nil)
+		select {
+		case b = <-ch:
+			if len(b.Events) != 0 {
+				t.Fatalf("after an error record: %+v", b)
+			}
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	for len(ch) > 0 || func() bool { time.Sleep(2 * Debounce); return len(ch) > 0 }() {
+		<-ch // batches of the records written before the first was seen
+	}
+	h.Append([]byte(line(1)))
+	if b := next(t, ch); b.Errors || fmt.Sprint(hooks(b)) != "[n1]" {
+		t.Fatalf("a journal record alone: %+v", b)
+	}
+}

@@ -35,6 +35,9 @@ type Backend interface {
 	// Advisor is the advisor's standing for the session at now, and the
 	// impact ledger's totals.
 	Advisor(st *engine.State, now time.Time) AdvisorInfo
+	// Errors reads the state dir's error log after byte off (off < 0:
+	// only where it ends), as store.Home.ErrorsAfter does.
+	Errors(off int64) (store.ErrorsTail, error)
 }
 
 // Project is where a session works: the git root's base name (or the
@@ -82,6 +85,10 @@ func (b HomeBackend) State(session string) (*engine.State, error) {
 func (b HomeBackend) Ack(session string, ids []string) error {
 	return b.Record(&engine.Event{Agent: "cully", Session: session, Kind: engine.KindAck, Hook: "ack", Ack: ids})
 }
+
+// Errors reads errors.log after off: the records cully's own failures
+// left (a hook call that could not be recorded among them).
+func (b HomeBackend) Errors(off int64) (store.ErrorsTail, error) { return b.Home.ErrorsAfter(off) }
 
 // Recent reads the last window bytes of the live journal: every record but
 // the host's usage reports (the panel keeps what it needs of them).

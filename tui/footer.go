@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -12,6 +13,9 @@ import (
 func (m Model) footer(w int) []string {
 	s := m.styles
 	var out []string
+	if h := m.health(w); h != "" {
+		out = append(out, s.Bad.Render(h))
+	}
 	if m.flash != "" {
 		for _, l := range wrap(clean(m.flash), w) {
 			out = append(out, s.Flash.Render(l))
@@ -95,4 +99,39 @@ func (m Model) footer(w int) []string {
 		}
 		hs = append(hs[:worst], hs[worst+1:]...)
 	}
+}
+
+// health is one line on what cully itself failed to do since the panel
+// started: records in its error log (a hook call that could not be
+// recorded, a payload it could not read) and journal lines it had to
+// skip. Nothing else on screen shows them; cully doctor says more.
+func (m Model) health(w int) string {
+	narrow := w < 60
+	var parts []string
+	if n := m.errs.n; n > 0 {
+		p := fmt.Sprintf("%d cully error%s since the panel opened", n, plural(n, "", "s"))
+		if narrow { // beside "cully doctor", the errors are plainly cully's
+			p = fmt.Sprintf("%d error%s", n, plural(n, "", "s"))
+		}
+		parts = append(parts, p)
+	}
+	if n := m.corrupt; n > 0 {
+		p := fmt.Sprintf("%d damaged journal line%s skipped", n, plural(n, "", "s"))
+		if narrow {
+			p = fmt.Sprintf("%d bad line%s", n, plural(n, "", "s"))
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	if m.errs.n > 0 && m.errs.last != "" && !narrow { // the detail goes last: it is what a cut takes
+		at := ""
+		if !m.errs.lastAt.IsZero() {
+			at = " " + m.errs.lastAt.Local().Format("15:04:05")
+		}
+		parts = append(parts, "last"+at+": "+clean(m.errs.last))
+	}
+	const tail = " · cully doctor"
+	return cut("⚠ "+strings.Join(parts, " · "), max(w-width(tail), 4)) + tail
 }

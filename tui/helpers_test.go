@@ -38,6 +38,24 @@ type fakeBackend struct {
 	events   []*engine.Event
 	runFiles map[string]RunFiles    // by run id
 	advisors map[string]AdvisorInfo // by session; none: no advisor command
+	errLog   []string               // errors.log's records, one "op: error" each (times: t0 + a minute each)
+}
+
+// Errors serves errLog as store.Home.ErrorsAfter reads a log: offsets are
+// record counts here.
+func (f *fakeBackend) Errors(off int64) (store.ErrorsTail, error) {
+	end := int64(len(f.errLog))
+	if off < 0 {
+		return store.ErrorsTail{Next: end}, nil
+	}
+	if off > end {
+		off = 0
+	}
+	t := store.ErrorsTail{Next: end, N: int(end - off)}
+	if t.N > 0 {
+		t.Last, t.LastAt = f.errLog[end-1], t0.Add(time.Duration(end)*time.Minute)
+	}
+	return t, nil
 }
 
 func (f *fakeBackend) Sessions() ([]store.SessionInfo, error) {

@@ -157,6 +157,10 @@ type Model struct {
 	flash    string
 	flashSeq int
 	corrupt  int
+	// errs is what cully's error log gained since the panel started: its
+	// records say a hook call failed (and may be missing from the
+	// journal), which nothing else on screen would show.
+	errs errorsSeen
 
 	caption     *CaptionMsg // the walkthrough's current caption, if any
 	closing     *ClosingMsg // the walkthrough's end, once it came
@@ -188,14 +192,23 @@ func New(o Options) Model {
 	return Model{
 		rules: rules, backend: o.Backend, journal: o.Journal, tick: tick, undo: undo, noColor: o.NoColor, tmux: o.Tmux, notify: notify,
 		styles: DefaultStyles(o.Dark, o.NoColor), keys: DefaultKeyMap(), now: now(),
-		sess: map[string]*session{}, follow: o.Session, pinned: o.Session != "",
+		sess: map[string]*session{}, follow: o.Session, pinned: o.Session != "", errs: errorsSeen{off: -1},
 		width: 56, height: 24,
 	}
 }
 
+// errorsSeen follows errors.log from where it ended as the panel started.
+type errorsSeen struct {
+	off     int64 // read up to here; -1 until the first read set it
+	n       int   // records since the panel started
+	last    string
+	lastAt  time.Time
+	reading bool
+}
+
 // Init starts the loads, the journal wait and the clock.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.loadSessions(), m.backfill(), m.waitJournal(), tea.RequestBackgroundColor}
+	cmds := []tea.Cmd{m.loadSessions(), m.backfill(), m.waitJournal(), tea.RequestBackgroundColor, m.readErrors(-1, true)}
 	if m.follow != "" {
 		cmds = append(cmds, m.loadState(m.follow))
 	}
@@ -239,6 +252,25 @@ func (m Model) backfill() tea.Cmd {
 		evs, _ := b.Recent(backfillWindow)
 		return backfillMsg{events: evs}
 	}
+}
+
+func (m Model) readErrors(off int64, base bool) tea.Cmd {
+	b := m.backend
+	return func() tea.Msg {
+		t, err := b.Errors(off)
+		return errorsMsg{from: off, tail: t, base: base, err: err}
+	}
+}
+
+// checkErrors reads what errors.log gained, unless a read is in flight.
+// Until a first read has said where the log ended, it asks that again
+// (Init's may still be on its way: a second answer changes nothing).
+func (m *Model) checkErrors() tea.Cmd {
+	if m.errs.reading {
+		return nil
+	}
+	m.errs.reading = true
+	return m.readErrors(m.errs.off, m.errs.off < 0)
 }
 
 func (m Model) waitJournal() tea.Cmd {

@@ -648,3 +648,39 @@ func TestViewClosingGolden(t *testing.T) {
 		t.Errorf("the closing screen at 32 columns cuts text:\n%s", ansi.Strip(out))
 	}
 }
+
+// Errors cully logged before the panel opened are not its news; those
+// logged since are, on one line above the key bar until the panel closes,
+// with the last one and where to look; damaged journal lines the tailer
+// skipped join it. A batch or a tick reads the log again.
+func TestHealthLineShowsCullyErrorsSinceTheStart(t *testing.T) {
+	f := scenario()
+	f.errLog = []string{"hook: an old failure"}
+	m := newModel(f, 130, 30, Options{})
+	var tm tea.Model = start(t, m)
+	tm = run(t, tm, m.readErrors(-1, true)) // Init's first read
+	if strings.Contains(screen(tm), "cully error") {
+		t.Fatalf("an error from before the panel opened is shown:\n%s", screen(tm))
+	}
+	f.errLog = append(f.errLog, "record: lock sessions/s.state: lock not acquired before the deadline", "hook: decode Claude Code payload: invalid JSON")
+	tm, cmd := tm.Update(tickMsg(t0))
+	tm = run(t, tm, cmd)
+	out := screen(tm)
+	want := "⚠ 2 cully errors since the panel opened · last 12:03:00: hook: decode Claude Code payload: invalid JSON · cully doctor"
+	if !strings.Contains(out, want) {
+		t.Fatalf("missing %q:\n%s", want, out)
+	}
+	// Counted once: a second read of the same log adds nothing.
+	b := batchOf()
+	b.Corrupt = 1
+	tm, cmd = tm.Update(journalMsg{batch: b})
+	tm = run(t, tm, cmd)
+	if out := screen(tm); !strings.Contains(out, "⚠ 2 cully errors since the panel opened · 1 damaged journal line skipped · last 12:03:00") {
+		t.Errorf("after a batch with a damaged line:\n%s", out)
+	}
+	// A side pane: the short form, still pointing at doctor.
+	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 40, Height: 30})
+	if out := screen(tm); !strings.Contains(out, "⚠ 2 errors · 1 bad line · cully doctor") {
+		t.Errorf("at 40 columns:\n%s", out)
+	}
+}

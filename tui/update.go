@@ -45,7 +45,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.load(msg.session), m.flashTimer())
 	case tickMsg:
 		m.advance(time.Time(msg))
-		return m, tea.Batch(m.nextTick(), m.advisorDue())
+		return m, tea.Batch(m.nextTick(), m.advisorDue(), m.checkErrors())
 	case ackDueMsg:
 		m.advance(msg.at)
 		if p := m.pending; p != nil && p.seq == msg.seq {
@@ -55,6 +55,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case reloadMsg:
 		return m, m.load(msg.session)
+	case errorsMsg:
+		m.errsRead(msg)
+		return m, nil
 	case flashDoneMsg:
 		m.advance(msg.at)
 		if msg.seq == m.flashSeq {
@@ -158,6 +161,26 @@ func (m Model) stateLoaded(msg stateMsg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.load(msg.session))
 	}
 	return m, tea.Batch(cmds...)
+}
+
+// errsRead books what errors.log gained. A read that failed is dropped:
+// the next batch or tick reads from the same place (cully doctor says why
+// the log cannot be read).
+func (m *Model) errsRead(msg errorsMsg) {
+	m.errs.reading = false
+	switch {
+	case msg.err != nil:
+	case msg.base:
+		if m.errs.off < 0 {
+			m.errs.off = msg.tail.Next
+		}
+	case m.errs.off >= 0 && msg.from == m.errs.off: // not a second read of what is counted
+		m.errs.off = msg.tail.Next
+		if msg.tail.N > 0 {
+			m.errs.n += msg.tail.N
+			m.errs.last, m.errs.lastAt = msg.tail.Last, msg.tail.LastAt
+		}
+	}
 }
 
 // Reloads of a state that lags the journal: a hook's record reaches the
@@ -265,7 +288,7 @@ func (m Model) journalBatch(msg journalMsg) (tea.Model, tea.Cmd) {
 	if !m.pinned && newest != nil && newest.Session != m.follow {
 		m.follow, m.sel, m.selIdx, m.details, m.scroll, m.chose = newest.Session, "", 0, false, 0, false
 	}
-	cmds := []tea.Cmd{m.waitJournal()}
+	cmds := []tea.Cmd{m.waitJournal(), m.checkErrors()}
 	listed := map[string]bool{}
 	for _, s := range m.listed() {
 		listed[s.id] = true

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -153,22 +152,14 @@ func (a *app) doctor() error {
 }
 
 func lastError(h store.Home) (int, string) {
-	b, err := h.ReadErrorsLog()
-	if err != nil || len(b) == 0 {
+	t, err := h.ErrorsAfter(0)
+	if err != nil || t.N == 0 {
 		return 0, ""
 	}
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	var rec struct {
-		TS    string `json:"ts"`
-		Op    string `json:"op"`
-		Error string `json:"error"`
+	if t.LastAt.IsZero() {
+		return t.N, t.Last
 	}
-	_ = json.Unmarshal([]byte(lines[len(lines)-1]), &rec)
-	msg := rec.Error
-	if i := strings.IndexByte(msg, '\n'); i >= 0 {
-		msg = msg[:i]
-	}
-	return len(lines), fmt.Sprintf("%s %s: %s", rec.TS, rec.Op, msg)
+	return t.N, t.LastAt.UTC().Format(time.RFC3339Nano) + " " + t.Last
 }
 
 // agentFlags is the --agent flag a command needs for an agent ("" for

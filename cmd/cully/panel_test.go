@@ -234,3 +234,37 @@ func TestPanelGuardReadableAt56(t *testing.T) {
 }
 
 func squashSpace(s string) string { return strings.Join(strings.Fields(s), "") }
+
+// A hook call cully fails at (here a payload that is not JSON, which the
+// hook answers with nothing and logs) shows in the panel on a line of its
+// own, at once and in a real terminal; one logged before the panel opened
+// does not.
+func TestPanelSaysWhenCullyFails(t *testing.T) {
+	env := testEnv(t)
+	bad := func() {
+		if r := runBin(t, "cully-hook", env, []byte(`{"session_id":`)); r.code != 0 || r.stdout != "" {
+			t.Fatalf("cully-hook on a torn payload: %+v", r)
+		}
+	}
+	bad() // before the panel
+	pane := newTmux(t, 130, 20, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"]}, "panel")
+	pane.waitFor("waiting for the first hook call", 5*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	if strings.Contains(pane.screen(), "cully error") {
+		t.Fatalf("an error from before the panel opened is shown:\n%s", pane.screen())
+	}
+	// The panel's first read of the log may still be on its way: a failing
+	// call every 300 ms until one shows.
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(pane.screen(), "cully error") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no error line:\n%s", pane.screen())
+		}
+		bad()
+		time.Sleep(300 * time.Millisecond)
+	}
+	if scr := pane.screen(); !strings.Contains(scr, "since the panel opened · last ") || !strings.Contains(scr, "hook: decode Claude Code payload: invalid JSON · cully doctor") {
+		t.Errorf("the error line:\n%s", scr)
+	}
+	pane.send("q")
+}
