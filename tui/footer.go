@@ -104,34 +104,48 @@ func (m Model) footer(w int) []string {
 // health is one line on what cully itself failed to do since the panel
 // started: records in its error log (a hook call that could not be
 // recorded, a payload it could not read) and journal lines it had to
-// skip. Nothing else on screen shows them; cully doctor says more.
+// skip. Nothing else on screen shows them; cully doctor says more. It is
+// said whole when it fits, else without "since the panel opened" (the
+// last error's text is cut rather than lost), and in a narrow pane as
+// counts alone.
 func (m Model) health(w int) string {
-	narrow := w < 60
-	var parts []string
-	if n := m.errs.n; n > 0 {
-		p := fmt.Sprintf("%d cully error%s since the panel opened", n, plural(n, "", "s"))
-		if narrow { // beside "cully doctor", the errors are plainly cully's
-			p = fmt.Sprintf("%d error%s", n, plural(n, "", "s"))
-		}
-		parts = append(parts, p)
-	}
-	if n := m.corrupt; n > 0 {
-		p := fmt.Sprintf("%d damaged journal line%s skipped", n, plural(n, "", "s"))
-		if narrow {
-			p = fmt.Sprintf("%d bad line%s", n, plural(n, "", "s"))
-		}
-		parts = append(parts, p)
-	}
-	if len(parts) == 0 {
+	if m.errs.n == 0 && m.corrupt == 0 {
 		return ""
 	}
-	if m.errs.n > 0 && m.errs.last != "" && !narrow { // the detail goes last: it is what a cut takes
-		at := ""
-		if !m.errs.lastAt.IsZero() {
-			at = " " + m.errs.lastAt.Local().Format("15:04:05")
-		}
-		parts = append(parts, "last"+at+": "+clean(m.errs.last))
-	}
 	const tail = " · cully doctor"
-	return cut("⚠ "+strings.Join(parts, " · "), max(w-width(tail), 4)) + tail
+	line := func(long, detail bool) string {
+		var parts []string
+		if n := m.errs.n; n > 0 {
+			p := fmt.Sprintf("%d error%s", n, plural(n, "", "s")) // beside "cully doctor", plainly cully's
+			if detail {
+				p = fmt.Sprintf("%d cully error%s", n, plural(n, "", "s"))
+			}
+			if long {
+				p += " since the panel opened"
+			}
+			parts = append(parts, p)
+		}
+		if n := m.corrupt; n > 0 {
+			p := fmt.Sprintf("%d bad line%s", n, plural(n, "", "s"))
+			if detail {
+				p = fmt.Sprintf("%d damaged journal line%s skipped", n, plural(n, "", "s"))
+			}
+			parts = append(parts, p)
+		}
+		if m.errs.n > 0 && m.errs.last != "" && detail { // last: it is what a cut takes
+			at := ""
+			if !m.errs.lastAt.IsZero() {
+				at = " " + m.errs.lastAt.Local().Format("15:04:05")
+			}
+			parts = append(parts, "last"+at+": "+clean(m.errs.last))
+		}
+		return "⚠ " + strings.Join(parts, " · ")
+	}
+	switch full := line(true, true); {
+	case width(full)+width(tail) <= w:
+		return full + tail
+	case w >= 60:
+		return cut(line(false, true), w-width(tail)) + tail
+	}
+	return cut(line(false, false), max(w-width(tail), 4)) + tail
 }

@@ -666,7 +666,7 @@ func TestHealthLineShowsCullyErrorsSinceTheStart(t *testing.T) {
 	tm, cmd := tm.Update(tickMsg(t0))
 	tm = run(t, tm, cmd)
 	out := screen(tm)
-	want := "⚠ 2 cully errors since the panel opened · last 12:03:00: hook: decode Claude Code payload: invalid JSON · cully doctor"
+	want := "⚠ 2 cully errors since the panel opened · last 12:03:00: hook: decode Claude Code payload: invalid JSON · cully doctor" // it fits
 	if !strings.Contains(out, want) {
 		t.Fatalf("missing %q:\n%s", want, out)
 	}
@@ -675,7 +675,7 @@ func TestHealthLineShowsCullyErrorsSinceTheStart(t *testing.T) {
 	b.Corrupt = 1
 	tm, cmd = tm.Update(journalMsg{batch: b})
 	tm = run(t, tm, cmd)
-	if out := screen(tm); !strings.Contains(out, "⚠ 2 cully errors since the panel opened · 1 damaged journal line skipped · last 12:03:00") {
+	if out := screen(tm); !strings.Contains(out, "⚠ 2 cully errors · 1 damaged journal line skipped · last 12:03:00: hook: decode Claude Code payload: invalid JSON · cully doctor") { // too long whole: "since the panel opened" goes
 		t.Errorf("after a batch with a damaged line:\n%s", out)
 	}
 	// A side pane: the short form, still pointing at doctor.
