@@ -247,6 +247,8 @@ func (m Model) helpLines(w int) []string {
 	out = append(out, m.fields(w, cps)...)
 	out = append(out, "", m.sectionHead(w, "Guards", ""))
 	out = append(out, styleLines(s.Text, wrapIndent("A guard warns the agent before a call that repeats itself or wastes context (a blind retry, an unchanged re-read, a large read). It needs no answer from you.", w, 2))...)
+	out = append(out, "", m.sectionHead(w, "⚠ above the keys", ""))
+	out = append(out, styleLines(s.Text, wrapIndent("cully itself failed since the panel opened: records in its error log (a hook call it could not record lets the agent go and may be missing here) and journal lines it had to skip. cully doctor says what and how to fix it.", w, 2))...)
 	return out
 }
 
