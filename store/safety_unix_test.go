@@ -117,7 +117,7 @@ func TestFIFOsRefusedWithoutHanging(t *testing.T) {
 			if err := syscall.Mkfifo(p, 0o600); err != nil {
 				t.Skip("no FIFOs here:", err)
 			}
-			var rerr, aerr, lerr, jerr, terr, serr, eerr error
+			var rerr, aerr, lerr, jerr, terr, serr, eerr, taerr error
 			noHang(t, "the store on a FIFO "+name, func() {
 				_, rerr = h.Record(testEvent("s", 0), &cfg)
 				aerr = h.Append([]byte(`{"v":1,"kind":"other"}`))
@@ -126,6 +126,7 @@ func TestFIFOsRefusedWithoutHanging(t *testing.T) {
 				_, _, terr = h.ScanTail(1<<20, func(*engine.Event) error { return nil })
 				_, serr = h.JournalSize()
 				_, eerr = h.ReadErrorsLog()
+				_, taerr = h.ErrorsAfter(0)
 				h.Rebuild("", &cfg)
 				h.ReadState("s", nil)
 				h.Sessions()
@@ -134,7 +135,7 @@ func TestFIFOsRefusedWithoutHanging(t *testing.T) {
 			want := map[string][]error{
 				"journal.jsonl":        {rerr, aerr, jerr, terr, serr},
 				"journal.lock":         {rerr, aerr},
-				"errors.log":           {lerr, eerr},
+				"errors.log":           {lerr, eerr, taerr},
 				"sessions/s.state":     {rerr},
 				"journal-000001.jsonl": {jerr},
 			}[name]
