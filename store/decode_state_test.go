@@ -42,10 +42,15 @@ func FuzzDecodeState(f *testing.F) {
 	f.Add(AppendState(nil, engine.NewState("s")))
 	f.Add([]byte(`{"v":2,"session":"s","files":{"a.go":{"n":1}},"commands":{}}`))
 	f.Add([]byte(`{"v":2,`))
+	f.Add([]byte(`{"v":2,"session":"s","files":{"a.go":{"n":1,}},"commands":{}}`))
+	f.Add([]byte(`{"v":2,"session":"s","commands":{"k":{"runs":1 "fails":2}}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		st, err := decodeState(b)
 		if err != nil {
 			return
+		}
+		if !json.Valid(b) { // the one-pass walk of the large maps validates them too
+			t.Fatalf("decoded a state from invalid JSON: %q", b)
 		}
 		once := AppendState(nil, st)
 		again, err := decodeState(once)
