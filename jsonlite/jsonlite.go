@@ -200,45 +200,13 @@ func Str(raw []byte) string {
 // each member's raw name and value to each (when not nil), and returns the
 // index just past the object.
 func scanMembers(b []byte, i, depth int, each func(key, val []byte) error) (int, error) {
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return i + 1, nil
-	}
-	for {
-		if i >= len(b) || b[i] != '"' {
-			return 0, errSyntax
+	return walkMembers(b, i, func(key []byte, at int) (int, error) {
+		end, err := scanValue(b, at, depth)
+		if err != nil || each == nil {
+			return end, err
 		}
-		kEnd, err := scanString(b, i)
-		if err != nil {
-			return 0, err
-		}
-		key := b[i:kEnd]
-		i = skipSpace(b, kEnd)
-		if i >= len(b) || b[i] != ':' {
-			return 0, errSyntax
-		}
-		vStart := skipSpace(b, i+1)
-		vEnd, err := scanValue(b, vStart, depth)
-		if err != nil {
-			return 0, err
-		}
-		if each != nil {
-			if err := each(key, b[vStart:vEnd]); err != nil {
-				return 0, err
-			}
-		}
-		i = skipSpace(b, vEnd)
-		if i >= len(b) {
-			return 0, errSyntax
-		}
-		if b[i] == '}' {
-			return i + 1, nil
-		}
-		if b[i] != ',' {
-			return 0, errSyntax
-		}
-		i = skipSpace(b, i+1)
-	}
+		return end, each(key, b[at:end])
+	})
 }
 
 // scanValue scans the value at b[i], inside a container at nesting depth

@@ -51,9 +51,8 @@ func ObjectAt(b []byte, i, depth int, fn func(key []byte, at int) (int, error)) 
 // index just past it.
 func ValueAt(b []byte, i, depth int) (int, error) { return scanValue(b, i, depth) }
 
-// walkMembers is scanMembers with the values read by fn. The payload
-// parser's scanMembers is left as it was measured rather than built on
-// this.
+// walkMembers walks the object at b[i], fn reading each member's value
+// (scanMembers is this with scanValue as the reader).
 func walkMembers(b []byte, i int, fn func(key []byte, at int) (int, error)) (int, error) {
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
