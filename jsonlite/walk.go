@@ -9,8 +9,9 @@ package jsonlite
 // validates it), ObjectAt for an object it walks the same way — and says
 // where it ended, so every byte is scanned once and still validated.
 // Decoding a session state at its caps (36 KB: 256 files, 64 commands),
-// whose two large maps are walked this way: BenchmarkStateDecode in
-// package store.
+// whose two large maps are walked this way, took 271–300 µs against
+// 386–458 µs (BenchmarkStateDecode in package store, old and new
+// interleaved).
 
 // MembersAt walks the object in raw, a whole JSON document, calling fn
 // with each member's raw (quoted) name and the index in raw where its
