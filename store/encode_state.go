@@ -1,7 +1,7 @@
 package store
 
 import (
-	"sort"
+	"slices"
 	"strconv"
 
 	"cully/engine"
@@ -345,6 +345,6 @@ func sortedKeys[K ~string, V any](m map[K]V) []K {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	slices.Sort(keys)
 	return keys
 }
