@@ -9,6 +9,10 @@ import (
 	"time"
 )
 
+// ErrorsLogName is the error log's name in a state dir (ErrorsLog), for a
+// watcher of the dir (the panel's tailer).
+const ErrorsLogName = "errors.log"
+
 // ErrorsTail is what errors.log holds after an offset: how many records,
 // and the last of them, so that a reader (the panel, `cully doctor`) can
 // say that hook calls are failing without reading the log again whole.

@@ -46,7 +46,7 @@ func (h Home) wait() time.Duration {
 func (h Home) Journal() string     { return filepath.Join(h.Dir, "journal.jsonl") }
 func (h Home) JournalLock() string { return filepath.Join(h.Dir, "journal.lock") }
 func (h Home) SessionsDir() string { return filepath.Join(h.Dir, "sessions") }
-func (h Home) ErrorsLog() string   { return filepath.Join(h.Dir, "errors.log") }
+func (h Home) ErrorsLog() string   { return filepath.Join(h.Dir, ErrorsLogName) }
 
 // StatePath is a session's state file (see statefile.go).
 func (h Home) StatePath(id string) string {

@@ -29,9 +29,6 @@ type Batch struct {
 	Errors bool
 }
 
-// errorsLog is the error log's name beside the journal (store.Home.ErrorsLog).
-const errorsLog = "errors.log"
-
 // Tailer follows one journal file.
 type Tailer struct {
 	path   string
@@ -97,7 +94,7 @@ func (t *Tailer) Run(ctx context.Context, out chan<- Batch) error {
 			}
 			switch filepath.Base(ev.Name) {
 			case name:
-			case errorsLog:
+			case store.ErrorsLogName:
 				errorsWritten = true
 			default:
 				continue

@@ -208,7 +208,7 @@ type errorsSeen struct {
 
 // Init starts the loads, the journal wait and the clock.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.loadSessions(), m.backfill(), m.waitJournal(), tea.RequestBackgroundColor, m.readErrors(-1, true)}
+	cmds := []tea.Cmd{m.loadSessions(), m.backfill(), m.waitJournal(), tea.RequestBackgroundColor, m.readErrors(-1)}
 	if m.follow != "" {
 		cmds = append(cmds, m.loadState(m.follow))
 	}
@@ -254,11 +254,11 @@ func (m Model) backfill() tea.Cmd {
 	}
 }
 
-func (m Model) readErrors(off int64, base bool) tea.Cmd {
+func (m Model) readErrors(off int64) tea.Cmd {
 	b := m.backend
 	return func() tea.Msg {
 		t, err := b.Errors(off)
-		return errorsMsg{from: off, tail: t, base: base, err: err}
+		return errorsMsg{from: off, tail: t, err: err}
 	}
 }
 
@@ -270,7 +270,7 @@ func (m *Model) checkErrors() tea.Cmd {
 		return nil
 	}
 	m.errs.reading = true
-	return m.readErrors(m.errs.off, m.errs.off < 0)
+	return m.readErrors(m.errs.off)
 }
 
 func (m Model) waitJournal() tea.Cmd {

@@ -74,12 +74,11 @@ type (
 		seq int
 		at  time.Time
 	}
-	// errorsMsg is what errors.log gained since the last read (base: the
-	// read at start, which only sets where counting begins).
+	// errorsMsg is what errors.log gained after from; from < 0 is a read
+	// of where the log ends, which only sets where counting begins.
 	errorsMsg struct {
 		from int64 // the offset read from: a read from a stale one is dropped
 		tail store.ErrorsTail
-		base bool
 		err  error
 	}
 	// reloadMsg reads a session's state again: the last read lagged the

@@ -658,7 +658,7 @@ func TestHealthLineShowsCullyErrorsSinceTheStart(t *testing.T) {
 	f.errLog = []string{"hook: an old failure"}
 	m := newModel(f, 130, 30, Options{})
 	var tm tea.Model = start(t, m)
-	tm = run(t, tm, m.readErrors(-1, true)) // Init's first read
+	tm = run(t, tm, m.readErrors(-1)) // Init's first read
 	if strings.Contains(screen(tm), "cully error") {
 		t.Fatalf("an error from before the panel opened is shown:\n%s", screen(tm))
 	}
@@ -672,7 +672,7 @@ func TestHealthLineShowsCullyErrorsSinceTheStart(t *testing.T) {
 	}
 	// Counted once: a second read of the same log adds nothing.
 	b := batchOf()
-	b.Corrupt = 1
+	b.Corrupt, b.Errors = 1, true // the log read again: nothing new in it
 	tm, cmd = tm.Update(journalMsg{batch: b})
 	tm = run(t, tm, cmd)
 	if out := screen(tm); !strings.Contains(out, "⚠ 2 cully errors · 1 damaged journal line skipped · last 12:03:00: hook: decode Claude Code payload: invalid JSON · cully doctor") { // too long whole: "since the panel opened" goes

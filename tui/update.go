@@ -170,7 +170,7 @@ func (m *Model) errsRead(msg errorsMsg) {
 	m.errs.reading = false
 	switch {
 	case msg.err != nil:
-	case msg.base:
+	case msg.from < 0:
 		if m.errs.off < 0 {
 			m.errs.off = msg.tail.Next
 		}
@@ -288,7 +288,10 @@ func (m Model) journalBatch(msg journalMsg) (tea.Model, tea.Cmd) {
 	if !m.pinned && newest != nil && newest.Session != m.follow {
 		m.follow, m.sel, m.selIdx, m.details, m.scroll, m.chose = newest.Session, "", 0, false, 0, false
 	}
-	cmds := []tea.Cmd{m.waitJournal(), m.checkErrors()}
+	cmds := []tea.Cmd{m.waitJournal()}
+	if b.Errors { // the tailer saw the log written; a tick reads it otherwise
+		cmds = append(cmds, m.checkErrors())
+	}
 	listed := map[string]bool{}
 	for _, s := range m.listed() {
 		listed[s.id] = true
