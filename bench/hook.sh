@@ -31,9 +31,18 @@ go build -o "$work/build/cully" ./cmd/cully
 # is measured too, for what a plain build of any Go hook costs.
 hookenv=GOEXPERIMENT=nogreenteagc
 if ! env $hookenv go version >/dev/null 2>&1; then hookenv=; fi # a Go without the opt-out
-env $hookenv go build -o "$work/build/cully-hook" ./cmd/cully-hook
+# cully-hook is released with two runtime settings in the binary's default
+# GODEBUG (.goreleaser.yaml): no memory profile, whose first sample the
+# runtime takes of the process's very first allocation (a stack walk over
+# cold code and function tables), and no profiling stack buffers per
+# thread. The minimal hook is built without them (the baseline stays a
+# plain Go hook); a minimal hook with them is measured too, for what they
+# are worth to any Go hook.
+hookgodebug=-ldflags=-X=runtime.godebugDefault=memprofilerate=0,profstackdepth=0
+env $hookenv go build "$hookgodebug" -o "$work/build/cully-hook" ./cmd/cully-hook
 env $hookenv go build -o "$work/build/minimal" ./bench/minimal
 go build -o "$work/build/minimal-default-gc" ./bench/minimal
+env $hookenv go build "$hookgodebug" -o "$work/build/minimal-godebug" ./bench/minimal
 # cully-hook gives itself one processor as it starts (hookrun/oneproc): a
 # minimal hook that does the same is measured too, for what that is worth
 # to any Go hook. The baseline stays the plain minimal hook.
@@ -45,7 +54,7 @@ go build -o "$work/ratio" ./bench/ratio
 # bench/ratio: 0.09 ms per call for the minimal hook, 0.12 ms for
 # cully-hook, and not always the same for two builds), so comparing two
 # fresh builds compared their page-cache luck.
-for b in cully cully-hook minimal minimal-default-gc minimal-oneproc; do cp "$work/build/$b" "$work/$b"; done
+for b in cully cully-hook minimal minimal-default-gc minimal-godebug minimal-oneproc; do cp "$work/build/$b" "$work/$b"; done
 rm -r "$work/build"
 post=hookbridge/claude/testdata/capture-sequence/007-PostToolUse-Read.json
 pre=hookbridge/claude/testdata/capture-sequence/064-PreToolUse-Read.json
@@ -68,6 +77,7 @@ for payload in "$post" "$pre"; do
     "minimal=CULLY_HOME=$work/min $work/minimal" \
     "minimal, default GC=CULLY_HOME=$work/min $work/minimal-default-gc" \
     "minimal, one processor=CULLY_HOME=$work/min $work/minimal-oneproc" \
+    "minimal, cully-hook's GODEBUG=CULLY_HOME=$work/min $work/minimal-godebug" \
     "cully-hook, empty journal=CULLY_HOME=$work/empty $work/cully-hook" \
     "cully-hook, $events-event journal=CULLY_HOME=$work/big $work/cully-hook" \
     "cully-hook, session at its caps=CULLY_HOME=$work/capped $work/cully-hook" \
