@@ -10,6 +10,9 @@
 #   - `cully hook` in the full binary, for comparison;
 #   - cully-hook and the minimal hook again, last, read back from disk
 #     (bench/evict).
+# Every binary but the read-back ones runs from COPIES (default 3) copies
+# of itself in turn. EVENTS, RUNS, COPIES change the journal's size, the
+# rounds and the copies.
 # With hyperfine installed (Debian: apt-get install hyperfine), a hyperfine
 # run follows for its statistics.
 set -euo pipefail
@@ -60,6 +63,10 @@ post=hookbridge/claude/testdata/capture-sequence/007-PostToolUse-Read.json
 pre=hookbridge/claude/testdata/capture-sequence/064-PreToolUse-Read.json
 events=${EVENTS:-1000000}
 runs=${RUNS:-300}
+# Each binary runs from $COPIES copies of itself in turn (bench/ratio
+# -copies): one copy's luck with where its pages landed in memory moved
+# its time by up to 5% here, run after run; several measure the binary.
+copies=${COPIES:-3}
 mkdir -m 700 "$work/empty" "$work/big" "$work/capped" "$work/min" # state dirs must be private, whatever the umask
 echo "filling two journals with $events events each…"
 go build -o "$work/fill" ./bench/fill
@@ -73,7 +80,7 @@ export CLAUDE_PROJECT_DIR=$work/home/dev/project
 
 for payload in "$post" "$pre"; do
   echo; echo "payload: $(basename "$payload")"
-  "$work/ratio" -runs "$runs" -stdin "$payload" \
+  "$work/ratio" -runs "$runs" -copies "$copies" -stdin "$payload" \
     "minimal=CULLY_HOME=$work/min $work/minimal" \
     "minimal, default GC=CULLY_HOME=$work/min $work/minimal-default-gc" \
     "minimal, one processor=CULLY_HOME=$work/min $work/minimal-oneproc" \
@@ -101,7 +108,7 @@ if command -v git >/dev/null; then
   (cd "$repo" && git init -q && git add -A && git -c user.email=b@e -c user.name=b commit -qm init)
   mkdir -m 700 "$work/snap-off" "$work/snap-on"
   echo; echo "run control: payload $(basename "$post"), project: a 2,000-file git repository"
-  CLAUDE_PROJECT_DIR="$repo" "$work/ratio" -runs "$runs" -stdin "$post" \
+  CLAUDE_PROJECT_DIR="$repo" "$work/ratio" -runs "$runs" -copies "$copies" -stdin "$post" \
     "minimal=CULLY_HOME=$work/min $work/minimal" \
     "cully-hook, snapshots off=CULLY_SNAPSHOTS=off CULLY_HOME=$work/snap-off $work/cully-hook" \
     "cully-hook, a snapshot every 10 calls=CULLY_SNAPSHOTS=on CULLY_HOME=$work/snap-on $work/cully-hook"
@@ -136,7 +143,7 @@ echo; echo "every adapter: one after-tool payload each"
     set -- "$@" "$a ($(basename "$f" .json))=CULLY_SNAPSHOTS=off CULLY_HOME=$work/agent-$a $work/cully-hook --agent $a <$root/$f"
     mins+=("minimal, $a's payload=CULLY_HOME=$work/min $work/minimal <$root/$f")
   done
-  "$work/ratio" -runs "$runs" "${mins[@]}" "$@"
+  "$work/ratio" -runs "$runs" -copies "$copies" "${mins[@]}" "$@"
 )
 
 # The same binaries read back from disk: each is written out and dropped

@@ -11,6 +11,15 @@
 // Each CMD is split on spaces; VAR=value words before the program set its
 // environment, and a last word <FILE feeds it FILE in place of -stdin's
 // (so that commands with payloads of their own run interleaved in one run).
+//
+// -copies N runs each program from N copies of itself, one after another
+// round by round (commands that run one program share its copies, as they
+// would share an installed file). Two copies of one binary made a second
+// apart can differ here by 5% for as long as they stay in the page cache
+// (where their pages landed), more than the differences measured; N
+// copies measure a binary over N installs rather than one install's luck.
+// The copies are made interleaved (every program's first copy, then every
+// second one, …) so that no program's copies are all made first.
 package main
 
 import (
@@ -20,6 +29,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -29,6 +40,7 @@ func main() {
 	runs := flag.Int("runs", 300, "rounds")
 	warm := flag.Int("warmup", 20, "warm-up rounds, not counted")
 	stdin := flag.String("stdin", "", "file fed to each command's stdin")
+	copies := flag.Int("copies", 1, "copies of each program, run in turn")
 	flag.Parse()
 	var payload []byte
 	if *stdin != "" {
@@ -43,6 +55,7 @@ func main() {
 		name  string
 		env   []string
 		argv  []string
+		progs []string // the program's copies: argv[0] alone without -copies
 		stdin []byte
 		times []time.Duration
 		flt   float64 // summed over the counted runs
@@ -74,6 +87,36 @@ func main() {
 		}
 		bs = append(bs, b)
 	}
+	var progs []string // each program once, in the order the commands name them
+	for _, b := range bs {
+		b.progs = []string{b.argv[0]}
+		if !slices.Contains(progs, b.argv[0]) {
+			progs = append(progs, b.argv[0])
+		}
+	}
+	dir := ""
+	if *copies > 1 {
+		var err error
+		if dir, err = os.MkdirTemp("", "ratio-copies-"); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		made := map[string][]string{}
+		for k := range *copies {
+			for i, p := range progs {
+				c := filepath.Join(dir, fmt.Sprintf("%d.%d.%s", i, k, filepath.Base(p)))
+				if err := copyProgram(p, c); err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.RemoveAll(dir)
+					os.Exit(1)
+				}
+				made[p] = append(made[p], c)
+			}
+		}
+		for _, b := range bs {
+			b.progs = made[b.argv[0]]
+		}
+	}
 	// Each round runs the commands in a new order (a fixed seed: the same
 	// orders every run). A fixed rotation gave every command the same
 	// predecessor round after round, and what ran just before a command
@@ -88,12 +131,15 @@ func main() {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, k := range order {
 			b := bs[k]
-			c := exec.Command(b.argv[0], b.argv[1:]...)
+			c := exec.Command(b.progs[r%len(b.progs)], b.argv[1:]...)
 			c.Env = b.env
 			c.Stdin = bytes.NewReader(b.stdin)
 			start := time.Now()
 			if err := c.Run(); err != nil {
 				fmt.Fprintf(os.Stderr, "%s: %v\n", b.name, err)
+				if dir != "" {
+					os.RemoveAll(dir)
+				}
 				os.Exit(1)
 			}
 			if r >= *warm {
@@ -104,6 +150,9 @@ func main() {
 				}
 			}
 		}
+	}
+	if dir != "" {
+		os.RemoveAll(dir)
 	}
 	stat := func(ts []time.Duration) (time.Duration, time.Duration, time.Duration) {
 		s := append([]time.Duration(nil), ts...)
@@ -122,4 +171,18 @@ func main() {
 		fmt.Printf("%-44s %10s %10s %10s %8.2f %8.2f %7.1f %8s\n", b.name, med.Round(time.Microsecond), mean.Round(time.Microsecond), p99.Round(time.Microsecond),
 			float64(med)/float64(baseMed), float64(mean)/float64(baseMean), b.flt/n, (b.cpu / time.Duration(len(b.times))).Round(time.Microsecond))
 	}
+}
+
+// copyProgram copies the program p (a path, or a name looked up in PATH) to
+// c, as an install copies a binary: a new file, written whole.
+func copyProgram(p, c string) error {
+	path, err := exec.LookPath(p)
+	if err != nil {
+		return err
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(c, b, 0o755)
 }
