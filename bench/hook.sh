@@ -80,7 +80,7 @@ export CLAUDE_PROJECT_DIR=$work/home/dev/project
 
 for payload in "$post" "$pre"; do
   echo; echo "payload: $(basename "$payload")"
-  "$work/ratio" -runs "$runs" -copies "$copies" -stdin "$payload" \
+  "$work/ratio" -runs "$runs" -copies "$copies" -beside cully -stdin "$payload" \
     "minimal=CULLY_HOME=$work/min $work/minimal" \
     "minimal, default GC=CULLY_HOME=$work/min $work/minimal-default-gc" \
     "minimal, one processor=CULLY_HOME=$work/min $work/minimal-oneproc" \
@@ -108,7 +108,7 @@ if command -v git >/dev/null; then
   (cd "$repo" && git init -q && git add -A && git -c user.email=b@e -c user.name=b commit -qm init)
   mkdir -m 700 "$work/snap-off" "$work/snap-on"
   echo; echo "run control: payload $(basename "$post"), project: a 2,000-file git repository"
-  CLAUDE_PROJECT_DIR="$repo" "$work/ratio" -runs "$runs" -copies "$copies" -stdin "$post" \
+  CLAUDE_PROJECT_DIR="$repo" "$work/ratio" -runs "$runs" -copies "$copies" -beside cully -stdin "$post" \
     "minimal=CULLY_HOME=$work/min $work/minimal" \
     "cully-hook, snapshots off=CULLY_SNAPSHOTS=off CULLY_HOME=$work/snap-off $work/cully-hook" \
     "cully-hook, a snapshot every 10 calls=CULLY_SNAPSHOTS=on CULLY_HOME=$work/snap-on $work/cully-hook"
@@ -143,7 +143,7 @@ echo; echo "every adapter: one after-tool payload each"
     set -- "$@" "$a ($(basename "$f" .json))=CULLY_SNAPSHOTS=off CULLY_HOME=$work/agent-$a $work/cully-hook --agent $a <$root/$f"
     mins+=("minimal, $a's payload=CULLY_HOME=$work/min $work/minimal <$root/$f")
   done
-  "$work/ratio" -runs "$runs" -copies "$copies" "${mins[@]}" "$@"
+  "$work/ratio" -runs "$runs" -copies "$copies" -beside cully "${mins[@]}" "$@"
 )
 
 # The same binaries read back from disk: each is written out and dropped

@@ -19,7 +19,10 @@
 // (where their pages landed), more than the differences measured; N
 // copies measure a binary over N installs rather than one install's luck.
 // The copies are made interleaved (every program's first copy, then every
-// second one, …) so that no program's copies are all made first.
+// second one, …) so that no program's copies are all made first. Each copy
+// keeps its name, in a folder of its own, with a link to every file
+// -beside names from the program's folder (cully-hook starts the `cully`
+// beside it for snapshots, as install places them).
 package main
 
 import (
@@ -41,6 +44,7 @@ func main() {
 	warm := flag.Int("warmup", 20, "warm-up rounds, not counted")
 	stdin := flag.String("stdin", "", "file fed to each command's stdin")
 	copies := flag.Int("copies", 1, "copies of each program, run in turn")
+	beside := flag.String("beside", "", "comma-separated names of files linked beside each copy, from its program's folder")
 	flag.Parse()
 	var payload []byte
 	if *stdin != "" {
@@ -104,8 +108,8 @@ func main() {
 		made := map[string][]string{}
 		for k := range *copies {
 			for i, p := range progs {
-				c := filepath.Join(dir, fmt.Sprintf("%d.%d.%s", i, k, filepath.Base(p)))
-				if err := copyProgram(p, c); err != nil {
+				c, err := copyProgram(p, filepath.Join(dir, fmt.Sprintf("%d.%d", i, k)), *beside)
+				if err != nil {
 					fmt.Fprintln(os.Stderr, err)
 					os.RemoveAll(dir)
 					os.Exit(1)
@@ -173,16 +177,36 @@ func main() {
 	}
 }
 
-// copyProgram copies the program p (a path, or a name looked up in PATH) to
-// c, as an install copies a binary: a new file, written whole.
-func copyProgram(p, c string) error {
+// copyProgram copies the program p (a path, or a name looked up in PATH)
+// into the new folder dir, as an install copies a binary (a new file,
+// written whole, under its own name), links the files named in beside
+// from p's folder next to it, and returns the copy's path.
+func copyProgram(p, dir, beside string) (string, error) {
 	path, err := exec.LookPath(p)
 	if err != nil {
-		return err
+		return "", err
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return err
+		return "", err
 	}
-	return os.WriteFile(c, b, 0o755)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return "", err
+	}
+	c := filepath.Join(dir, filepath.Base(path))
+	if err := os.WriteFile(c, b, 0o755); err != nil {
+		return "", err
+	}
+	for name := range strings.SplitSeq(beside, ",") {
+		abs, err := filepath.Abs(filepath.Join(filepath.Dir(path), name))
+		if name == "" || err != nil {
+			continue
+		}
+		if _, err := os.Stat(abs); err == nil {
+			if err := os.Symlink(abs, filepath.Join(dir, name)); err != nil {
+				return "", err
+			}
+		}
+	}
+	return c, nil
 }
