@@ -199,8 +199,8 @@ func copyProgram(p, dir, beside string) (string, error) {
 	}
 	for name := range strings.SplitSeq(beside, ",") {
 		abs, err := filepath.Abs(filepath.Join(filepath.Dir(path), name))
-		if name == "" || err != nil {
-			continue
+		if name == "" || name == filepath.Base(path) || err != nil {
+			continue // (the program itself is there already)
 		}
 		if _, err := os.Stat(abs); err == nil {
 			if err := os.Symlink(abs, filepath.Join(dir, name)); err != nil {
