@@ -23,17 +23,22 @@ func decodeState(b []byte) (*engine.State, error) {
 	return st, err
 }
 
-// decodeStateFile is decodeState that also reads the store's own member of
-// a state file, the journal position (see appendStateFile).
-func decodeStateFile(b []byte) (*engine.State, *journalPos, error) {
+// decodeStateFile is decodeState that also reads what a state file's body
+// holds besides: the store's own member, the journal position, and the
+// maps kept apart in binary (see appendStateFile).
+func decodeStateFile(body []byte) (*engine.State, *journalPos, error) {
+	b, maps, mapsAt, err := splitStateBody(body)
+	if err != nil {
+		return nil, nil, err
+	}
 	blk := &stateBlock{}
 	st := &blk.st
-	d := stateDecoder{blk: blk, b: b, s: string(b)}
+	d := stateDecoder{blk: blk, b: body, s: string(body)}
 	var pos *journalPos
 	// One pass (jsonlite.MembersAt): the two maps that make a large state
 	// large are walked as they are validated; every other member is
 	// validated whole (ValueAt) and then read as a value.
-	err := jsonlite.MembersAt(b, func(k []byte, at int) (int, error) {
+	err = jsonlite.MembersAt(b, func(k []byte, at int) (int, error) {
 		if at < len(b) && b[at] == '{' {
 			switch string(k) {
 			case `"files"`:
@@ -193,6 +198,11 @@ func decodeStateFile(b []byte) (*engine.State, *journalPos, error) {
 	})
 	if err != nil {
 		return nil, nil, err
+	}
+	if maps != nil {
+		if err := decodeStateMaps(st, maps, mapsAt, d.s); err != nil {
+			return nil, nil, err
+		}
 	}
 	if err := errors.Join(d.errs...); err != nil {
 		return st, nil, err

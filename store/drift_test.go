@@ -343,7 +343,7 @@ func TestLegacyStateMigrates(t *testing.T) {
 		pos = &journalPos{At: size, N: int64(len(rec)) + 1, Sum: lineSum(rec, []byte{'\n'})}
 	}
 	base := filepath.Join(h.SessionsDir(), "s")
-	os.WriteFile(base+".json", appendStateFile(nil, st, pos), 0o600)
+	os.WriteFile(base+".json", appendJournalPos(AppendState(nil, st), pos), 0o600) // that layout's bodies were all JSON
 	os.WriteFile(base+".json.spare", []byte("{}"), 0o600)
 	os.WriteFile(base+".lock", []byte("."), 0o600)
 	// The old hook recorded one more call after that state was written.

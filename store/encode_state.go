@@ -11,7 +11,11 @@ import (
 // (a test holds the two byte-equal). The hook saves the state on every
 // call; writing it by hand spares each short-lived hook process
 // encoding/json's reflection warm-up.
-func AppendState(b []byte, s *engine.State) []byte {
+func AppendState(b []byte, s *engine.State) []byte { return appendState(b, s, true) }
+
+// appendState is AppendState, its two large maps left out unless maps is
+// set (a state file keeps them apart: statemaps.go).
+func appendState(b []byte, s *engine.State, maps bool) []byte {
 	b = append(b, `{"v":`...)
 	b = strconv.AppendInt(b, int64(s.V), 10)
 	b = appendStr(b, "session", s.Session, false)
@@ -67,25 +71,9 @@ func AppendState(b []byte, s *engine.State) []byte {
 		}
 		return append(b, '}')
 	})
-	b = appendMap(b, "files", s.Files, func(b []byte, f *engine.FileSeen) []byte {
-		b = strconv.AppendInt(append(b, `{"n":`...), int64(f.Reads), 10)
-		b = appendInt64(b, "wa", f.WholeAt, true)
-		b = appendInt64(b, "wm", f.WholeMod, true)
-		b = appendInt64(b, "ws", f.WholeSize, true)
-		b = appendInt64(b, "s", f.Seen, false)
-		return append(b, '}')
-	})
-	b = appendMap(b, "commands", s.Commands, func(b []byte, c *engine.CmdSeen) []byte {
-		b = appendQuoted(append(b, `{"preview":`...), c.Preview)
-		b = appendInt(b, "runs", c.Runs, false)
-		b = appendInt64(b, "seen", c.LastSeen, false)
-		b = appendInt(b, "fails", c.Fails, false)
-		b = appendInt(b, "sig_streak", c.SigStreak, false)
-		b = appendStr(b, "last_sig", c.LastSig, true)
-		b = appendList(b, "change_at", c.ChangeAt, func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) })
-		b = appendStr(b, "edit", c.Edit, true)
-		return append(b, '}')
-	})
+	if maps {
+		b = appendMaps(b, s)
+	}
 	b = appendList(b, "warned", s.Warned, appendQuoted)
 	if s.Usage != nil {
 		b = appendUsage(appendField(b, "usage"), s.Usage)
@@ -134,6 +122,31 @@ func AppendState(b []byte, s *engine.State) []byte {
 		b = appendRun(appendField(b, "run"), s.Run)
 	}
 	return append(b, '}')
+}
+
+// appendMaps appends the files and commands members, sorted by key as
+// encoding/json writes them.
+func appendMaps(b []byte, s *engine.State) []byte {
+	b = appendMap(b, "files", s.Files, func(b []byte, f *engine.FileSeen) []byte {
+		b = strconv.AppendInt(append(b, `{"n":`...), int64(f.Reads), 10)
+		b = appendInt64(b, "wa", f.WholeAt, true)
+		b = appendInt64(b, "wm", f.WholeMod, true)
+		b = appendInt64(b, "ws", f.WholeSize, true)
+		b = appendInt64(b, "s", f.Seen, false)
+		return append(b, '}')
+	})
+	b = appendMap(b, "commands", s.Commands, func(b []byte, c *engine.CmdSeen) []byte {
+		b = appendQuoted(append(b, `{"preview":`...), c.Preview)
+		b = appendInt(b, "runs", c.Runs, false)
+		b = appendInt64(b, "seen", c.LastSeen, false)
+		b = appendInt(b, "fails", c.Fails, false)
+		b = appendInt(b, "sig_streak", c.SigStreak, false)
+		b = appendStr(b, "last_sig", c.LastSig, true)
+		b = appendList(b, "change_at", c.ChangeAt, func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) })
+		b = appendStr(b, "edit", c.Edit, true)
+		return append(b, '}')
+	})
+	return b
 }
 
 func appendRun(b []byte, r *engine.Run) []byte {
@@ -234,16 +247,22 @@ func appendRunFailure(b []byte, f *engine.RunFailure) []byte {
 	return append(b, '}')
 }
 
-// appendStateFile writes a state file: the state as AppendState writes it,
-// with one member of the store's own at the end, the journal position of
-// the last line the state is complete up to:
+// appendStateFile writes a state body: the state as AppendState writes it
+// but for its two large maps, with one member of the store's own at the
+// end, the journal position of the last line the state is complete up to,
 //
 //	"journal":{"at":OFFSET,"n":LENGTH,"sum":"FNV-1a 64 of the line, hex"}
 //
-// encoding/json and older readers ignore it; a state without it (written
-// before states carried one) is rebuilt if it ever needs catching up.
+// and then the maps in binary (statemaps.go). A state without the journal
+// member (written before states carried one) is rebuilt if it ever needs
+// catching up.
 func appendStateFile(b []byte, s *engine.State, pos *journalPos) []byte {
-	b = AppendState(b, s)
+	return appendStateMaps(appendJournalPos(appendState(b, s, false), pos), s)
+}
+
+// appendJournalPos adds the journal member to the JSON object that ends b
+// (nothing for a nil position).
+func appendJournalPos(b []byte, pos *journalPos) []byte {
 	if pos == nil {
 		return b
 	}

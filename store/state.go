@@ -438,8 +438,8 @@ func (h Home) Sessions() ([]SessionInfo, error) {
 	return out, nil
 }
 
-// newestBody is the newest state body of a state file that is whole JSON
-// (nil when there is none), read under the file's shared lock.
+// newestBody is the JSON of the newest state body of a state file that is
+// whole (nil when there is none), read under the file's shared lock.
 func (h Home) newestBody(path string) []byte {
 	s, err := openState(path, h.wait(), false)
 	if err != nil {
@@ -450,8 +450,10 @@ func (h Home) newestBody(path string) []byte {
 		if slot < 0 {
 			break
 		}
-		if b, err := s.body(slot); err == nil && json.Valid(b) {
-			return b
+		if b, err := s.body(slot); err == nil {
+			if js, _, _, err := splitStateBody(b); err == nil && json.Valid(js) {
+				return js
+			}
 		}
 	}
 	return nil
