@@ -2,10 +2,11 @@
 // else: no TUI, no CLI framework, no flag parsing, no other subcommand. An
 // agent runs it before and after every tool call, so its start-up time is
 // the product's hot path. Measured with bench/hook.sh (interleaved runs
-// against a minimal Go hook, 2-core machine, CGO_ENABLED=0): cully-hook
-// 1.12-1.23x the minimal hook with both binaries as copied (1.20-1.25x both
-// read back from disk), flat in journal size; `cully hook` from the
-// full binary 1.9-2.0x, most of the difference the package initialisation of the
+// against a minimal Go hook, 2-core machine, CGO_ENABLED=0, each binary
+// from three copies): cully-hook 1.15-1.19x the minimal hook (1.18-1.20x
+// both read back from disk), flat in journal size, 1.24-1.28x for a
+// session at its state caps; `cully hook` from the
+// full binary 2.0-2.1x, most of the difference the package initialisation of the
 // panel's and the CLI's libraries. (A full binary built with cgo took
 // 0.8 ms more: cgo's start-up, through the terminal stack's os/user, is why
 // every build of cully disables it.) docs/performance.md has the figures
