@@ -46,10 +46,6 @@ env $hookenv go build "$hookgodebug" -o "$work/build/cully-hook" ./cmd/cully-hoo
 env $hookenv go build -o "$work/build/minimal" ./bench/minimal
 go build -o "$work/build/minimal-default-gc" ./bench/minimal
 env $hookenv go build "$hookgodebug" -o "$work/build/minimal-godebug" ./bench/minimal
-# cully-hook gives itself one processor as it starts (hookrun/oneproc): a
-# minimal hook that does the same is measured too, for what that is worth
-# to any Go hook. The baseline stays the plain minimal hook.
-env $hookenv go build -tags oneproc -o "$work/build/minimal-oneproc" ./bench/minimal
 go build -o "$work/ratio" ./bench/ratio
 # Every measured binary is a copy, as an installed one is (an archive
 # unpacked, a file copied): a binary the Go linker has just written runs
@@ -57,7 +53,7 @@ go build -o "$work/ratio" ./bench/ratio
 # bench/ratio: 0.09 ms per call for the minimal hook, 0.12 ms for
 # cully-hook, and not always the same for two builds), so comparing two
 # fresh builds compared their page-cache luck.
-for b in cully cully-hook minimal minimal-default-gc minimal-godebug minimal-oneproc; do cp "$work/build/$b" "$work/$b"; done
+for b in cully cully-hook minimal minimal-default-gc minimal-godebug; do cp "$work/build/$b" "$work/$b"; done
 rm -r "$work/build"
 post=hookbridge/claude/testdata/capture-sequence/007-PostToolUse-Read.json
 pre=hookbridge/claude/testdata/capture-sequence/064-PreToolUse-Read.json
@@ -83,7 +79,6 @@ for payload in "$post" "$pre"; do
   "$work/ratio" -runs "$runs" -copies "$copies" -beside cully -stdin "$payload" \
     "minimal=CULLY_HOME=$work/min $work/minimal" \
     "minimal, default GC=CULLY_HOME=$work/min $work/minimal-default-gc" \
-    "minimal, one processor=CULLY_HOME=$work/min $work/minimal-oneproc" \
     "minimal, cully-hook's GODEBUG=CULLY_HOME=$work/min $work/minimal-godebug" \
     "cully-hook, empty journal=CULLY_HOME=$work/empty $work/cully-hook" \
     "cully-hook, $events-event journal=CULLY_HOME=$work/big $work/cully-hook" \

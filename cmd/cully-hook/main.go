@@ -25,7 +25,6 @@ import (
 
 	"cully/env"
 	"cully/hookrun"
-	_ "cully/hookrun/oneproc" // one processor, before the rest initialises: less CPU a call
 )
 
 const usage = "usage: cully-hook [--agent NAME] < payload.json  (one agent hook call; see `cully hook --help`)"
