@@ -3,7 +3,7 @@
 // agent runs it before and after every tool call, so its start-up time is
 // the product's hot path. Measured with bench/hook.sh (interleaved runs
 // against a minimal Go hook, 2-core machine, CGO_ENABLED=0, each binary
-// from three copies): cully-hook 1.15-1.19x the minimal hook (1.18-1.20x
+// from three copies): cully-hook 1.14-1.19x the minimal hook (1.16-1.20x
 // both read back from disk), flat in journal size, 1.24-1.28x for a
 // session at its state caps; `cully hook` from the
 // full binary 2.0-2.1x, most of the difference the package initialisation of the
