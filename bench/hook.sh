@@ -74,16 +74,26 @@ ls -la "$work/big" | grep journal
 mkdir -p "$work/home/dev/project"
 export CLAUDE_PROJECT_DIR=$work/home/dev/project
 
+# cully-hook runs as `cully install` wires it for Claude Code, whose
+# payloads these are: with the hook's environment before the command
+# (install.HookEnv, GOMAXPROCS=1, which Claude Code's shell sets before the
+# runtime starts; Gemini CLI and Copilot CLI get it in their entries' own
+# env, opencode from cully's plugin). The same binary without it (as Codex
+# and Cursor run it) is a row of its own, and so is a minimal hook given it.
+hookvars=GOMAXPROCS=1
+mkdir -m 700 "$work/bare"
 for payload in "$post" "$pre"; do
   echo; echo "payload: $(basename "$payload")"
   "$work/ratio" -runs "$runs" -copies "$copies" -beside cully -stdin "$payload" \
     "minimal=CULLY_HOME=$work/min $work/minimal" \
     "minimal, default GC=CULLY_HOME=$work/min $work/minimal-default-gc" \
     "minimal, cully-hook's GODEBUG=CULLY_HOME=$work/min $work/minimal-godebug" \
-    "cully-hook, empty journal=CULLY_HOME=$work/empty $work/cully-hook" \
-    "cully-hook, $events-event journal=CULLY_HOME=$work/big $work/cully-hook" \
-    "cully-hook, session at its caps=CULLY_HOME=$work/capped $work/cully-hook" \
-    "cully hook (full binary), $events events=CULLY_HOME=$work/big $work/cully hook"
+    "minimal, with the hook's environment=$hookvars CULLY_HOME=$work/min $work/minimal" \
+    "cully-hook, empty journal=$hookvars CULLY_HOME=$work/empty $work/cully-hook" \
+    "cully-hook, $events-event journal=$hookvars CULLY_HOME=$work/big $work/cully-hook" \
+    "cully-hook, session at its caps=$hookvars CULLY_HOME=$work/capped $work/cully-hook" \
+    "cully-hook bare (as for Codex, Cursor), empty=CULLY_HOME=$work/bare $work/cully-hook" \
+    "cully hook (full binary), $events events=$hookvars CULLY_HOME=$work/big $work/cully hook"
 done
 
 # Run control: with snapshots on, every 10th PostToolUse of the session
@@ -105,8 +115,8 @@ if command -v git >/dev/null; then
   echo; echo "run control: payload $(basename "$post"), project: a 2,000-file git repository"
   CLAUDE_PROJECT_DIR="$repo" "$work/ratio" -runs "$runs" -copies "$copies" -beside cully -stdin "$post" \
     "minimal=CULLY_HOME=$work/min $work/minimal" \
-    "cully-hook, snapshots off=CULLY_SNAPSHOTS=off CULLY_HOME=$work/snap-off $work/cully-hook" \
-    "cully-hook, a snapshot every 10 calls=CULLY_SNAPSHOTS=on CULLY_HOME=$work/snap-on $work/cully-hook"
+    "cully-hook, snapshots off=$hookvars CULLY_SNAPSHOTS=off CULLY_HOME=$work/snap-off $work/cully-hook" \
+    "cully-hook, a snapshot every 10 calls=$hookvars CULLY_SNAPSHOTS=on CULLY_HOME=$work/snap-on $work/cully-hook"
   CULLY_HOME="$work/snap-on" "$work/cully" snapshot --wait --timeout 5m >/dev/null
   echo "snapshots written: $(ls "$work"/snap-on/runs/*/snapshot-*.json | wc -l)"
 fi
@@ -133,9 +143,10 @@ echo; echo "every adapter: one after-tool payload each"
     "copilot hookbridge/copilot/testdata/capture-sequence/004-postToolUse-view.json" \
     "cursor hookbridge/cursor/testdata/hooks/afterShellExecution-check-pass.json" \
     "opencode bench/payloads/opencode-tool.execute.after.json"; do
-    a=${p%% *} f=${p#* }
+    a=${p%% *} f=${p#* } vars=
+    case $a in claude | gemini | copilot | opencode) vars=$hookvars ;; esac # as install wires each agent
     mkdir -m 700 "$work/agent-$a"
-    set -- "$@" "$a ($(basename "$f" .json))=CULLY_SNAPSHOTS=off CULLY_HOME=$work/agent-$a $work/cully-hook --agent $a <$root/$f"
+    set -- "$@" "$a ($(basename "$f" .json))=$vars CULLY_SNAPSHOTS=off CULLY_HOME=$work/agent-$a $work/cully-hook --agent $a <$root/$f"
     mins+=("minimal, $a's payload=CULLY_HOME=$work/min $work/minimal <$root/$f")
   done
   "$work/ratio" -runs "$runs" -copies "$copies" -beside cully "${mins[@]}" "$@"
@@ -155,9 +166,10 @@ else
   echo; echo "read back from disk: payload $(basename "$post")"
   "$work/ratio" -runs "$runs" -stdin "$post" \
     "minimal=CULLY_HOME=$work/min $work/minimal" \
-    "cully-hook, empty journal=CULLY_HOME=$work/empty $work/cully-hook" \
-    "cully-hook, $events-event journal=CULLY_HOME=$work/big $work/cully-hook" \
-    "cully-hook, session at its caps=CULLY_HOME=$work/capped $work/cully-hook"
+    "cully-hook, empty journal=$hookvars CULLY_HOME=$work/empty $work/cully-hook" \
+    "cully-hook, $events-event journal=$hookvars CULLY_HOME=$work/big $work/cully-hook" \
+    "cully-hook, session at its caps=$hookvars CULLY_HOME=$work/capped $work/cully-hook" \
+    "cully-hook bare (as for Codex, Cursor), empty=CULLY_HOME=$work/bare $work/cully-hook"
 fi
 
 if command -v hyperfine >/dev/null; then

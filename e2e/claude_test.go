@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"cully/install"
 )
 
 // claudeVersion is the pinned client, the one the captured payloads in
@@ -135,8 +137,16 @@ func (s *session) write(name, content string) string {
 	return p
 }
 
-// install wires cully into the throwaway HOME with `cully install`.
-func (s *session) install() { s.installCommand(filepath.Join(binDir, "cully-hook")) }
+// install wires cully into the throwaway HOME with `cully install`: its
+// hook command sets the hook's environment before the program
+// (install.HookEnv), which the client's own shell then runs.
+func (s *session) install() {
+	s.installCommand(filepath.Join(binDir, "cully-hook"))
+	b, err := os.ReadFile(filepath.Join(s.home, ".claude", "settings.json"))
+	if want := `"command": "` + install.HookEnv + " " + filepath.Join(binDir, "cully-hook"); err != nil || !bytes.Contains(b, []byte(want)) {
+		s.t.Fatalf("the installed hook command is not %s…: %v\n%s", want, err, b)
+	}
+}
 
 // installCommand installs the hook entries with another command (a no-op
 // hook gives the client's own cost of running hooks).

@@ -13,10 +13,35 @@ func TestIsCullyCommand(t *testing.T) {
 	for cmd, want := range map[string]bool{
 		"/usr/local/bin/cully-hook": true, "cully-hook --agent claude": true, "'/my dir/cully-hook'": true,
 		"/x/cully hook": true, "cully statusline": true, "cully status": false, "other-hook": false, "echo cully-hook": false,
+		"GOMAXPROCS=1 /usr/local/bin/cully-hook": true, "A=1 B_2= cully-hook --agent x": true, "GOMAXPROCS=1": false,
+		"=1 cully-hook": false, "1A=1 cully-hook": false, "x=1 other-hook": false,
 	} {
 		if got := IsCullyCommand(cmd); got != want {
 			t.Errorf("IsCullyCommand(%q) = %v", cmd, got)
 		}
+	}
+}
+
+// The hook's environment goes before cully's own hook command only.
+func TestWithHookEnv(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"/usr/local/bin/cully-hook":           "GOMAXPROCS=1 /usr/local/bin/cully-hook",
+		"'/my dir/cully-hook' --agent gemini": "GOMAXPROCS=1 '/my dir/cully-hook' --agent gemini",
+		"/x/cully hook":                       "GOMAXPROCS=1 /x/cully hook",
+		"GOMAXPROCS=1 cully-hook":             "GOMAXPROCS=1 cully-hook", // already set: unchanged, so an install is idempotent
+		"GOGC=off cully-hook":                 "GOGC=off cully-hook",     // a person's own variables: theirs
+		"my-wrapper cully-hook":               "my-wrapper cully-hook",
+		"cully statusline":                    "cully statusline",
+	} {
+		if got := WithHookEnv(cmd); got != want {
+			t.Errorf("WithHookEnv(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+	dir := t.TempDir()
+	hook := filepath.Join(dir, "cully-hook")
+	os.WriteFile(hook, []byte("#!/bin/sh\n"), 0o755)
+	if !CommandRuns(WithHookEnv(hook)) {
+		t.Error("a command with the hook's environment runs when its program does")
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"cully/hookbridge"
 	"cully/hookbridge/opencode"
+	"cully/install"
 )
 
 // harness drives the installed plugin under Node with a fake opencode
@@ -40,7 +41,7 @@ console.log(JSON.stringify({ before, after: after.output, read: read.output }))
 const fakeHook = `#!/bin/sh
 n=$(ls "$LOG" | wc -l)
 cat > "$LOG/$n.json"
-echo "$* $OPENCODE_PROJECT_DIR" > "$LOG/$n.args"
+echo "$* $OPENCODE_PROJECT_DIR GOMAXPROCS=$GOMAXPROCS" > "$LOG/$n.args"
 if [ -n "$GARBAGE" ]; then echo "not json"; exit 1; fi
 grep -q '"hook_event_name":"tool.execute.after"' "$LOG/$n.json" && grep -q '"tool_name":"bash"' "$LOG/$n.json" && echo '{"context":"cully: a nudge"}'
 exit 0
@@ -113,8 +114,8 @@ func TestOpencodePluginUnderNode(t *testing.T) {
 	if got := strings.Join(events, " "); got != want {
 		t.Fatalf("events sent: %s\nwant:        %s", got, want)
 	}
-	if args[0] != "--agent opencode /w/project" {
-		t.Errorf("hook run as %q, want --agent opencode with OPENCODE_PROJECT_DIR=/w/project", args[0])
+	if want := "--agent opencode /w/project " + install.HookEnv; args[0] != want {
+		t.Errorf("hook run as %q, want --agent opencode with OPENCODE_PROJECT_DIR=/w/project and the hook's environment (%q)", args[0], want)
 	}
 	// Each payload decodes to what the rules need.
 	kinds := []string{"pre_tool", "post_tool", "post_tool", "post_tool", "session_start", "stop", "prompt"}

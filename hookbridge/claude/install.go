@@ -2,6 +2,7 @@ package claude
 
 import (
 	"fmt"
+	"runtime"
 
 	"cully/hookbridge"
 	"cully/install"
@@ -25,6 +26,11 @@ const HookTimeout = 5
 // the status line when statusline is set and the user has none).
 func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOptions) (*install.Plan, error) {
 	path, hookCmd, statusCmd := t.Settings, o.HookCommand, o.StatusLineCommand
+	if runtime.GOOS != "windows" {
+		// Claude Code runs a hook's command line through a POSIX shell
+		// here, so the hook's environment can go before it.
+		hookCmd = install.WithHookEnv(hookCmd)
+	}
 	root, err := install.ParseSettings(path, before)
 	if err != nil {
 		return nil, err

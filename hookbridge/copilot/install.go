@@ -110,6 +110,7 @@ func setEntry(h *install.Node, line, ev string) {
 	if env.Get(EventVar).Str() != ev {
 		env.Set(EventVar, install.Scalar(ev))
 	}
+	install.SetHookEnv(h) // beside the event: the entry's own environment
 	if t := h.Get("timeoutSec"); t == nil || string(t.Raw) != fmt.Sprint(HookTimeout) {
 		h.Set("timeoutSec", install.Scalar(HookTimeout))
 	}

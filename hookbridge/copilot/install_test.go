@@ -105,7 +105,7 @@ func TestInstallUninstallRoundTripIsByteExact(t *testing.T) {
 			}
 			h := ours[0]
 			env, _ := h["env"].(map[string]any)
-			if h["type"] != "command" || h["bash"] != "/opt/bin/cully-hook --agent copilot || true" || env[EventVar] != ev || h["timeoutSec"] != float64(HookTimeout) {
+			if h["type"] != "command" || h["bash"] != "/opt/bin/cully-hook --agent copilot || true" || env[EventVar] != ev || env[install.HookEnvName] != install.HookEnvValue || h["timeoutSec"] != float64(HookTimeout) {
 				t.Errorf("%s: entry for %s: %v", c.scope, ev, h)
 			}
 		}

@@ -59,6 +59,7 @@ func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOpt
 				if tm := h.Get("timeout"); tm == nil || string(tm.Raw) != fmt.Sprint(HookTimeout) {
 					h.Set("timeout", install.Scalar(HookTimeout))
 				}
+				install.SetHookEnv(h)
 			}
 		}
 		if !found {
@@ -67,6 +68,10 @@ func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOpt
 			h.Set("type", install.Scalar("command"))
 			h.Set("command", install.Scalar(hookCmd))
 			h.Set("timeout", install.Scalar(HookTimeout))
+			// The hook's environment in the entry's own (Gemini CLI's hook
+			// env), not before its command: Gemini CLI trusts a hook by its
+			// command line, which stays as it was.
+			install.SetHookEnv(h)
 			group := install.Object()
 			group.Set("hooks", &install.Node{Kind: 'a', Items: []*install.Node{h}})
 			arr.Items = append(arr.Items, group)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"cully/hookbridge"
+	"cully/install"
 )
 
 const userSettings = `{
@@ -50,6 +51,7 @@ func TestInstallRoundTrip(t *testing.T) {
 			Hooks   []struct {
 				Name, Type, Command string
 				Timeout             int
+				Env                 map[string]string
 			} `json:"hooks"`
 		} `json:"hooks"`
 	}
@@ -59,7 +61,7 @@ func TestInstallRoundTrip(t *testing.T) {
 	for _, ev := range Events {
 		g := s.Hooks[ev]
 		last := g[len(g)-1].Hooks
-		if len(last) != 1 || last[0].Command != "/opt/cully-hook" || last[0].Name != "cully" || last[0].Type != "command" || last[0].Timeout != HookTimeout {
+		if len(last) != 1 || last[0].Command != "/opt/cully-hook" || last[0].Name != "cully" || last[0].Type != "command" || last[0].Timeout != HookTimeout || last[0].Env[install.HookEnvName] != install.HookEnvValue {
 			t.Errorf("%s: %+v", ev, g)
 		}
 	}
