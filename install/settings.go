@@ -49,9 +49,10 @@ func PathFree(cmd string) bool {
 	return true
 }
 
-// HookEnv is the environment cully's hook commands set for the hook, where
-// the agent runs them through a POSIX shell (WithHookEnv): one processor,
-// from the runtime's start. A Go process given GOMAXPROCS=1 before it
+// HookEnv is the environment cully's hook runs with, where the agent can
+// set it safely: before the command where the agent runs it through a
+// POSIX shell (WithHookEnv), in the entry's own environment where it has
+// one (SetHookEnv). One processor, from the runtime's start. A Go process given GOMAXPROCS=1 before it
 // starts makes no second processor and so starts no thread to run its
 // first goroutines on it; the hook has no parallel work. Set from inside
 // the process it came too late (the threads were started) and cost a stop
@@ -78,8 +79,8 @@ func SetHookEnv(h *Node) {
 }
 
 // WithHookEnv is cmd with HookEnv set before it, when cmd is cully's hook
-// command (not its status line) and sets nothing of its own (a command a person wrote with
-// variables of their own is theirs).
+// command (not its status line) and sets nothing of its own (a command a
+// person wrote with variables of their own is theirs).
 func WithHookEnv(cmd string) string {
 	f := programWords(cmd)
 	if len(f) == 0 || len(f) != len(shellWords(cmd)) {
