@@ -65,25 +65,29 @@ const HookEnv = HookEnvName + "=" + HookEnvValue
 // whose hook entries carry an environment of their own (SetHookEnv).
 const HookEnvName, HookEnvValue = "GOMAXPROCS", "1"
 
-// SetHookEnv puts HookEnv into a hook entry's own environment (its "env"
-// object), made when there is none.
-func SetHookEnv(h *Node) {
+// SetEnv sets name to value in a hook entry's own environment (its "env"
+// object, made when there is none), changing nothing when it is set so.
+func SetEnv(h *Node, name, value string) {
 	env := h.Get("env")
 	if env == nil || env.Kind != 'o' {
 		env = Object()
 		h.Set("env", env)
 	}
-	if env.Get(HookEnvName).Str() != HookEnvValue {
-		env.Set(HookEnvName, Scalar(HookEnvValue))
+	if env.Get(name).Str() != value {
+		env.Set(name, Scalar(value))
 	}
 }
+
+// SetHookEnv puts HookEnv into a hook entry's own environment.
+func SetHookEnv(h *Node) { SetEnv(h, HookEnvName, HookEnvValue) }
 
 // WithHookEnv is cmd with HookEnv set before it, when cmd is cully's hook
 // command (not its status line) and sets nothing of its own (a command a
 // person wrote with variables of their own is theirs).
 func WithHookEnv(cmd string) string {
-	f := programWords(cmd)
-	if len(f) == 0 || len(f) != len(shellWords(cmd)) {
+	words := shellWords(cmd)
+	f := skipAssignments(words)
+	if len(f) == 0 || len(f) != len(words) {
 		return cmd
 	}
 	if b := filepath.Base(f[0]); b != "cully-hook" && (b != "cully" || len(f) < 2 || f[1] != "hook") {
@@ -94,12 +98,14 @@ func WithHookEnv(cmd string) string {
 
 // programWords is a command line's words from its program on: the
 // NAME=value assignments a shell takes before the program are skipped.
-func programWords(cmd string) []string {
-	f := shellWords(cmd)
-	for len(f) > 0 && isAssignment(f[0]) {
-		f = f[1:]
+func programWords(cmd string) []string { return skipAssignments(shellWords(cmd)) }
+
+// skipAssignments is words without the NAME=value words that lead them.
+func skipAssignments(words []string) []string {
+	for len(words) > 0 && isAssignment(words[0]) {
+		words = words[1:]
 	}
-	return f
+	return words
 }
 
 // isAssignment reports whether a shell word is NAME=value.

@@ -35,9 +35,10 @@ func decodeStateFile(body []byte) (*engine.State, *journalPos, error) {
 	st := &blk.st
 	d := stateDecoder{blk: blk, b: body, s: string(body)}
 	var pos *journalPos
-	// One pass (jsonlite.MembersAt): the two maps that make a large state
-	// large are walked as they are validated; every other member is
-	// validated whole (ValueAt) and then read as a value.
+	// One pass (jsonlite.MembersAt): every member is validated whole
+	// (ValueAt) and then read as a value, but for the two large maps, which
+	// a body written before they went binary (statemaps.go) still holds
+	// in its JSON: those are walked as they are validated.
 	err = jsonlite.MembersAt(b, func(k []byte, at int) (int, error) {
 		if at < len(b) && b[at] == '{' {
 			switch string(k) {

@@ -102,14 +102,7 @@ func setEntry(h *install.Node, line, ev string) {
 	if h.Get("command") != nil && install.IsCullyCommand(h.Get("command").Str()) {
 		h.Del("command") // bash wins on Unix; an older line of ours must not linger
 	}
-	env := h.Get("env")
-	if env == nil || env.Kind != 'o' {
-		env = install.Object()
-		h.Set("env", env)
-	}
-	if env.Get(EventVar).Str() != ev {
-		env.Set(EventVar, install.Scalar(ev))
-	}
+	install.SetEnv(h, EventVar, ev)
 	install.SetHookEnv(h) // beside the event: the entry's own environment
 	if t := h.Get("timeoutSec"); t == nil || string(t.Raw) != fmt.Sprint(HookTimeout) {
 		h.Set("timeoutSec", install.Scalar(HookTimeout))
