@@ -77,9 +77,11 @@ export CLAUDE_PROJECT_DIR=$work/home/dev/project
 # cully-hook runs as `cully install` wires it for Claude Code, whose
 # payloads these are: with the hook's environment before the command
 # (install.HookEnv, GOMAXPROCS=1, which Claude Code's shell sets before the
-# runtime starts; Gemini CLI and Copilot CLI get it in their entries' own
-# env, opencode from cully's plugin). The same binary without it (as Codex
-# and Cursor run it) is a row of its own, and so is a minimal hook given it.
+# runtime starts, and so does Codex's where the user's shell takes it;
+# Gemini CLI and Copilot CLI get it in their entries' own env, opencode
+# from cully's plugin). The same binary without it (as Cursor runs it, and
+# Codex under a shell that does not take it) is a row of its own, and so is
+# a minimal hook given it.
 hookvars=GOMAXPROCS=1
 mkdir -m 700 "$work/bare"
 for payload in "$post" "$pre"; do
@@ -92,7 +94,7 @@ for payload in "$post" "$pre"; do
     "cully-hook, empty journal=$hookvars CULLY_HOME=$work/empty $work/cully-hook" \
     "cully-hook, $events-event journal=$hookvars CULLY_HOME=$work/big $work/cully-hook" \
     "cully-hook, session at its caps=$hookvars CULLY_HOME=$work/capped $work/cully-hook" \
-    "cully-hook bare (as for Codex, Cursor), empty=CULLY_HOME=$work/bare $work/cully-hook" \
+    "cully-hook bare (as for Cursor), empty=CULLY_HOME=$work/bare $work/cully-hook" \
     "cully hook (full binary), $events events=$hookvars CULLY_HOME=$work/big $work/cully hook"
 done
 
@@ -144,7 +146,7 @@ echo; echo "every adapter: one after-tool payload each"
     "cursor hookbridge/cursor/testdata/hooks/afterShellExecution-check-pass.json" \
     "opencode bench/payloads/opencode-tool.execute.after.json"; do
     a=${p%% *} f=${p#* } vars=
-    case $a in claude | gemini | copilot | opencode) vars=$hookvars ;; esac # as install wires each agent
+    case $a in claude | codex | gemini | copilot | opencode) vars=$hookvars ;; esac # as install wires each agent (Codex: for a POSIX shell)
     mkdir -m 700 "$work/agent-$a"
     set -- "$@" "$a ($(basename "$f" .json))=$vars CULLY_SNAPSHOTS=off CULLY_HOME=$work/agent-$a $work/cully-hook --agent $a <$root/$f"
     mins+=("minimal, $a's payload=CULLY_HOME=$work/min $work/minimal <$root/$f")
@@ -169,7 +171,7 @@ else
     "cully-hook, empty journal=$hookvars CULLY_HOME=$work/empty $work/cully-hook" \
     "cully-hook, $events-event journal=$hookvars CULLY_HOME=$work/big $work/cully-hook" \
     "cully-hook, session at its caps=$hookvars CULLY_HOME=$work/capped $work/cully-hook" \
-    "cully-hook bare (as for Codex, Cursor), empty=CULLY_HOME=$work/bare $work/cully-hook"
+    "cully-hook bare (as for Cursor), empty=CULLY_HOME=$work/bare $work/cully-hook"
 fi
 
 if command -v hyperfine >/dev/null; then

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"cully/install"
 )
 
 // codexVersion is the pinned Codex CLI, the one the captured payloads in
@@ -266,6 +268,9 @@ enabled = false
 		"HOME=" + s.home, "CODEX_HOME=" + s.codexHome, "CULLY_HOME=" + s.state, "CULLY_SNAPSHOTS=off", "MOCK_API_KEY=sk-e2e-not-real",
 		// codex on PATH, so cully install can ask it to trust the hooks.
 		"PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH"),
+		// The shell Codex runs hook commands through ($SHELL -lc), a login
+		// bash as on most machines (its profile is the throwaway HOME's).
+		"SHELL=" + bashPath(t),
 	}
 	return s
 }
@@ -281,6 +286,21 @@ func (s *codexSession) install() {
 	if !strings.Contains(string(out), "codex: trusted cully's 9 hook entries") {
 		s.t.Fatalf("cully install did not have Codex trust its hooks:\n%s", out)
 	}
+	// The hook's environment goes before the command, which Codex's shell
+	// then runs: the session's journal shows that it ran.
+	b, err := os.ReadFile(filepath.Join(s.codexHome, "hooks.json"))
+	if want := `"command": "` + install.HookEnv + " " + filepath.Join(binDir, "cully-hook") + ` --agent codex"`; err != nil || bytes.Count(b, []byte(want)) != 9 {
+		s.t.Fatalf("the installed hook commands are not %s: %v\n%s", want, err, b)
+	}
+}
+
+// bashPath is bash's path, which Codex is given as the user's shell.
+func bashPath(t *testing.T) string {
+	p, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash here")
+	}
+	return p
 }
 
 // run runs `codex exec` to the end of the script, without any flag that

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -42,6 +44,51 @@ func TestWithHookEnv(t *testing.T) {
 	os.WriteFile(hook, []byte("#!/bin/sh\n"), 0o755)
 	if !CommandRuns(WithHookEnv(hook)) {
 		t.Error("a command with the hook's environment runs when its program does")
+	}
+}
+
+// Every shell AssignmentShell counts runs the hook's environment before a
+// command as Codex runs it ($SHELL -lc), checked with each such shell this
+// machine has (.ci/run installs zsh and mksh beside sh, bash and dash); the
+// shells it does not count are the ones where that is not so, or not
+// always.
+func TestAssignmentShellRunsTheHookEnvironment(t *testing.T) {
+	for shell, want := range map[string]bool{
+		"": true, "/bin/sh": true, "/usr/bin/bash": true, "/bin/zsh": true, "dash": true, "/bin/mksh": true,
+		"/bin/tcsh": false, "/bin/csh": false, "/usr/bin/fish": false, "/usr/bin/nu": false, "/usr/bin/pwsh": false, "/usr/bin/xonsh": false, "/usr/bin/elvish": false,
+	} {
+		if got := AssignmentShell(shell); got != want {
+			t.Errorf("AssignmentShell(%q) = %v, want %v", shell, got, want)
+		}
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("no POSIX shells")
+	}
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "cully-hook")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\necho \"GOMAXPROCS=$GOMAXPROCS\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	for _, name := range []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "yash", "busybox"} {
+		path, err := exec.LookPath(name)
+		if err != nil || !AssignmentShell(path) {
+			continue
+		}
+		args := []string{"-lc", WithHookEnv(prog)}
+		if name == "busybox" {
+			args = append([]string{"sh"}, args...)
+		}
+		cmd := exec.Command(path, args...)
+		cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH")} // no profile of this machine's
+		out, err := cmd.CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != HookEnv {
+			t.Errorf("%s -lc %q: %v, %q; want %q", path, WithHookEnv(prog), err, out, HookEnv)
+		}
+		ran++
+	}
+	if ran < 2 {
+		t.Fatalf("only %d shells here to run it with", ran)
 	}
 }
 

@@ -96,6 +96,22 @@ func WithHookEnv(cmd string) string {
 	return HookEnv + " " + cmd
 }
 
+// AssignmentShell reports whether shell, as $SHELL names it, runs
+// `NAME=value command` (WithHookEnv's form) the way a POSIX shell does, for
+// an agent that runs hook commands through the user's shell (Codex: $SHELL
+// -lc, /bin/sh when $SHELL is empty). The sh family does: sh, bash, dash,
+// zsh, ksh and its kin, yash, ash, busybox. csh and tcsh, nushell, elvish,
+// xonsh and PowerShell do not (tcsh: "GOMAXPROCS=1: Command not found.",
+// and every hook call would fail); fish has only since 3.1, which its name
+// does not tell, so fish is not counted.
+func AssignmentShell(shell string) bool {
+	switch filepath.Base(shell) {
+	case ".", "sh", "bash", "dash", "zsh", "ksh", "ksh93", "mksh", "oksh", "loksh", "pdksh", "yash", "ash", "busybox", "posh":
+		return true // filepath.Base("") is "."
+	}
+	return false
+}
+
 // programWords is a command line's words from its program on: the
 // NAME=value assignments a shell takes before the program are skipped.
 func programWords(cmd string) []string { return skipAssignments(shellWords(cmd)) }

@@ -2,6 +2,7 @@ package codex
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 
 	"cully/hookbridge"
@@ -48,9 +49,17 @@ func hookCommand(cmd string) string {
 // Install computes hooks.json after installing cully's entries, one per
 // event, each in a group of its own with no matcher (every tool), as
 // {"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":…,"timeout":5}]}],…}}.
-// Codex has no status line.
+// Codex has no status line. Codex runs each command through the user's
+// shell ($SHELL -lc); where that shell takes NAME=value before a command
+// (install.AssignmentShell), the hook's environment goes there, as for
+// Claude Code. Codex 0.171's entries have no environment of their own, and
+// both scopes are this machine's own, so the shell that reads it is the
+// user's.
 func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOptions) (*install.Plan, error) {
 	path, hookCmd := t.Settings, hookCommand(o.HookCommand)
+	if runtime.GOOS != "windows" && install.AssignmentShell(o.Shell) {
+		hookCmd = install.WithHookEnv(hookCmd)
+	}
 	root, err := install.ParseSettings(path, before)
 	if err != nil {
 		return nil, err
