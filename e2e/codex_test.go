@@ -287,7 +287,8 @@ func (s *codexSession) install() {
 		s.t.Fatalf("cully install did not have Codex trust its hooks:\n%s", out)
 	}
 	// The hook's environment goes before the command, which Codex's shell
-	// then runs: the session's journal shows that it ran.
+	// then runs: what the tests then find in the journal and in the model's
+	// requests shows that every call ran.
 	b, err := os.ReadFile(filepath.Join(s.codexHome, "hooks.json"))
 	if want := `"command": "` + install.HookEnv + " " + filepath.Join(binDir, "cully-hook") + ` --agent codex"`; err != nil || bytes.Count(b, []byte(want)) != 9 {
 		s.t.Fatalf("the installed hook commands are not %s: %v\n%s", want, err, b)

@@ -101,9 +101,11 @@ func WithHookEnv(cmd string) string {
 // an agent that runs hook commands through the user's shell (Codex: $SHELL
 // -lc, /bin/sh when $SHELL is empty). The sh family does: sh, bash, dash,
 // zsh, ksh and its kin, yash, ash, busybox. csh and tcsh, nushell, elvish,
-// xonsh and PowerShell do not (tcsh: "GOMAXPROCS=1: Command not found.",
-// and every hook call would fail); fish has only since 3.1, which its name
-// does not tell, so fish is not counted.
+// xonsh and PowerShell do not, or not by that syntax (tcsh 6.24 refuses even
+// Codex's -lc: "Unknown option: `-lc'", so no hook of any kind runs there);
+// fish has only since 3.1, which its name does not tell, so fish is not
+// counted. A shell not counted gets the command bare, which runs wherever
+// the hook can run at all.
 func AssignmentShell(shell string) bool {
 	switch filepath.Base(shell) {
 	case ".", "sh", "bash", "dash", "zsh", "ksh", "ksh93", "mksh", "oksh", "loksh", "pdksh", "yash", "ash", "busybox", "posh":
