@@ -77,11 +77,10 @@ export CLAUDE_PROJECT_DIR=$work/home/dev/project
 # cully-hook runs as `cully install` wires it for Claude Code, whose
 # payloads these are: with the hook's environment before the command
 # (install.HookEnv, GOMAXPROCS=1, which Claude Code's shell sets before the
-# runtime starts, and so does Codex's where the user's shell takes it;
-# Gemini CLI and Copilot CLI get it in their entries' own env, opencode
-# from cully's plugin). The same binary without it (as Cursor runs it, and
-# Codex under a shell that does not take it) is a row of its own, and so is
-# a minimal hook given it.
+# runtime starts, and so does Codex's (bash, zsh or sh: all but PowerShell
+# users); Gemini CLI and Copilot CLI get it in their entries' own env,
+# opencode from cully's plugin). The same binary without it (as Cursor runs
+# it) is a row of its own, and so is a minimal hook given it.
 hookvars=GOMAXPROCS=1
 mkdir -m 700 "$work/bare"
 for payload in "$post" "$pre"; do
@@ -146,7 +145,7 @@ echo; echo "every adapter: one after-tool payload each"
     "cursor hookbridge/cursor/testdata/hooks/afterShellExecution-check-pass.json" \
     "opencode bench/payloads/opencode-tool.execute.after.json"; do
     a=${p%% *} f=${p#* } vars=
-    case $a in claude | codex | gemini | copilot | opencode) vars=$hookvars ;; esac # as install wires each agent (Codex: for a POSIX shell)
+    case $a in claude | codex | gemini | copilot | opencode) vars=$hookvars ;; esac # as install wires each agent
     mkdir -m 700 "$work/agent-$a"
     set -- "$@" "$a ($(basename "$f" .json))=$vars CULLY_SNAPSHOTS=off CULLY_HOME=$work/agent-$a $work/cully-hook --agent $a <$root/$f"
     mins+=("minimal, $a's payload=CULLY_HOME=$work/min $work/minimal <$root/$f")

@@ -268,8 +268,9 @@ enabled = false
 		"HOME=" + s.home, "CODEX_HOME=" + s.codexHome, "CULLY_HOME=" + s.state, "CULLY_SNAPSHOTS=off", "MOCK_API_KEY=sk-e2e-not-real",
 		// codex on PATH, so cully install can ask it to trust the hooks.
 		"PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH"),
-		// The shell Codex runs hook commands through ($SHELL -lc), a login
-		// bash as on most machines (its profile is the throwaway HOME's).
+		// The user's terminal's shell. Codex runs hook commands through
+		// a shell of its own choosing (the login shell, from the password
+		// database), not this one: TestCodexRunsHooksWhateverSHELLSays.
 		"SHELL=" + bashPath(t),
 	}
 	return s
@@ -286,11 +287,13 @@ func (s *codexSession) install() {
 	if !strings.Contains(string(out), "codex: trusted cully's 9 hook entries") {
 		s.t.Fatalf("cully install did not have Codex trust its hooks:\n%s", out)
 	}
-	// The hook's environment goes before the command, which Codex's shell
-	// then runs: what the tests then find in the journal and in the model's
-	// requests shows that every call ran.
+	// The hook's environment goes before the command (this user's login
+	// shell is not PowerShell), which Codex's shell then runs: what the
+	// tests then find in the journal and in the model's requests shows that
+	// every call ran.
+	want := `"command": "` + install.HookEnv + " " + filepath.Join(binDir, "cully-hook") + ` --agent codex"`
 	b, err := os.ReadFile(filepath.Join(s.codexHome, "hooks.json"))
-	if want := `"command": "` + install.HookEnv + " " + filepath.Join(binDir, "cully-hook") + ` --agent codex"`; err != nil || bytes.Count(b, []byte(want)) != 9 {
+	if err != nil || bytes.Count(b, []byte(want)) != 9 {
 		s.t.Fatalf("the installed hook commands are not %s: %v\n%s", want, err, b)
 	}
 }
@@ -416,4 +419,32 @@ func TestCodexGuardAndCheckpointReachModelOnce(t *testing.T) {
 		t.Errorf("the token counts from the rollout are not in the journal: %v", usage)
 	}
 	t.Logf("4 tool calls in %v with cully; usage %v", s.elapsed, usage)
+}
+
+// Codex 0.171 runs hook commands with its session's shell (the login shell
+// when Codex knows it as bash, zsh or sh, else bash), not $SHELL: with $SHELL
+// naming tcsh (which refuses -lc), every hook still runs, with
+// the hook's environment before its command, as install writes it for a
+// user whose login shell is of the sh family.
+func TestCodexRunsHooksWhateverSHELLSays(t *testing.T) {
+	s := newCodexSession(t, []string{"ls /nonexistent-cully-e2e-dir", "echo done"})
+	for i, kv := range s.env {
+		if strings.HasPrefix(kv, "SHELL=") {
+			s.env[i] = "SHELL=/usr/bin/tcsh"
+		}
+	}
+	s.install()
+	s.run()
+	pre, post := 0, 0
+	for _, r := range s.journal() {
+		switch r["hook"] {
+		case "PreToolUse":
+			pre++
+		case "PostToolUse":
+			post++
+		}
+	}
+	if pre != 2 || post != 2 {
+		t.Fatalf("journal has %d pre and %d post records for 2 calls under SHELL=/usr/bin/tcsh", pre, post)
+	}
 }

@@ -113,10 +113,10 @@ type InstallOptions struct {
 	// hook commands (opencode), from package cully/plugin, which the hook
 	// binary does not link.
 	Plugin string
-	// Shell is the user's shell ($SHELL), for an agent that runs hook
-	// commands through it (Codex): whether the hook's environment can go
-	// before the command (install.AssignmentShell).
-	Shell string
+	// Shells are the user's shells (install.UserShells), for an agent that
+	// runs hook commands through one of them (Codex): whether the hook's
+	// environment can go before the command.
+	Shells []string
 }
 
 // Check is one line of `cully doctor`: a pass, a note (Warn) or a failure,

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -96,22 +97,39 @@ func WithHookEnv(cmd string) string {
 	return HookEnv + " " + cmd
 }
 
-// AssignmentShell reports whether shell, as $SHELL names it, runs
-// `NAME=value command` (WithHookEnv's form) the way a POSIX shell does, for
-// an agent that runs hook commands through the user's shell (Codex: $SHELL
-// -lc, /bin/sh when $SHELL is empty). The sh family does: sh, bash, dash,
-// zsh, ksh and its kin, yash, ash, busybox. csh and tcsh, nushell, elvish,
-// xonsh and PowerShell do not, or not by that syntax (tcsh 6.24 refuses even
-// Codex's -lc: "Unknown option: `-lc'", so no hook of any kind runs there);
-// fish has only since 3.1, which its name does not tell, so fish is not
-// counted. A shell not counted gets the command bare, which runs wherever
-// the hook can run at all.
-func AssignmentShell(shell string) bool {
-	switch filepath.Base(shell) {
-	case ".", "sh", "bash", "dash", "zsh", "ksh", "ksh93", "mksh", "oksh", "loksh", "pdksh", "yash", "ash", "busybox", "posh":
-		return true // filepath.Base("") is "."
+// UserShells are the user's shells as this machine names them: the login
+// shell in the password database (/etc/passwd, for the current user; none
+// where the user is not in that file, as with a directory service, or on
+// Windows), then $SHELL when it is set. An agent that runs hook commands
+// through the user's shell (Codex) takes its pick from the first; $SHELL
+// is there to be safe when the two disagree.
+func UserShells(getenv func(string) string) []string {
+	var shells []string
+	if b, err := os.ReadFile("/etc/passwd"); err == nil {
+		if sh := LoginShell(b, os.Getuid()); sh != "" {
+			shells = append(shells, sh)
+		}
 	}
-	return false
+	if sh := getenv("SHELL"); sh != "" {
+		shells = append(shells, sh)
+	}
+	return shells
+}
+
+// LoginShell is the shell field of uid's line in a passwd file ("" when
+// there is none): name:password:uid:gid:gecos:home:shell.
+func LoginShell(passwd []byte, uid int) string {
+	if uid < 0 {
+		return ""
+	}
+	want := strconv.Itoa(uid)
+	for _, line := range strings.Split(string(passwd), "\n") {
+		f := strings.Split(strings.TrimRight(line, "\r"), ":")
+		if len(f) == 7 && f[2] == want && !strings.HasPrefix(f[0], "#") {
+			return f[6]
+		}
+	}
+	return ""
 }
 
 // programWords is a command line's words from its program on: the

@@ -172,7 +172,7 @@ func (r *installRun) planInstall(o installOpts) error {
 		if err != nil {
 			return err
 		}
-		plan, err := r.in.Install(r.t, before, hookbridge.InstallOptions{HookCommand: hookCmd, StatusLineCommand: statusCmd, Plugin: plugin.For(r.in.Name()), Shell: r.at.Getenv("SHELL")})
+		plan, err := r.in.Install(r.t, before, hookbridge.InstallOptions{HookCommand: hookCmd, StatusLineCommand: statusCmd, Plugin: plugin.For(r.in.Name()), Shells: install.UserShells(r.at.Getenv)})
 		if err != nil {
 			return err
 		}

@@ -593,3 +593,27 @@ func TestOutputBody(t *testing.T) {
 		}
 	}
 }
+
+// Only PowerShell, among the shells Codex may run hook commands through,
+// does not take the hook's environment before the command; whichever of
+// the user's shells names it, the command goes bare.
+func TestHookShellTakesEnv(t *testing.T) {
+	for _, c := range []struct {
+		shells []string
+		want   bool
+	}{
+		{nil, true},
+		{[]string{"/bin/bash"}, true},
+		{[]string{"/bin/bash", "/usr/bin/tcsh"}, true}, // Codex falls back to bash for tcsh
+		{[]string{"/usr/bin/fish", "/usr/bin/nu"}, true},
+		{[]string{"/usr/bin/zsh", "/usr/bin/pwsh"}, false},
+		{[]string{"/opt/microsoft/powershell/7/pwsh"}, false},
+		{[]string{`C:\Program Files\PowerShell\7\pwsh.exe`}, false},
+		{[]string{"powershell"}, false},
+		{[]string{"/usr/local/bin/pwsh-preview"}, true}, // not a name Codex knows: it falls back to bash
+	} {
+		if got := hookShellTakesEnv(c.shells); got != c.want {
+			t.Errorf("hookShellTakesEnv(%q) = %v, want %v", c.shells, got, c.want)
+		}
+	}
+}

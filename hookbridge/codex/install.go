@@ -2,6 +2,7 @@ package codex
 
 import (
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -46,25 +47,58 @@ func hookCommand(cmd string) string {
 	return cmd
 }
 
+// hookShellTakesEnv reports whether the shell Codex runs hook commands
+// through takes NAME=value before a command, given the user's shells
+// (install.UserShells). Codex 0.171 runs them with its session's shell and
+// -c, whatever $SHELL says: in the real client, $SHELL set to tcsh, fish,
+// zsh, sh, mksh, dash, pwsh, nu or unset, every hook ran as `/bin/bash -c
+// "<command>"` for a user whose login shell is bash (e2e/codex_test.go
+// has the tcsh case). That shell is the login shell when Codex knows it as
+// bash, zsh or sh, PowerShell (-NoProfile -Command) when it is PowerShell,
+// and otherwise bash, zsh or /bin/sh, the first there is (Codex's
+// shell_detect). So only PowerShell does not take it: a PowerShell among
+// the user's shells means the command goes bare.
+func hookShellTakesEnv(shells []string) bool {
+	for _, sh := range shells {
+		if isPowerShell(sh) {
+			return false
+		}
+	}
+	return true
+}
+
+// isPowerShell reports whether a shell path names PowerShell, by its file
+// stem as Codex tells shells apart.
+func isPowerShell(shell string) bool {
+	stem := strings.ToLower(strings.TrimSuffix(filepath.Base(strings.ReplaceAll(shell, "\\", "/")), filepath.Ext(shell)))
+	return stem == "pwsh" || stem == "powershell"
+}
+
 // Install computes hooks.json after installing cully's entries, one per
 // event, each in a group of its own with no matcher (every tool), as
 // {"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":…,"timeout":5}]}],…}}.
-// Codex has no status line. Codex runs each command through the user's
-// shell ($SHELL -lc); where that shell takes NAME=value before a command
-// (install.AssignmentShell), the hook's environment goes there, as for
-// Claude Code. Codex 0.171's entries have no environment of their own, and
-// both scopes are this machine's own, so the shell that reads it is the
-// user's.
+// Codex has no status line. Codex runs each command through a shell of the
+// sh family (hookShellTakesEnv), so the hook's environment goes before it,
+// as for Claude Code: Codex 0.171's entries have no environment of their
+// own. Not on Windows, nor for a user whose shell is PowerShell.
 func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOptions) (*install.Plan, error) {
 	path, hookCmd := t.Settings, hookCommand(o.HookCommand)
-	if runtime.GOOS != "windows" && install.AssignmentShell(o.Shell) {
-		hookCmd = install.WithHookEnv(hookCmd)
+	bare := ""
+	if runtime.GOOS != "windows" {
+		if hookShellTakesEnv(o.Shells) {
+			hookCmd = install.WithHookEnv(hookCmd)
+		} else if install.IsCullyCommand(hookCmd) {
+			bare = fmt.Sprintf("your shell is PowerShell (%s), which Codex runs hook commands through and which does not take %s before a command, so the hook runs without it, about 0.1 ms a call slower (docs/agents.md)", strings.Join(o.Shells, ", "), install.HookEnv)
+		}
 	}
 	root, err := install.ParseSettings(path, before)
 	if err != nil {
 		return nil, err
 	}
 	p := &install.Plan{Path: path, Before: before}
+	if bare != "" {
+		p.Notes = append(p.Notes, bare)
+	}
 	if o.StatusLineCommand != "" {
 		p.Notes = append(p.Notes, "status line: Codex has no status-line command, so there is none to install")
 	}
