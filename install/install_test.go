@@ -97,9 +97,6 @@ func TestUserShells(t *testing.T) {
 	if len(shells) == 0 || shells[len(shells)-1] != "/usr/bin/pwsh" {
 		t.Errorf("UserShells = %q, want $SHELL last", shells)
 	}
-	if runtime.GOOS == "linux" && len(shells) != 2 {
-		t.Logf("no passwd line for uid %d here: %q", os.Getuid(), shells)
-	}
 }
 
 func TestBackupsKeepTheNewestFewInTheStateDir(t *testing.T) {
