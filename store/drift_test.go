@@ -429,3 +429,57 @@ func recorded(t *testing.T, cfg *engine.Config, n int) Home {
 // writers do, not deadlines, and a loaded 2-core machine under the race
 // detector can queue a writer past the 2 s default.
 const testLockWait = 60 * 1e9 // ns
+
+// A hook that fell back past a damaged newest body and was killed while
+// writing the new one still leaves a state to read: the new body goes
+// clear of the one good body and into the damaged one's slot, never over
+// the good one. (Found by TestKilledHooksNeverLeaveStateBehindTheJournal:
+// with the damaged body at the front of the file, the new one used to be
+// placed after it, on the good one, under the good one's header; and the
+// half-written body over the damaged one's tail, two halves of the same
+// shape, decoded as a state: the body's sum now covers all of it.)
+func TestFallbackSaveKilledLeavesAState(t *testing.T) {
+	cfg := engine.DefaultConfig()
+	for front := range 2 { // the damaged newest body at the file's front, then behind the good one
+		h := Home{Dir: t.TempDir(), LockWait: testLockWait}
+		n := 0
+		for i := 0; ; i++ {
+			if _, err := h.Record(testEvent("s", i), &cfg); err != nil {
+				t.Fatal(err)
+			}
+			n++
+			s, err := openState(h.StatePath("s"), testLockWait, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			atFront := s.hdr[s.newest].off == stateBodyAt
+			s.Close()
+			if i >= 3 && atFront == (front == 0) {
+				break
+			}
+		}
+		s, err := openState(h.StatePath("s"), testLockWait, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cur := s.hdr[s.newest]
+		s.f.WriteAt([]byte("\x00garbage"), int64(cur.off+cur.n/2)) // damage the newest body
+		st, pos, _, older, err := s.state("s")
+		if err != nil || older == nil {
+			t.Fatalf("the body before the damaged one is read: %v %v", older, err)
+		}
+		s.fellBack = true // as loadForUpdate sets it
+		s.setMark(true)   // as every update does before its journal append
+		body := appendStateFile(nil, st, pos)
+		body = append(body, make([]byte, 512)...) // a body a little larger than the last, as a growing session writes
+		off, slot, _ := s.place(len(body))
+		if slot != s.newest {
+			t.Errorf("front %d: the new body goes into the damaged body's slot %d, not %d", front, s.newest, slot)
+		}
+		s.f.WriteAt(body[:len(body)/2], int64(off)) // killed mid-write: half the body, no header
+		s.Close()
+		if got, err := h.ReadState("s", nil); err != nil || got.Events != n {
+			t.Errorf("front %d: a state with all %d calls is still there to read: %v", front, n, err)
+		}
+	}
+}

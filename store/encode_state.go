@@ -253,11 +253,11 @@ func appendRunFailure(b []byte, f *engine.RunFailure) []byte {
 //
 //	"journal":{"at":OFFSET,"n":LENGTH,"sum":"FNV-1a 64 of the line, hex"}
 //
-// and then the maps in binary (statemaps.go). A state without the journal
+// and then the maps in binary and the whole body's sum (statemaps.go). A state without the journal
 // member (written before states carried one) is rebuilt if it ever needs
 // catching up.
 func appendStateFile(b []byte, s *engine.State, pos *journalPos) []byte {
-	return appendStateMaps(appendJournalPos(appendState(b, s, false), pos), s)
+	return appendStateMaps(appendJournalPos(appendState(b, s, false), pos), len(b), s)
 }
 
 // appendJournalPos adds the journal member to the JSON object that ends b

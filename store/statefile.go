@@ -298,7 +298,7 @@ func (s *stateFile) write(body []byte, clear bool) error {
 	}
 	end := int64(off) + int64(len(body))
 	s.hdr[slot] = stateHdr{seq: seq, off: off, n: uint64(len(body)), ok: true}
-	s.newest = slot
+	s.newest, s.fellBack = slot, false // the newest body is good again
 	s.size = max(s.size, end)
 	if off == stateBodyAt && s.size > stateShrinkAt && s.size > 8*end {
 		// The other header's body is cut off with the rest: it is only
@@ -312,15 +312,23 @@ func (s *stateFile) write(body []byte, clear bool) error {
 }
 
 // place is where save puts a body of n bytes: its offset, the header slot
-// and the sequence number.
+// and the sequence number. The body goes clear of the one good body the
+// file holds (a kill mid-write then leaves that one to read): the newest,
+// or, once a load fell back past a newest body that did not decode, the
+// one before it, whose slot then keeps it while the failed one's slot
+// takes the new body.
 func (s *stateFile) place(n int) (off uint64, slot int, seq uint64) {
 	off, seq = stateBodyAt, 1
 	if s.newest >= 0 {
-		cur := s.hdr[s.newest]
+		keep, slot := s.newest, 1-s.newest
+		if s.fellBack && s.hdr[1-s.newest].ok {
+			keep, slot = 1-s.newest, s.newest
+		}
+		cur := s.hdr[keep]
 		if off+uint64(n) > cur.off {
 			off = (cur.off + cur.n + 63) &^ 63
 		}
-		slot, seq = 1-s.newest, cur.seq+1
+		return off, slot, max(s.hdr[0].seq, s.hdr[1].seq) + 1
 	}
 	return off, slot, seq
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -109,12 +110,58 @@ func TestStateBodyMapsDamaged(t *testing.T) {
 			t.Errorf("a body torn at byte %d of %d decoded", n, len(good))
 		}
 	}
-	// The newer body's JSON over an older body's maps: the sum covers the
-	// maps alone, so it is the JSON's own checks that hold; a NUL with no
-	// maps after it is damage too.
+	// A NUL with no maps after it is damage too.
 	if _, _, err := decodeStateFile(append(append([]byte(nil), js...), 0, 'x')); err == nil {
 		t.Error("a NUL that starts no maps section decoded")
 	}
+	// The sum covers the JSON as well: a digit changed in it, which
+	// leaves it valid JSON, is refused.
+	for i, c := range js {
+		if c >= '0' && c <= '8' {
+			b := append([]byte(nil), good...)
+			b[i]++
+			if _, _, err := decodeStateFile(b); err == nil {
+				t.Fatalf("a digit of the JSON changed at byte %d, and the body still decoded", i)
+			}
+			break
+		}
+	}
+}
+
+// A write cut short over an older body of the same size leaves the new
+// body's head on the old one's tail: two halves of the same shape, each of
+// which parses. Such a body is refused wherever the cut falls (the state
+// that killed hooks once left: its JSON from one state, its journal
+// position from the other). A body of the first binary layout, whose sum
+// covers its maps alone, still reads.
+func TestStateBodyHybridRefused(t *testing.T) {
+	older, newer := cappedState(), cappedState()
+	newer.Events++
+	oldB := appendStateFile(nil, older, &journalPos{At: 1000, N: 155, Sum: 7})
+	newB := appendStateFile(nil, newer, &journalPos{At: 1155, N: 155, Sum: 8})
+	if len(oldB) != len(newB) {
+		t.Fatalf("bodies of %d and %d bytes: the test wants two of one size", len(oldB), len(newB))
+	}
+	for cut := 1; cut < len(newB); cut += 7 {
+		b := append(append([]byte(nil), newB[:cut]...), oldB[cut:]...)
+		if string(b) == string(newB) || string(b) == string(oldB) {
+			continue
+		}
+		if _, _, err := decodeStateFile(b); err == nil {
+			t.Fatalf("the new body cut at byte %d over the old one decoded", cut)
+		}
+	}
+	js, maps, _, err := splitStateBody(newB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1 := append(append(append([]byte(nil), js...), mapsMagicV1...), maps...)
+	v1 = binary.LittleEndian.AppendUint64(v1, mapsSum(v1[len(js):]))
+	got, _, err := decodeStateFile(v1)
+	if err != nil {
+		t.Fatalf("a body of the first binary layout: %v", err)
+	}
+	sameState(t, "first layout", got, newer)
 }
 
 // Whatever decodeStateFile accepts writes and reads back as the same state,
