@@ -77,10 +77,12 @@ export CLAUDE_PROJECT_DIR=$work/home/dev/project
 # cully-hook runs as `cully install` wires it for Claude Code, whose
 # payloads these are: with the hook's environment before the command
 # (install.HookEnv, GOMAXPROCS=1, which Claude Code's shell sets before the
-# runtime starts, and so does Codex's (bash, zsh or sh: all but PowerShell
-# users); Gemini CLI and Copilot CLI get it in their entries' own env,
-# opencode from cully's plugin). The same binary without it (as Cursor runs
-# it) is a row of its own, and so is a minimal hook given it.
+# runtime starts, and so do Codex's (bash, zsh or sh: all but PowerShell
+# users) and Cursor's (bash or zsh; bare for a user whose shell would not
+# take it, a file the team commits, and Windows); Gemini CLI and Copilot
+# CLI get it in their entries' own env, opencode from cully's plugin). The
+# same binary without it (as those bare cases run it) is a row of its own,
+# and so is a minimal hook given it.
 hookvars=GOMAXPROCS=1
 mkdir -m 700 "$work/bare"
 for payload in "$post" "$pre"; do
@@ -93,7 +95,7 @@ for payload in "$post" "$pre"; do
     "cully-hook, empty journal=$hookvars CULLY_HOME=$work/empty $work/cully-hook" \
     "cully-hook, $events-event journal=$hookvars CULLY_HOME=$work/big $work/cully-hook" \
     "cully-hook, session at its caps=$hookvars CULLY_HOME=$work/capped $work/cully-hook" \
-    "cully-hook bare (as for Cursor), empty=CULLY_HOME=$work/bare $work/cully-hook" \
+    "cully-hook bare, empty=CULLY_HOME=$work/bare $work/cully-hook" \
     "cully hook (full binary), $events events=$hookvars CULLY_HOME=$work/big $work/cully hook"
 done
 
@@ -144,10 +146,9 @@ echo; echo "every adapter: one after-tool payload each"
     "copilot hookbridge/copilot/testdata/capture-sequence/004-postToolUse-view.json" \
     "cursor hookbridge/cursor/testdata/hooks/afterShellExecution-check-pass.json" \
     "opencode bench/payloads/opencode-tool.execute.after.json"; do
-    a=${p%% *} f=${p#* } vars=
-    case $a in claude | codex | gemini | copilot | opencode) vars=$hookvars ;; esac # as install wires each agent
+    a=${p%% *} f=${p#* }
     mkdir -m 700 "$work/agent-$a"
-    set -- "$@" "$a ($(basename "$f" .json))=$vars CULLY_SNAPSHOTS=off CULLY_HOME=$work/agent-$a $work/cully-hook --agent $a <$root/$f"
+    set -- "$@" "$a ($(basename "$f" .json))=$hookvars CULLY_SNAPSHOTS=off CULLY_HOME=$work/agent-$a $work/cully-hook --agent $a <$root/$f"
     mins+=("minimal, $a's payload=CULLY_HOME=$work/min $work/minimal <$root/$f")
   done
   "$work/ratio" -runs "$runs" -copies "$copies" -beside cully "${mins[@]}" "$@"
@@ -170,7 +171,7 @@ else
     "cully-hook, empty journal=$hookvars CULLY_HOME=$work/empty $work/cully-hook" \
     "cully-hook, $events-event journal=$hookvars CULLY_HOME=$work/big $work/cully-hook" \
     "cully-hook, session at its caps=$hookvars CULLY_HOME=$work/capped $work/cully-hook" \
-    "cully-hook bare (as for Cursor), empty=CULLY_HOME=$work/bare $work/cully-hook"
+    "cully-hook bare, empty=CULLY_HOME=$work/bare $work/cully-hook"
 fi
 
 if command -v hyperfine >/dev/null; then

@@ -79,6 +79,55 @@ func TestHookEnvRunsInTheShellsAgentsUse(t *testing.T) {
 	}
 }
 
+// ShellTakesEnv agrees with every shell this machine has: each one it
+// says takes NAME=value before a command runs the hook with it, and each
+// it says does not fails or runs it without (tcsh: "GOMAXPROCS=1: Command
+// not found."). Besides the ones found, the table by name.
+func TestShellTakesEnv(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no POSIX shells")
+	}
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "cully-hook")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\necho \"GOMAXPROCS=$GOMAXPROCS\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ran := map[bool]int{}
+	for _, name := range []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "yash", "fish", "busybox", "csh", "tcsh", "pwsh", "nu", "elvish", "xonsh"} {
+		path, err := exec.LookPath(name)
+		if err != nil {
+			continue
+		}
+		args := []string{"-c", WithHookEnv(prog)}
+		if name == "busybox" {
+			args = append([]string{"sh"}, args...)
+		}
+		cmd := exec.Command(path, args...)
+		cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "GOMAXPROCS="}
+		out, err := cmd.CombinedOutput()
+		took := err == nil && strings.TrimSpace(string(out)) == HookEnv
+		if took != ShellTakesEnv(path) {
+			t.Errorf("%s -c %q: %v, %q; ShellTakesEnv says %v", path, WithHookEnv(prog), err, out, ShellTakesEnv(path))
+		}
+		ran[took]++
+	}
+	t.Logf("shells that take it: %d, that do not: %d", ran[true], ran[false])
+	for shell, want := range map[string]bool{
+		"/bin/sh": true, "/usr/local/bin/bash": true, "/bin/zsh": true, "/usr/bin/fish": true, "/bin/mksh": true,
+		"/bin/tcsh": false, "/bin/csh": false, "/usr/bin/nu": false, `C:\Program Files\PowerShell\7\pwsh.exe`: false,
+		"/usr/bin/pwsh": false, "/usr/bin/xonsh": false, "": false, "/opt/shells/mystery": false,
+	} {
+		if ShellTakesEnv(shell) != want {
+			t.Errorf("ShellTakesEnv(%q) = %v, want %v", shell, !want, want)
+		}
+	}
+	for shell, want := range map[string]bool{"/usr/sbin/nologin": true, "/bin/false": true, "/sbin/nologin": true, "/bin/bash": false} {
+		if NoLogin(shell) != want {
+			t.Errorf("NoLogin(%q) = %v, want %v", shell, !want, want)
+		}
+	}
+}
+
 // The login shell comes from the current user's passwd line, and $SHELL
 // follows it.
 func TestUserShells(t *testing.T) {

@@ -116,6 +116,35 @@ func UserShells(getenv func(string) string) []string {
 	return shells
 }
 
+// ShellName is a shell's path as agents tell shells apart: its file's
+// name without extension, in lower case ("pwsh" for C:\Program Files\PowerShell\7\pwsh.exe).
+func ShellName(shell string) string {
+	base := filepath.Base(strings.ReplaceAll(shell, "\\", "/"))
+	return strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base)))
+}
+
+// ShellTakesEnv reports whether a shell, by its path, takes NAME=value
+// before a command, as HookEnv goes before cully's hook: the sh family
+// (sh, bash, zsh, dash, ksh and its kin, ash, yash, busybox) and fish,
+// which has since 3.1. Every other shell, and one cully does not know, is
+// taken not to (csh and tcsh, PowerShell, nushell, elvish, xonsh: each
+// would fail the whole command).
+func ShellTakesEnv(shell string) bool {
+	switch ShellName(shell) {
+	case "sh", "bash", "zsh", "dash", "ksh", "ksh93", "mksh", "pdksh", "oksh", "loksh", "lksh", "ash", "yash", "busybox", "fish":
+		return true
+	}
+	return false
+}
+
+// NoLogin reports whether a login shell is one that only refuses a login
+// (nologin, false): no command runs through it, so it says nothing of the
+// shell an agent uses.
+func NoLogin(shell string) bool {
+	n := ShellName(shell)
+	return n == "nologin" || n == "false"
+}
+
 // LoginShell is the shell field of uid's line in a passwd file ("" when
 // there is none): name:password:uid:gid:gecos:home:shell.
 func LoginShell(passwd []byte, uid int) string {

@@ -2,7 +2,6 @@ package codex
 
 import (
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -70,8 +69,8 @@ func hookShellTakesEnv(shells []string) bool {
 // isPowerShell reports whether a shell path names PowerShell, by its file
 // stem as Codex tells shells apart.
 func isPowerShell(shell string) bool {
-	stem := strings.ToLower(strings.TrimSuffix(filepath.Base(strings.ReplaceAll(shell, "\\", "/")), filepath.Ext(shell)))
-	return stem == "pwsh" || stem == "powershell"
+	n := install.ShellName(shell)
+	return n == "pwsh" || n == "powershell"
 }
 
 // Install computes hooks.json after installing cully's entries, one per

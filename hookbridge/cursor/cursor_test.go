@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -218,7 +219,7 @@ func TestInstallRoundTrip(t *testing.T) {
 	for _, ev := range Events {
 		n := 0
 		for _, h := range f.Hooks[ev] {
-			if h["command"] == "/opt/bin/cully-hook --agent cursor" {
+			if h["command"] == "GOMAXPROCS=1 /opt/bin/cully-hook --agent cursor" {
 				n++
 			}
 		}
@@ -255,7 +256,52 @@ func TestInstallRoundTrip(t *testing.T) {
 	}
 }
 
+// TestInstallHookEnv: the hook's environment goes before the command but
+// for a user whose shell would not take it (with a note), a file the team
+// commits, and Windows (CMD); an entry of an older install, bare, gets it.
+func TestInstallHookEnv(t *testing.T) {
+	user, _ := agent.Target(hookbridge.ScopeUser, hookbridge.Place{Getenv: func(k string) string { return map[string]string{"HOME": "/home/dev"}[k] }})
+	shared, _ := agent.Target(hookbridge.ScopeShared, hookbridge.Place{Project: "/home/dev/project"})
+	for _, c := range []struct {
+		tg     hookbridge.Target
+		hook   string
+		shells []string
+		want   string
+		note   string
+	}{
+		{user, "/opt/bin/cully-hook", nil, "GOMAXPROCS=1 /opt/bin/cully-hook --agent cursor", ""},
+		{user, "/opt/bin/cully-hook", []string{"/bin/bash", "/usr/bin/zsh"}, "GOMAXPROCS=1 /opt/bin/cully-hook --agent cursor", ""},
+		{user, "/opt/bin/cully-hook", []string{"/usr/sbin/nologin", "/usr/bin/fish"}, "GOMAXPROCS=1 /opt/bin/cully-hook --agent cursor", ""},
+		{user, "/opt/bin/cully-hook", []string{"/bin/bash", "/bin/tcsh"}, "/opt/bin/cully-hook --agent cursor", "your shell /bin/tcsh does not take GOMAXPROCS=1"},
+		{user, "/opt/bin/cully-hook", []string{"/usr/bin/nu"}, "/opt/bin/cully-hook --agent cursor", "your shell /usr/bin/nu does not"},
+		{user, "/opt/bin/cully-hook", []string{"/usr/bin/pwsh"}, "/opt/bin/cully-hook --agent cursor", "your shell /usr/bin/pwsh does not"},
+		{shared, "cully-hook", []string{"/bin/bash"}, "cully-hook --agent cursor", ""},
+	} {
+		if runtime.GOOS == "windows" {
+			c.want, c.note = strings.TrimPrefix(c.want, "GOMAXPROCS=1 "), ""
+		}
+		before := []byte(`{"version": 1, "hooks": {"stop": [{"command": "` + c.hook + ` --agent cursor"}]}}`)
+		p, err := agent.Install(c.tg, before, hookbridge.InstallOptions{HookCommand: c.hook, Shells: c.shells})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(p.After), `"command": "`+c.want+`"`); n != len(Events) {
+			t.Errorf("%s %q: %d of %d entries are %q:\n%s", c.tg.Scope, c.shells, n, len(Events), c.want, p.After)
+		}
+		notes := strings.Join(p.Notes, "\n")
+		if c.note == "" && notes != "" || !strings.Contains(notes, c.note) {
+			t.Errorf("%s %q: notes %q, want %q", c.tg.Scope, c.shells, notes, c.note)
+		}
+	}
+}
+
 func TestDoctor(t *testing.T) {
+	for _, sh := range install.UserShells(os.Getenv) {
+		if !install.NoLogin(sh) && !install.ShellTakesEnv(sh) && sh != os.Getenv("SHELL") {
+			t.Skipf("this user's login shell, %s, would not take the hook's environment", sh)
+		}
+	}
+	t.Setenv("SHELL", "/bin/sh")
 	dir := t.TempDir()
 	hook := filepath.Join(dir, "cully-hook")
 	os.WriteFile(hook, []byte("#!/bin/sh\n"), 0o755)
@@ -274,9 +320,26 @@ func TestDoctor(t *testing.T) {
 			t.Errorf("installed, yet: %s", c.What)
 		}
 	}
-	if w.Command != hook+" --agent cursor" {
-		t.Errorf("command %q", w.Command)
+	want := hook + " --agent cursor"
+	if runtime.GOOS != "windows" {
+		want = "GOMAXPROCS=1 " + want
 	}
+	if w.Command != want {
+		t.Errorf("command %q, want %q", w.Command, want)
+	}
+	// A shell that does not take it, once the entries have it: a failure,
+	// and install's fix.
+	t.Setenv("SHELL", "/bin/tcsh")
+	failed := false
+	for _, c := range agent.Doctor(tg, "s").Checks {
+		if !c.OK && strings.Contains(c.What, "sets GOMAXPROCS=1 before the command, and your shell /bin/tcsh does not") && strings.HasPrefix(c.Fix, "cully install --agent cursor") {
+			failed = true
+		}
+	}
+	if !failed {
+		t.Error("a prefixed entry with tcsh for a shell passes")
+	}
+	t.Setenv("SHELL", "/bin/sh")
 	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"cully-hook"}]}]}}`), 0o644)
 	found := false

@@ -10,10 +10,13 @@ import (
 
 	"cully/hookbridge"
 	"cully/hookbridge/claude"
+	"cully/install"
 )
 
 // Doctor checks one scope: every event has a cully entry whose command
-// runs, a committed file names no path of this machine, the skill is
+// runs, a committed file names no path of this machine, the hook's
+// environment is set before the command only where nothing stands against
+// it (envBlocker), the skill is
 // present and current; and what Cursor does besides: it runs a project's
 // hooks only in a trusted workspace, and it can run the Claude Code hooks
 // it finds too. A scope with no file, or none of cully's entries in it, has
@@ -50,6 +53,9 @@ func (a Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 	add := func(c hookbridge.Check) { w.Checks = append(w.Checks, c) }
 	if c, ok := hookbridge.SharedPathCheck(t, where, cmd, "cursor"); ok {
 		add(c)
+	}
+	if why, _ := envBlocker(t, install.UserShells(os.Getenv)); why != "" && strings.HasPrefix(cmd, install.HookEnv+" ") {
+		add(hookbridge.Check{What: fmt.Sprintf("%s: hook command %q sets %s before the command, and %s, so cully's hook may fail on every call", where, cmd, install.HookEnv, why), Fix: installCmd + " (it writes the command without it then)"})
 	}
 	// The Claude Code files Cursor also reads with its third-party hooks
 	// setting on: the user's for a user install, the repository's for one

@@ -2,6 +2,7 @@ package cursor
 
 import (
 	"fmt"
+	"runtime"
 
 	"cully/hookbridge"
 	"cully/install"
@@ -23,16 +24,51 @@ var Events = []string{
 // and a wrong guess would kill every call or none.
 func command(hook string) string { return hook + " --agent cursor" }
 
+// envBlocker is why the hook's environment cannot go before the command
+// in a target ("" when it can). Cursor runs a hook command through a
+// POSIX shell of its own on Linux and macOS, from live captures of the
+// Cursor CLI published by others (none runs here): NAME=value before the
+// hook took, and a trace of one call was `/bin/zsh -c '<its shell
+// snapshot's wrapper>; builtin eval "$1"' -- '<command>' preToolUse`;
+// its agent's terminal is bash or zsh. On Windows it runs them through
+// CMD, which does not take it. That is three steps from a measurement, so
+// a user whose shell would not take it (install.ShellTakesEnv) gets the
+// command bare in case Cursor runs it through that shell, as does a file
+// the team commits, which a teammate's Cursor may run through CMD. Only
+// the user's shell is a choice of theirs worth telling them of (yours).
+func envBlocker(t hookbridge.Target, shells []string) (why string, yours bool) {
+	if runtime.GOOS == "windows" {
+		return "Cursor runs hook commands through CMD on Windows, which does not take " + install.HookEnv + " before a command", false
+	}
+	if t.Scope == hookbridge.ScopeShared {
+		return "the file is everyone's, and a teammate's Cursor on Windows runs hook commands through CMD, which does not take " + install.HookEnv + " before a command", false
+	}
+	for _, sh := range shells {
+		if !install.NoLogin(sh) && !install.ShellTakesEnv(sh) {
+			return fmt.Sprintf("your shell %s does not take %s before a command, and cully cannot tell whether Cursor runs hook commands through it", sh, install.HookEnv), true
+		}
+	}
+	return "", false
+}
+
 // Install computes hooks.json after merging cully's entries into before
 // (nil when it does not exist). Everything that is not cully's keeps its
-// bytes.
+// bytes. The hook's environment goes before the command, as for Claude
+// Code, where nothing stands against it (envBlocker).
 func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOptions) (*install.Plan, error) {
 	path, line := t.Settings, command(o.HookCommand)
+	why, yours := envBlocker(t, o.Shells)
+	if why == "" {
+		line = install.WithHookEnv(line)
+	}
 	root, err := install.ParseSettings(path, before)
 	if err != nil {
 		return nil, err
 	}
 	p := &install.Plan{Path: path, Before: before}
+	if yours && install.IsCullyCommand(line) {
+		p.Notes = append(p.Notes, why+", so the hook runs without it, about 0.1 ms a call slower (docs/agents.md)")
+	}
 	switch v := root.Get("version"); {
 	case v == nil:
 		root.Set("version", install.Scalar(1))
