@@ -146,9 +146,12 @@ echo; echo "every adapter: one after-tool payload each"
     "copilot hookbridge/copilot/testdata/capture-sequence/004-postToolUse-view.json" \
     "cursor hookbridge/cursor/testdata/hooks/afterShellExecution-check-pass.json" \
     "opencode bench/payloads/opencode-tool.execute.after.json"; do
-    a=${p%% *} f=${p#* }
+    a=${p%% *} f=${p#* } vars=$hookvars # as install wires each agent
+    # Copilot CLI's payloads do not name their event: install puts it in
+    # each entry's environment beside the hook's.
+    [ "$a" = copilot ] && vars="$vars CULLY_HOOK_EVENT=postToolUse"
     mkdir -m 700 "$work/agent-$a"
-    set -- "$@" "$a ($(basename "$f" .json))=$hookvars CULLY_SNAPSHOTS=off CULLY_HOME=$work/agent-$a $work/cully-hook --agent $a <$root/$f"
+    set -- "$@" "$a ($(basename "$f" .json))=$vars CULLY_SNAPSHOTS=off CULLY_HOME=$work/agent-$a $work/cully-hook --agent $a <$root/$f"
     mins+=("minimal, $a's payload=CULLY_HOME=$work/min $work/minimal <$root/$f")
   done
   "$work/ratio" -runs "$runs" -copies "$copies" -beside cully "${mins[@]}" "$@"
@@ -173,6 +176,20 @@ else
     "cully-hook, session at its caps=$hookvars CULLY_HOME=$work/capped $work/cully-hook" \
     "cully-hook bare, empty=CULLY_HOME=$work/bare $work/cully-hook"
 fi
+
+# Every call above was recorded: a payload the hook refuses (logged to
+# errors.log as the hook's, and fast, since it stops before the state and
+# the journal) would measure the wrong path. (The filled session at its
+# caps has a run whose start was never snapshotted, so the snapshots asked
+# for it log errors of their own.)
+bad=0
+for d in "$work"/empty "$work"/big "$work"/capped "$work"/bare "$work"/agent-* "$work"/snap-*; do
+  if grep -s -m3 '"op":"hook"' "$d/errors.log" >&2 || [ ! -s "$d/journal.jsonl" ]; then
+    echo "bench: $d recorded no call or logged the hook's errors (above)" >&2
+    bad=1
+  fi
+done
+[ "$bad" = 0 ] || exit 1
 
 if command -v hyperfine >/dev/null; then
   echo
