@@ -3,11 +3,13 @@
 // agent runs it before and after every tool call, so its start-up time is
 // the product's hot path. Measured with bench/hook.sh (interleaved runs
 // against a minimal Go hook, 2-core machine, CGO_ENABLED=0, each binary
-// from three copies): cully-hook as Claude Code and Codex run it
-// (GOMAXPROCS=1 before it, install.HookEnv) 1.07-1.11x the minimal hook,
-// flat in journal size, 1.15-1.20x for a session at its state caps; bare
-// (Cursor) 1.12-1.16x; `cully hook` from the
-// full binary 2.0-2.1x, most of the difference the package initialisation of the
+// from three copies): cully-hook as Claude Code runs it (GOMAXPROCS=1
+// before it, install.HookEnv, as every agent's entry sets it) 1.10-1.13x
+// the minimal hook on the machine as it is now (1.07-1.11x when its
+// processes started in twice the time), flat in journal size, 1.18-1.20x
+// for a session at its state caps, the other adapters' payloads
+// 1.09-1.16x; bare 1.13-1.15x; `cully hook` from the full binary
+// 2.1-2.2x, most of the difference the package initialisation of the
 // panel's and the CLI's libraries. (A full binary built with cgo took
 // 0.8 ms more: cgo's start-up, through the terminal stack's os/user, is why
 // every build of cully disables it.) docs/performance.md has the figures
