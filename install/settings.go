@@ -117,7 +117,8 @@ func UserShells(getenv func(string) string) []string {
 }
 
 // ShellName is a shell's path as agents tell shells apart: its file's
-// name without extension, in lower case ("pwsh" for C:\Program Files\PowerShell\7\pwsh.exe).
+// name without extension, in lower case ("pwsh" for
+// C:\Program Files\PowerShell\7\pwsh.exe).
 func ShellName(shell string) string {
 	base := filepath.Base(strings.ReplaceAll(shell, "\\", "/"))
 	return strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base)))

@@ -31,8 +31,8 @@ func command(hook string) string { return hook + " --agent cursor" }
 // hook took, and a trace of one call was `/bin/zsh -c '<its shell
 // snapshot's wrapper>; builtin eval "$1"' -- '<command>' preToolUse`;
 // its agent's terminal is bash or zsh. On Windows it runs them through
-// CMD, which does not take it. That is three steps from a measurement, so
-// a user whose shell would not take it (install.ShellTakesEnv) gets the
+// CMD, which does not take it. That is others' capture, not a run here,
+// so a user whose shell would not take it (install.ShellTakesEnv) gets the
 // command bare in case Cursor runs it through that shell, as does a file
 // the team commits, which a teammate's Cursor may run through CMD. Only
 // the user's shell is a choice of theirs worth telling them of (yours).
