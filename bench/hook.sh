@@ -146,13 +146,23 @@ echo; echo "every adapter: one after-tool payload each"
     "copilot hookbridge/copilot/testdata/capture-sequence/004-postToolUse-view.json" \
     "cursor hookbridge/cursor/testdata/hooks/afterShellExecution-check-pass.json" \
     "opencode bench/payloads/opencode-tool.execute.after.json"; do
-    a=${p%% *} f=${p#* } vars=$hookvars # as install wires each agent
+    a=${p%% *} f=$root/${p#* } vars=$hookvars # as install wires each agent
     # Copilot CLI's payloads do not name their event: install puts it in
     # each entry's environment beside the hook's.
     [ "$a" = copilot ] && vars="$vars CULLY_HOOK_EVENT=postToolUse"
     mkdir -m 700 "$work/agent-$a"
-    set -- "$@" "$a ($(basename "$f" .json))=$vars CULLY_SNAPSHOTS=off CULLY_HOME=$work/agent-$a $work/cully-hook --agent $a <$root/$f"
-    mins+=("minimal, $a's payload=CULLY_HOME=$work/min $work/minimal <$root/$f")
+    if [ "$a" = codex ]; then
+      # Codex's PostToolUse reads the session's rollout on from where the
+      # last call stopped (the call's exit code is there): the captured
+      # rollout, at the path the payload names. After the first call there
+      # is nothing new to read, where a real call reads its few new lines.
+      cp "$root/hookbridge/codex/testdata/block/rollout.jsonl" "$work/agent-codex/rollout.jsonl"
+      sed "s|\"transcript_path\": *\"[^\"]*\"|\"transcript_path\":\"$work/agent-codex/rollout.jsonl\"|" "$f" >"$work/agent-codex/payload.json"
+      grep -q "$work/agent-codex/rollout.jsonl" "$work/agent-codex/payload.json"
+      f=$work/agent-codex/payload.json
+    fi
+    set -- "$@" "$a ($(basename "${p#* }" .json))=$vars CULLY_SNAPSHOTS=off CULLY_HOME=$work/agent-$a $work/cully-hook --agent $a <$f"
+    mins+=("minimal, $a's payload=CULLY_HOME=$work/min $work/minimal <$f")
   done
   "$work/ratio" -runs "$runs" -copies "$copies" -beside cully "${mins[@]}" "$@"
 )
