@@ -96,10 +96,17 @@ func TestShellTakesEnv(t *testing.T) {
 			t.Errorf("ShellTakesEnv(%q) = %v, want %v", shell, !want, want)
 		}
 	}
-	for shell, want := range map[string]bool{"/usr/sbin/nologin": true, "/bin/false": true, "/sbin/nologin": true, "/bin/bash": false} {
-		if NoLogin(shell) != want {
-			t.Errorf("NoLogin(%q) = %v, want %v", shell, !want, want)
+	for want, shells := range map[string][]string{
+		"":          {"/usr/sbin/nologin", "/bin/false", "/sbin/nologin", "/bin/bash", "/usr/bin/fish"},
+		"/bin/tcsh": {"/usr/sbin/nologin", "/bin/bash", "/bin/tcsh", "/usr/bin/pwsh"},
+		"nu":        {"/bin/false", "nu"},
+	} {
+		if got := ShellWithoutEnv(shells); got != want {
+			t.Errorf("ShellWithoutEnv(%q) = %q, want %q", shells, got, want)
 		}
+	}
+	if ShellWithoutEnv(nil) != "" {
+		t.Error("no shell known: nothing stands against it")
 	}
 }
 

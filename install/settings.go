@@ -97,6 +97,10 @@ func WithHookEnv(cmd string) string {
 	return HookEnv + " " + cmd
 }
 
+// HasHookEnv reports whether cmd sets HookEnv before the command, as
+// WithHookEnv writes it.
+func HasHookEnv(cmd string) bool { return strings.HasPrefix(cmd, HookEnv+" ") }
+
 // UserShells are the user's shells as this machine names them: the login
 // shell in the password database (/etc/passwd, for the current user; none
 // where the user is not in that file, as with a directory service, or on
@@ -138,10 +142,20 @@ func ShellTakesEnv(shell string) bool {
 	return false
 }
 
-// NoLogin reports whether a login shell is one that only refuses a login
-// (nologin, false): no command runs through it, so it says nothing of the
-// shell an agent uses.
-func NoLogin(shell string) bool {
+// ShellWithoutEnv is the first of shells that would not take HookEnv
+// before a command (ShellTakesEnv), "" when each would. A login shell that
+// only refuses a login (nologin, false) runs no command, so it says
+// nothing of the shell an agent uses and is passed over.
+func ShellWithoutEnv(shells []string) string {
+	for _, sh := range shells {
+		if !noLogin(sh) && !ShellTakesEnv(sh) {
+			return sh
+		}
+	}
+	return ""
+}
+
+func noLogin(shell string) bool {
 	n := ShellName(shell)
 	return n == "nologin" || n == "false"
 }

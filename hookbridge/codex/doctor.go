@@ -57,7 +57,7 @@ func (Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 	if len(noAgent) > 0 {
 		add(hookbridge.Check{What: fmt.Sprintf("%s: hook command %q does not say %s, so cully reads Codex's payloads as another agent's (%s)", where, cmd, agentFlag, strings.Join(noAgent, ", ")), Fix: installCmd})
 	}
-	if shells := install.UserShells(os.Getenv); strings.HasPrefix(cmd, install.HookEnv+" ") && !hookShellTakesEnv(shells) {
+	if shells := install.UserShells(os.Getenv); install.HasHookEnv(cmd) && !hookShellTakesEnv(shells) {
 		add(hookbridge.Check{What: fmt.Sprintf("%s: hook command %q sets %s before the command, and Codex runs hook commands through your shell, PowerShell (%s), which does not take it, so every cully hook fails", where, cmd, install.HookEnv, strings.Join(shells, ", ")), Fix: installCmd + " (it writes the command without it for PowerShell)"})
 	}
 	add(hookbridge.SkillCheck(t.Skill, skill, installCmd))

@@ -54,7 +54,7 @@ func (a Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 	if c, ok := hookbridge.SharedPathCheck(t, where, cmd, "cursor"); ok {
 		add(c)
 	}
-	if why, _ := envBlocker(t, install.UserShells(os.Getenv)); why != "" && strings.HasPrefix(cmd, install.HookEnv+" ") {
+	if why, _ := envBlocker(t, install.UserShells(os.Getenv)); why != "" && install.HasHookEnv(cmd) {
 		add(hookbridge.Check{What: fmt.Sprintf("%s: hook command %q sets %s before the command, and %s, so cully's hook may fail on every call", where, cmd, install.HookEnv, why), Fix: installCmd + " (it writes the command without it then)"})
 	}
 	// The Claude Code files Cursor also reads with its third-party hooks

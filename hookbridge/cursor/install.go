@@ -32,7 +32,7 @@ func command(hook string) string { return hook + " --agent cursor" }
 // snapshot's wrapper>; builtin eval "$1"' -- '<command>' preToolUse`;
 // its agent's terminal is bash or zsh. On Windows it runs them through
 // CMD, which does not take it. That is others' capture, not a run here,
-// so a user whose shell would not take it (install.ShellTakesEnv) gets the
+// so a user whose shell would not take it (install.ShellWithoutEnv) gets the
 // command bare in case Cursor runs it through that shell, as does a file
 // the team commits, which a teammate's Cursor may run through CMD. Only
 // the user's shell is a choice of theirs worth telling them of (yours).
@@ -43,10 +43,8 @@ func envBlocker(t hookbridge.Target, shells []string) (why string, yours bool) {
 	if t.Scope == hookbridge.ScopeShared {
 		return "the file is everyone's, and a teammate's Cursor on Windows runs hook commands through CMD, which does not take " + install.HookEnv + " before a command", false
 	}
-	for _, sh := range shells {
-		if !install.NoLogin(sh) && !install.ShellTakesEnv(sh) {
-			return fmt.Sprintf("your shell %s does not take %s before a command, and cully cannot tell whether Cursor runs hook commands through it", sh, install.HookEnv), true
-		}
+	if sh := install.ShellWithoutEnv(shells); sh != "" {
+		return fmt.Sprintf("your shell %s does not take %s before a command, and cully cannot tell whether Cursor runs hook commands through it", sh, install.HookEnv), true
 	}
 	return "", false
 }
