@@ -160,14 +160,22 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 			logCall(h, op, e, ev)
 		}
 	}
-	if ev.Session == "" {
-		ev.Session = "unknown"
+	// What this call knows beyond the payload, set again after an adapter's
+	// Complete: Codex's decodes the payload anew once its rollout gives the
+	// call's exit code, and replaced the event whole, so CULLY_SNAPSHOTS=off
+	// and the host's trace were lost on every Codex call it completed.
+	trace, noSnaps := hookbridge.TraceParent(a.Getenv("TRACEPARENT")), !e.Snapshots()
+	stamp := func(ev *engine.Event) {
+		if ev.Session == "" {
+			ev.Session = "unknown"
+		}
+		ev.TraceParent = trace // the host's trace, when it passes one
+		ev.NoSnapshots = noSnaps
 	}
-	ev.TraceParent = hookbridge.TraceParent(a.Getenv("TRACEPARENT")) // the host's trace, when it passes one
-	ev.NoSnapshots = !e.Snapshots()
+	stamp(ev)
 	var complete func(*engine.Event, *engine.State)
 	if c, ok := agents.CompleterFor(agent); ok && total <= maxPayload {
-		complete = func(ev *engine.Event, st *engine.State) { c.Complete(raw, benv, ev, st) }
+		complete = func(ev *engine.Event, st *engine.State) { c.Complete(raw, benv, ev, st); stamp(ev) }
 	}
 	var st *engine.State // the session's state, which the rules then update in place
 	if len(ld.Workers.Advisor) > 0 {

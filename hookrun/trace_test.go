@@ -34,3 +34,49 @@ func TestTraceParentAndPromptID(t *testing.T) {
 		}
 	}
 }
+
+// What the hook knows beyond the payload (the host's trace, CULLY_SNAPSHOTS=off)
+// survives an adapter's Complete: Codex's decodes the payload anew once the
+// rollout gives the call's exit code, and its first version replaced the
+// event whole, so a Codex call asked for a baseline snapshot with snapshots
+// off and dropped the trace.
+func TestCompletedCallKeepsTheHooksFields(t *testing.T) {
+	block := filepath.Join("..", "hookbridge", "codex", "testdata", "block")
+	raw, err := os.ReadFile(filepath.Join(block, "1796013122520003136-PostToolUse.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rollout, err := os.ReadFile(filepath.Join(block, "rollout.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	path := filepath.Join(home, "rollout.jsonl")
+	if err := os.WriteFile(path, rollout, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	raw = transcriptPath.ReplaceAll(raw, []byte(`"transcript_path":"`+path+`"`))
+	const tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+	env := map[string]string{"CULLY_HOME": home, "CULLY_CONFIG": filepath.Join(home, "none.toml"), "CULLY_SNAPSHOTS": "off", "TRACEPARENT": tp}
+	var stderr bytes.Buffer
+	Run(IO{Stdin: bytes.NewReader(raw), Stdout: io.Discard, Stderr: &stderr, Getenv: func(k string) string { return env[k] }}, "codex")
+	j, err := os.ReadFile(filepath.Join(home, "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err, stderr.String())
+	}
+	rec := string(j)
+	if !strings.Contains(rec, `"exit":1`) {
+		t.Fatalf("the rollout did not complete the call (no exit code): %s", rec)
+	}
+	for _, want := range []string{`"traceparent":"` + tp + `"`, `"no_snapshots":true`} {
+		if !strings.Contains(rec, want) {
+			t.Errorf("record lacks %s: %s", want, rec)
+		}
+	}
+	if strings.Contains(rec, `"kind":"snapshot"`) {
+		t.Errorf("a snapshot was asked for with CULLY_SNAPSHOTS=off: %s", rec)
+	}
+	if _, err := os.Stat(filepath.Join(home, "asks")); err == nil {
+		t.Error("a snapshot ask was queued with CULLY_SNAPSHOTS=off")
+	}
+}
