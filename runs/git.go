@@ -19,11 +19,14 @@ var ErrNoGit = errors.New("git is not installed: recovery snapshots keep the fil
 // repository's own config could name a program to run as one, and cully
 // runs git in whatever project the agent is in), no untracked cache or
 // split index in a throwaway index, no automatic gc or maintenance in a
-// store that only grows during a run, and no refusal of a line-ending
-// conversion (the user's files are snapshotted as they are).
+// store pruned only under its lock, no line-ending conversion and no
+// refusal of one (the user's files are kept byte for byte: with the
+// store's info/attributes, see initStore), and the store's files readable
+// by this user only.
 var gitConfig = []string{
 	"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.splitIndex=false",
 	"-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "core.safecrlf=false",
+	"-c", "core.autocrlf=false", "-c", "core.sharedRepository=0600",
 }
 
 // git runs git commands: on the run's private repository (dir set, with
@@ -33,6 +36,11 @@ type git struct {
 	dir   string // the private git dir; "" for the user's repository
 	root  string // the work tree, and the commands' working directory
 	index string // GIT_INDEX_FILE when not the private repository's own
+	// excludes is the run's own ignore list (core.excludesFile): what the
+	// user's global and repository excludes said at the run's start, and
+	// every file ignored then, so that a run's edit of .gitignore never
+	// makes a file that was there before the run look created by it.
+	excludes string
 }
 
 func (g git) withIndex(path string) git { g.index = path; return g }
@@ -62,7 +70,11 @@ func (g git) command(args ...string) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, ErrNoGit
 	}
-	c := exec.Command(bin, append(append([]string{}, gitConfig...), args...)...)
+	pre := append([]string{}, gitConfig...)
+	if g.excludes != "" {
+		pre = append(pre, "-c", "core.excludesFile="+g.excludes)
+	}
+	c := exec.Command(bin, append(pre, args...)...)
 	c.Dir, c.Env = g.root, g.environ()
 	return c, nil
 }

@@ -28,6 +28,12 @@ type RollbackRequest struct {
 	// now is the repository's HEAD's, where HEAD has moved since the run's
 	// start and did not hold that content then (cully stop --revert).
 	Uncommitted bool
+	// Force proceeds when a path the rollback would overwrite or remove is
+	// held by no snapshot (over the size cap, unreadable, a special or
+	// secret file): that path is left as it is (Plan.Left), the rest
+	// rolled back. Without it such a path fails the rollback, nothing
+	// changed.
+	Force bool
 }
 
 // Plan is what a rollback does, or did.
@@ -43,6 +49,10 @@ type Plan struct {
 	// NotCaptured are files present now that no snapshot could hold (see
 	// State.NotCaptured): left alone.
 	NotCaptured []string
+	// Left are paths the rollback would have changed but left as they are
+	// (Force): no snapshot holds their content now, so changing them could
+	// not be undone.
+	Left []Skip
 	// Modified is every file the run has modified since its start, as the
 	// state before the rollback shows it.
 	Modified []string
@@ -117,6 +127,11 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 	if err := checkRoot(m); err != nil {
 		return nil, err
 	}
+	sl, err := m.lockStore(h)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock(sl)
 	ns, err := steps(dir)
 	if err != nil {
 		return nil, err
@@ -135,11 +150,12 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := private(dir, m.Root)
+	g := m.repo(h, dir)
 	plan := &Plan{RunID: m.RunID, Root: m.Root, To: to, ToTime: target.Timestamp, Undo: -1}
 	var now string
+	var skips []Skip
 	if req.DryRun {
-		if now, plan.NotCaptured, err = dryCapture(g, dir, m); err != nil {
+		if now, skips, err = dryCapture(g, dir, m); err != nil {
 			return nil, err
 		}
 	} else {
@@ -147,7 +163,10 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("snapshot the state before the rollback (it would undo it): %w", err)
 		}
-		now, plan.Undo, plan.NotCaptured = s.State.Tree, s.Step, s.State.NotCaptured
+		now, plan.Undo, skips = s.State.Tree, s.Step, s.skips
+	}
+	for _, k := range skips {
+		plan.NotCaptured = append(plan.NotCaptured, k.Path)
 	}
 	run, err := diffTrees(g, m.Baseline, now)
 	if err != nil {
@@ -163,12 +182,17 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 			return nil, err
 		}
 	}
+	var notHeld []Problem
+	cs, plan.Left, notHeld = held(cs, skips, req.Force)
 	for _, c := range cs {
 		if c.inA() {
 			plan.Restore = append(plan.Restore, c.Path)
 		} else {
 			plan.Remove = append(plan.Remove, c.Path)
 		}
+	}
+	if len(notHeld) > 0 {
+		return plan, &RollbackError{Plan: plan, Problems: notHeld}
 	}
 	if req.DryRun || len(cs) == 0 {
 		return plan, nil
@@ -189,12 +213,41 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 	return plan, nil
 }
 
+// held splits the changes into those a rollback may make and those whose
+// path holds content no snapshot has (skips: a file over the size cap, a
+// secret, …): changing such a path could never be undone. Without force
+// each is a problem; with it, the path is left as it is.
+func held(cs []change, skips []Skip, force bool) ([]change, []Skip, []Problem) {
+	if len(skips) == 0 {
+		return cs, nil, nil
+	}
+	why := map[string]string{}
+	for _, k := range skips {
+		why[k.Path] = k.Why
+	}
+	var keep []change
+	var left []Skip
+	var probs []Problem
+	for _, c := range cs {
+		w, ok := why[c.Path]
+		switch {
+		case !ok:
+			keep = append(keep, c)
+		case force:
+			left = append(left, Skip{Path: c.Path, Why: w})
+		default:
+			probs = append(probs, Problem{Path: c.Path, Why: "no snapshot holds it as it is now (" + w + "), so changing it could not be undone: move it aside, or --force to roll back the rest and leave it"})
+		}
+	}
+	return keep, left, probs
+}
+
 // dryCapture is the tree of the work tree now, from a copy of the index:
 // a dry run writes no snapshot and leaves the run's index as it was.
-func dryCapture(g git, dir string, m *Meta) (string, []string, error) {
-	idx := filepath.Join(dir, gitDirName, "index.dry")
+func dryCapture(g git, dir string, m *Meta) (string, []Skip, error) {
+	idx := filepath.Join(dir, "index.dry")
 	defer os.Remove(idx)
-	orig := filepath.Join(g.dir, "index")
+	orig := g.indexPath()
 	if b, err := os.ReadFile(orig); err == nil {
 		if err := store.WriteFileAtomic(idx, b); err != nil {
 			return "", nil, err
@@ -454,7 +507,7 @@ func apply(g git, dir, root, tree string, cs []change, best bool) ([]string, err
 		if err := os.Mkdir(stage, 0o700); err != nil {
 			return nil, err
 		}
-		idx := filepath.Join(g.dir, "rollback.index")
+		idx := filepath.Join(dir, "rollback.index")
 		defer os.Remove(idx)
 		gi := g.withIndex(idx)
 		if _, err := gi.out(nil, "read-tree", tree); err != nil {

@@ -30,7 +30,7 @@ const (
 	lockFile        = "lock"
 	rollbackFailed  = "rollback-failed.json"
 	stageDir        = "stage"
-	metaVersion     = 1
+	metaVersion     = 2 // 2: the content in the work tree's store (repo.go), the run's index and excludes in its folder
 	stateVersion    = 1
 	snapshotPattern = snapPrefix + "%06d.json"
 )
@@ -55,6 +55,9 @@ type Meta struct {
 	// repository with no commit yet).
 	Objects string `json:"objects,omitempty"`
 	Head    string `json:"head,omitempty"`
+	// Store is the key of the work tree's store (repo.go); "" in a run of
+	// version 1, whose private repository is in its folder.
+	Store string `json:"store,omitempty"`
 	// Baseline is the tree of step 0: the run's start state.
 	Baseline string `json:"baseline"`
 }
@@ -85,6 +88,8 @@ type State struct {
 	// MaxFileBytes, unreadable, or not a regular file or link. They are
 	// not in files_modified, and a rollback leaves them alone.
 	NotCaptured []string `json:"not_captured,omitempty"`
+	// Skipped says why each of them is not captured (Skip.Why).
+	Skipped []Skip `json:"skipped,omitempty"`
 }
 
 // Snapshot is a snapshot file read back.
@@ -92,6 +97,9 @@ type Snapshot struct {
 	File
 	State State
 	Path  string // the file
+	// skips are the files not captured, their paths as they are (the
+	// file's are redacted): a rollback's own snapshot hands them on.
+	skips []Skip
 }
 
 // Time is the snapshot's timestamp (zero when unreadable).
@@ -137,7 +145,7 @@ func readMeta(dir string) (*Meta, error) {
 	if err := json.Unmarshal(b, m); err != nil {
 		return nil, fmt.Errorf("read %s: %w", metaFile, err)
 	}
-	if m.V != metaVersion || m.Baseline == "" || m.Root == "" {
+	if m.V < 1 || m.V > metaVersion || m.Baseline == "" || m.Root == "" || m.V == 1 && m.Store != "" {
 		return nil, fmt.Errorf("read %s: not a run of this version of cully", metaFile)
 	}
 	return m, nil

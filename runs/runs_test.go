@@ -405,7 +405,7 @@ func TestUntrackedBytesBounded(t *testing.T) {
 	w.write("two.bin", strings.Repeat("y", 200))
 	w.n++
 	_, err := Take(w.h, Request{Session: "s1", Run: w.run, Task: 1, Reason: "baseline", Calls: 0, Dir: w.root, Now: t0})
-	if err == nil || !strings.Contains(err.Error(), "MiB of files") {
+	if err == nil || !strings.Contains(err.Error(), "MiB of new files") {
 		t.Fatalf("err %v, want the bound", err)
 	}
 }

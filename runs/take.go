@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"cully/hookbridge"
 	"cully/store"
 )
 
@@ -46,7 +47,7 @@ type Request struct {
 
 // Take writes the run's next snapshot, under the run's lock; the baseline
 // (Reason "baseline", for a run with no snapshot yet) also sets the run
-// up: finds its work tree and creates its private repository.
+// up: finds its work tree and its store.
 func Take(h store.Home, req Request) (*Snapshot, error) {
 	dir, err := h.EnsureRunDir(req.Run)
 	if err != nil {
@@ -73,6 +74,11 @@ func takeLocked(h store.Home, dir string, req Request) (*Snapshot, error) {
 	if err := checkRoot(m); err != nil {
 		return nil, err
 	}
+	sl, err := m.lockStore(h)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock(sl)
 	ns, err := steps(dir)
 	if err != nil {
 		return nil, err
@@ -81,7 +87,7 @@ func takeLocked(h store.Home, dir string, req Request) (*Snapshot, error) {
 	if len(ns) > 0 {
 		step = ns[len(ns)-1] + 1
 	}
-	g := private(dir, m.Root)
+	g := m.repo(h, dir)
 	tree, skipped, err := capture(g, m, nil, false)
 	if err != nil {
 		return nil, err
@@ -103,8 +109,6 @@ func checkRoot(m *Meta) error {
 	return nil
 }
 
-func private(dir, root string) git { return git{dir: filepath.Join(dir, gitDirName), root: root} }
-
 // start sets the run up and writes its baseline, step 0.
 func start(h store.Home, dir string, req Request) (*Snapshot, error) {
 	m := &Meta{V: metaVersion, RunID: req.Run, Session: req.Session, Task: req.Task, Started: req.Now.UTC()}
@@ -112,8 +116,19 @@ func start(h store.Home, dir string, req Request) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := private(dir, m.Root)
-	if err := initRepo(g.dir, m, format, h.Dir); err != nil {
+	m.Store = storeKey(m.Root)
+	if err := initStore(h, m, format); err != nil {
+		return nil, err
+	}
+	sl, err := m.lockStore(h)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock(sl)
+	if err := writeExcludes(h, m, dir); err != nil {
+		return nil, err
+	}
+	if err := seedRunIndex(h, m, dir); err != nil {
 		return nil, err
 	}
 	var tracked []string
@@ -128,6 +143,7 @@ func start(h store.Home, dir string, req Request) (*Snapshot, error) {
 		}
 		tracked = nulFields(out)
 	}
+	g := m.repo(h, dir)
 	tree, skipped, err := capture(g, m, tracked, true)
 	if err != nil {
 		return nil, err
@@ -136,17 +152,28 @@ func start(h store.Home, dir string, req Request) (*Snapshot, error) {
 	if err := writeJSON(filepath.Join(dir, metaFile), m); err != nil {
 		return nil, err
 	}
+	keepSeed(h, m, dir)
 	return write(dir, m, req, 0, tree, skipped, nil)
 }
 
+// systemDirs are folders no run's work tree may be in: a forged project
+// folder of /etc would otherwise copy it into the store.
+var systemDirs = []string{"/etc", "/proc", "/dev", "/sys", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64",
+	"/boot", "/run", "/var/run", "/var/lib", "/var/log", "/var/cache", "/private/etc", "/private/var/db", "/System", "/Library"}
+
 // locate finds the run's work tree from the project folder: the git
-// repository's top level, or the folder itself outside any repository
-// (but never a home folder or the file system's root, which no snapshot
-// should copy). It returns the repository's object format.
+// repository's top level, or the folder itself outside any repository. It
+// must be a folder this user owns, outside the system's folders, and
+// (outside a repository) neither a home folder nor the file system's root,
+// which no snapshot should copy. It returns the repository's object
+// format.
 func locate(m *Meta, dir string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
 	}
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return "", fmt.Errorf("the project folder %s is not a directory", abs)
@@ -155,6 +182,7 @@ func locate(m *Meta, dir string) (string, error) {
 	if errors.Is(err, ErrNoGit) {
 		return "", err
 	}
+	format := "sha1"
 	if f := strings.Split(strings.TrimSpace(string(out)), "\n"); err == nil && len(f) >= 2 && f[0] != "" {
 		m.Root, m.Git = filepath.Clean(f[0]), true
 		common := f[1]
@@ -163,80 +191,82 @@ func locate(m *Meta, dir string) (string, error) {
 		}
 		m.Objects = filepath.Join(common, "objects")
 		if len(f) >= 3 && f[2] == "sha256" {
-			return "sha256", nil
+			format = "sha256"
 		}
-		return "sha1", nil
+	} else {
+		home, _ := os.UserHomeDir()
+		if abs == filepath.Dir(abs) || home != "" && abs == filepath.Clean(home) {
+			return "", fmt.Errorf("%s is not in a git repository, and it is the whole of your home folder or of the disk: no snapshot copies that (run the agent in a project folder)", abs)
+		}
+		m.Root = abs
 	}
-	home, _ := os.UserHomeDir()
-	if abs == filepath.Dir(abs) || home != "" && abs == filepath.Clean(home) {
-		return "", fmt.Errorf("%s is not in a git repository, and it is the whole of your home folder or of the disk: no snapshot copies that (run the agent in a project folder)", abs)
+	if err := checkWorkTree(m.Root); err != nil {
+		return "", err
 	}
-	m.Root = abs
-	return "sha1", nil
+	return format, nil
 }
 
-// initRepo creates the run's private repository by hand (git init would
-// copy its templates and read the user's init settings): the object format
-// of the user's repository, whose objects it borrows as an alternate, and
-// the user's own exclude list, plus the state dir when it lies inside the
-// work tree.
-func initRepo(gitDir string, m *Meta, format, stateDir string) error {
-	for _, d := range []string{"objects/info", "objects/pack", "refs/heads", "info"} {
-		if err := os.MkdirAll(filepath.Join(gitDir, d), 0o700); err != nil {
-			return fmt.Errorf("create the run's store: %w", err)
+// checkWorkTree refuses a work tree in a system folder or one this user
+// does not own.
+func checkWorkTree(root string) error {
+	for _, d := range systemDirs {
+		if root == d || strings.HasPrefix(root, d+string(filepath.Separator)) {
+			return fmt.Errorf("%s is a system folder: no snapshot copies it (run the agent in a project folder)", root)
 		}
 	}
-	config := "[core]\n\trepositoryformatversion = 0\n\tbare = true\n"
-	if format == "sha256" {
-		config = "[core]\n\trepositoryformatversion = 1\n\tbare = true\n[extensions]\n\tobjectformat = sha256\n"
+	fi, err := os.Stat(root)
+	if err != nil {
+		return err
 	}
-	exclude := ""
-	if m.Git {
-		if b, err := os.ReadFile(filepath.Join(filepath.Dir(m.Objects), "info", "exclude")); err == nil {
-			exclude = string(b) + "\n"
-		}
-	}
-	if rel, err := filepath.Rel(m.Root, stateDir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
-		exclude += "/" + filepath.ToSlash(rel) + "/\n"
-	}
-	files := map[string]string{"HEAD": "ref: refs/heads/main\n", "config": config, "info/exclude": exclude}
-	if m.Objects != "" {
-		files["objects/info/alternates"] = m.Objects + "\n"
-	}
-	for name, content := range files {
-		if err := store.WriteFileAtomic(filepath.Join(gitDir, name), []byte(content)); err != nil {
-			return fmt.Errorf("create the run's store: %w", err)
-		}
+	if !ownedByUser(fi) {
+		return fmt.Errorf("%s is not your folder (another user owns it): no snapshot copies it", root)
 	}
 	return nil
 }
 
-// capture brings the private index up to the work tree and writes its
-// tree. git lists what may have changed since the index last saw it (by
-// each file's metadata: size, times, inode), plus the untracked files; a
-// baseline also takes every file the user's repository tracks, ignored or
-// not. It returns the tree and the files it could not capture.
-func capture(g git, m *Meta, tracked []string, baseline bool) (string, []string, error) {
+// Skip is a file present in the work tree that a snapshot does not hold,
+// and why (why* above).
+type Skip struct {
+	Path string `json:"path"`
+	Why  string `json:"why"`
+}
+
+// capture brings the run's index up to the work tree and writes its tree.
+// git lists what may have changed since the index last saw it (by each
+// file's metadata: size, times, inode), plus the files it does not hold;
+// a baseline also takes every file the user's repository tracks, ignored
+// or not. A file the index holds that can no longer be captured (grown
+// past the cap, unreadable, a special file) leaves the index: a tree
+// never claims content it does not have. A file new to the index that
+// is not the repository's (untracked) and is a secret by name or content
+// is never stored. It returns the tree and the files it did not capture.
+func capture(g git, m *Meta, tracked []string, baseline bool) (string, []Skip, error) {
 	seen := map[string]bool{}
+	isTracked := map[string]bool{}
 	var cands []string
 	for _, p := range tracked {
 		if !seen[p] {
-			seen[p] = true
+			seen[p], isTracked[p] = true, true
 			cands = append(cands, p)
 		}
 	}
-	args := []string{"ls-files", "-z", "--others", "--exclude-standard"}
-	if !baseline {
-		args = append(args, "--modified", "--deleted")
-	}
+	// -t tags each path: "? " for one the run's index does not hold.
+	args := []string{"ls-files", "-z", "-t", "--others", "--exclude-standard", "--modified", "--deleted"}
 	untracked := 0
 	others := map[string]bool{}
-	err := g.lines(func(p string) error {
+	err := g.lines(func(f string) error {
+		if len(f) < 3 || f[1] != ' ' {
+			return fmt.Errorf("git ls-files: unexpected entry %q", f)
+		}
+		tag, p := f[0], f[2:]
 		if seen[p] {
 			return nil
 		}
 		seen[p] = true
 		cands = append(cands, p)
+		if tag != '?' || isTracked[p] {
+			return nil
+		}
 		others[p] = true
 		if untracked++; untracked > maxUntracked {
 			return fmt.Errorf("more than %d files under %s that git does not track or ignore: not snapshotted (ignore build outputs and dependencies in .gitignore)", maxUntracked, m.Root)
@@ -248,10 +278,22 @@ func capture(g git, m *Meta, tracked []string, baseline bool) (string, []string,
 	}
 	// Removals first: a path that became a directory (or whose directory
 	// became a file) must leave the index before what replaced it enters.
-	var remove, add, skipped []string
+	var remove, add []string
+	var skipped []Skip
 	var otherBytes int64
+	links := map[string]bool{}
+	skip := func(p, why string) {
+		skipped = append(skipped, Skip{Path: p, Why: why})
+		if !others[p] {
+			remove = append(remove, p)
+		}
+	}
 	for _, p := range cands {
 		if strings.HasSuffix(p, "/") { // a repository inside the work tree: its own business
+			continue
+		}
+		if underLink(m.Root, p, links) { // its folder is a link now: the link is an entry of its own
+			remove = append(remove, p)
 			continue
 		}
 		full := filepath.Join(m.Root, filepath.FromSlash(p))
@@ -265,19 +307,30 @@ func capture(g git, m *Meta, tracked []string, baseline bool) (string, []string,
 			}
 		case fi.Mode()&fs.ModeSymlink != 0:
 			add = append(add, p)
-		case !fi.Mode().IsRegular() || fi.Size() > MaxFileBytes || !readable(full):
-			skipped = append(skipped, p)
+		case !fi.Mode().IsRegular():
+			skip(p, whySpecial)
+		case fi.Size() > MaxFileBytes:
+			skip(p, whyTooBig)
+		case !readable(full):
+			skip(p, whyUnreadable)
+		case others[p] && (secretByName(p) || secretByContent(full, fi.Size())):
+			skip(p, whySecret)
 		default:
 			add = append(add, p)
 			if others[p] {
 				if otherBytes += fi.Size(); otherBytes > maxUntrackedBytes {
-					return "", nil, fmt.Errorf("more than %d MiB of files under %s that git does not track or ignore: not snapshotted (ignore data and build outputs in .gitignore)", maxUntrackedBytes>>20, m.Root)
+					return "", nil, fmt.Errorf("more than %d MiB of new files under %s that git does not track or ignore: followed, not snapshotted (ignore data and build outputs in .gitignore)", maxUntrackedBytes>>20, m.Root)
 				}
 			}
 		}
 	}
-	if len(remove)+len(add) > 0 {
-		if _, err := g.out(nulJoin(append(remove, add...)), "update-index", "-z", "--add", "--remove", "--replace", "--stdin"); err != nil {
+	if len(remove) > 0 {
+		if _, err := g.out(nulJoin(remove), "update-index", "-z", "--force-remove", "--stdin"); err != nil {
+			return "", nil, err
+		}
+	}
+	if len(add) > 0 {
+		if _, err := g.out(nulJoin(add), "update-index", "-z", "--add", "--remove", "--replace", "--stdin"); err != nil {
 			return "", nil, err
 		}
 	}
@@ -286,6 +339,29 @@ func capture(g git, m *Meta, tracked []string, baseline bool) (string, []string,
 		return "", nil, err
 	}
 	return strings.TrimSpace(string(out)), skipped, nil
+}
+
+// underLink reports whether a folder on p's way from the root is a link
+// (or no folder at all): git refuses a path beyond a link, and the old
+// entries under a folder replaced by a link must leave the index. dirs
+// remembers the folders already looked at.
+func underLink(root, p string, dirs map[string]bool) bool {
+	for i := 0; i < len(p); i++ {
+		if p[i] != '/' {
+			continue
+		}
+		d := p[:i]
+		bad, ok := dirs[d]
+		if !ok {
+			fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(d)))
+			bad = err == nil && !fi.IsDir()
+			dirs[d] = bad
+		}
+		if bad {
+			return true
+		}
+	}
+	return false
 }
 
 func readable(path string) bool {
@@ -298,14 +374,22 @@ func readable(path string) bool {
 }
 
 // write writes a snapshot file.
-func write(dir string, m *Meta, req Request, step int, tree string, skipped, files []string) (*Snapshot, error) {
+// Every path in it goes through the hook's path redaction: a token in a
+// file's name stays out of the state dir (the snapshot's tree has the
+// name; the run's own commands read that).
+func write(dir string, m *Meta, req Request, step int, tree string, skipped []Skip, files []string) (*Snapshot, error) {
 	st := State{V: stateVersion, Session: req.Session, Task: req.Task, Reason: req.Reason, ToolCalls: req.Calls,
-		Root: m.Root, Tree: tree, Baseline: m.Baseline, NotCaptured: skipped}
+		Root: m.Root, Tree: tree, Baseline: m.Baseline}
+	for _, k := range skipped {
+		st.NotCaptured = append(st.NotCaptured, hookbridge.RedactPath(k.Path))
+		st.Skipped = append(st.Skipped, Skip{Path: hookbridge.RedactPath(k.Path), Why: k.Why})
+	}
+	files = RedactPaths(files)
 	if files == nil {
 		files = []string{}
 	}
 	s := &Snapshot{File: File{RunID: m.RunID, Step: step, Timestamp: req.Now.UTC().Format(time.RFC3339), State: compactJSON(st), Files: files},
-		State: st, Path: snapshotPath(dir, step)}
+		State: st, Path: snapshotPath(dir, step), skips: skipped}
 	if err := writeJSON(s.Path, &s.File); err != nil {
 		return nil, err
 	}

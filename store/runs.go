@@ -48,6 +48,47 @@ func (h Home) CheckRunDir(id string) (string, error) {
 	return h.RunDir(id), nil
 }
 
+// StoresDir holds one content store per work tree (package runs): every
+// run of a repository keeps its snapshots' content there, so content held
+// once is never stored again.
+func (h Home) StoresDir() string { return filepath.Join(h.Dir, "stores") }
+
+// StoreDir is a work tree's content store; the key never becomes a path
+// unsanitized.
+func (h Home) StoreDir(key string) string { return filepath.Join(h.StoresDir(), SafeName(key)) }
+
+// EnsureStoreDir creates the stores folder and the store's own (0700),
+// held to the same checks as a run's folder.
+func (h Home) EnsureStoreDir(key string) (string, error) {
+	if err := h.ready(); err != nil {
+		return "", err
+	}
+	for _, d := range []string{h.StoresDir(), h.StoreDir(key)} {
+		if err := ensureDir(d, "store dir"); err != nil {
+			return "", err
+		}
+	}
+	return h.StoreDir(key), nil
+}
+
+// CheckStoreDir runs those checks without creating anything (an error
+// matching fs.ErrNotExist when there is no such store).
+func (h Home) CheckStoreDir(key string) (string, error) {
+	if err := h.Check(); err != nil {
+		return "", err
+	}
+	for _, d := range []string{h.StoresDir(), h.StoreDir(key)} {
+		fi, err := os.Lstat(d)
+		if err != nil {
+			return "", fmt.Errorf("store dir: %w", err)
+		}
+		if err := checkDir(d, fi); err != nil {
+			return "", err
+		}
+	}
+	return h.StoreDir(key), nil
+}
+
 var tmpSeq atomic.Int64
 
 // WriteFileAtomic writes a file of the state dir whole: into a new file
