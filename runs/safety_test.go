@@ -1,0 +1,309 @@
+package runs
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// rollbackReq rolls back with a request's options.
+func (w *world) rollbackReq(r RollbackRequest) (*Plan, error) {
+	w.n++
+	r.Request = Request{Session: "s1", Run: w.run, Task: 1, Reason: "rollback", Now: t0.Add(time.Duration(w.n) * time.Minute)}
+	return Rollback(w.h, r)
+}
+
+// In a repository with `* text=auto`, a rollback gives back a CRLF file's
+// bytes as they were: no line-ending conversion on the way in or out.
+func TestRollbackKeepsCRLF(t *testing.T) {
+	w := newWorld(t, false)
+	w.write(".gitattributes", "* text=auto\n")
+	w.write("win.txt", "one\r\ntwo\r\n")
+	w.sh("git init -q && git add -A && git -c user.email=t@e -c user.name=t commit -qm init")
+	w.write("crlf-new.txt", "untracked\r\nfile\r\n")
+	w.take("baseline")
+	w.write("win.txt", "agent\n")
+	w.write("crlf-new.txt", "agent\n")
+	if _, err := w.rollback(0, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.read("win.txt"); got != "one\r\ntwo\r\n" {
+		t.Fatalf("win.txt %q, want its CRLF bytes back", got)
+	}
+	if got := w.read("crlf-new.txt"); got != "untracked\r\nfile\r\n" {
+		t.Fatalf("crlf-new.txt %q, want its CRLF bytes back", got)
+	}
+}
+
+// A folder replaced by a link does not break the run: the next snapshot
+// records the link, and a rollback gives back the folder.
+func TestFolderReplacedByLink(t *testing.T) {
+	w := newWorld(t, true)
+	w.take("baseline")
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "c.go"), []byte("elsewhere\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.sh("rm -r pkg && ln -s " + outside + " pkg")
+	s := w.take("calls")
+	if !contains(s.Files, "pkg") || !contains(s.Files, "pkg/c.go") {
+		t.Fatalf("files_modified %q, want the link and the folder's file", s.Files)
+	}
+	w.write("a.txt", "more\n")
+	w.take("calls") // a later snapshot works too
+	if _, err := w.rollback(0, false); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(filepath.Join(w.root, "pkg")); err != nil || !fi.IsDir() {
+		t.Fatalf("pkg is not a folder again: %v", err)
+	}
+	if got := w.read("pkg/c.go"); got != "package pkg\n" {
+		t.Fatalf("pkg/c.go %q", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(outside, "c.go")); string(b) != "elsewhere\n" {
+		t.Fatal("the rollback wrote through the link")
+	}
+}
+
+// Files ignored before the run stay out of it when the run edits
+// .gitignore: a rollback never deletes them as "created since".
+func TestIgnoredBeforeRunNeverCreatedSince(t *testing.T) {
+	w := newWorld(t, false)
+	w.write(".gitignore", ".env\nnode_modules/\n*.log\n")
+	w.sh("git init -q && git add -A && git -c user.email=t@e -c user.name=t commit -qm init")
+	w.write(".env", "TOKEN=local\n")
+	w.write("node_modules/x/index.js", "module.exports = 1\n")
+	w.write("old.log", "log\n")
+	w.take("baseline")
+	w.write(".gitignore", "# the agent's edit\n")
+	s := w.take("calls")
+	if !equal(s.Files, []string{".gitignore"}) {
+		t.Fatalf("files_modified %q, want only .gitignore", s.Files)
+	}
+	p, err := w.rollback(0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Remove) != 0 {
+		t.Fatalf("removed %q", p.Remove)
+	}
+	for _, f := range []string{".env", "node_modules/x/index.js", "old.log"} {
+		if !w.exists(f) {
+			t.Fatalf("%s was deleted", f)
+		}
+	}
+	if got := w.read(".gitignore"); got != ".env\nnode_modules/\n*.log\n" {
+		t.Fatalf(".gitignore %q", got)
+	}
+}
+
+// A file that grows past the size cap after a snapshot held it is never
+// overwritten or removed: the rollback changes nothing and names it; with
+// Force it rolls back the rest and leaves that file.
+func TestGrownPastCapNeverDestroyed(t *testing.T) {
+	w := newWorld(t, true)
+	old := MaxFileBytes
+	MaxFileBytes = 1000
+	defer func() { MaxFileBytes = old }()
+	w.take("baseline")
+	w.write("data.bin", "small\n")
+	w.take("calls")
+	big := strings.Repeat("B", 5000)
+	w.write("data.bin", big)
+	w.write("a.txt", "agent\n")
+	_, err := w.rollback(1, false)
+	var re *RollbackError
+	if !errors.As(err, &re) || len(re.Problems) != 1 || re.Problems[0].Path != "data.bin" || len(re.Applied) != 0 {
+		t.Fatalf("err %v, want a refusal naming data.bin with nothing changed", err)
+	}
+	if w.read("data.bin") != big || w.read("a.txt") != "agent\n" {
+		t.Fatal("the refused rollback changed files")
+	}
+	p, err := w.rollbackReq(RollbackRequest{To: 1, Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.read("data.bin") != big || w.read("a.txt") != "a\n" {
+		t.Fatalf("forced: data.bin kept %v, a.txt %q", w.read("data.bin") == big, w.read("a.txt"))
+	}
+	if len(p.Left) != 1 || p.Left[0].Path != "data.bin" || contains(p.Restore, "data.bin") || contains(p.Remove, "data.bin") {
+		t.Fatalf("plan %+v", p)
+	}
+	// The undo of the forced rollback brings a.txt back; data.bin is untouched throughout.
+	if _, err := w.rollback(p.Undo, false); err != nil {
+		t.Fatal(err)
+	}
+	if w.read("data.bin") != big || w.read("a.txt") != "agent\n" {
+		t.Fatal("the undo did not restore the state before")
+	}
+}
+
+// An untracked secret is never copied into the store, and a rollback
+// leaves it where it is.
+func TestSecretsNotStored(t *testing.T) {
+	w := newWorld(t, true)
+	w.write(".env", "API_KEY=sk-live-0123456789abcdefghijklmn\n")
+	w.write("notes.txt", "token: ghp_0123456789abcdefghijklmnopqrstuvwxyzAB\n")
+	w.write("id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\nxxx\n-----END OPENSSH PRIVATE KEY-----\n")
+	base := w.take("baseline")
+	for _, f := range []string{".env", "notes.txt", "id_ed25519"} {
+		if !contains(base.State.NotCaptured, f) {
+			t.Errorf("%s captured (not captured: %q)", f, base.State.NotCaptured)
+		}
+	}
+	for _, k := range base.State.Skipped {
+		if k.Why != whySecret {
+			t.Errorf("%s: %s", k.Path, k.Why)
+		}
+	}
+	w.write("server.pem", "cert\n")
+	w.take("calls")
+	// No object of the store holds a secret's bytes.
+	objects := filepath.Join(w.h.StoreDir(storeKey(w.realRoot())), "git", "objects")
+	n := 0
+	_ = filepath.WalkDir(objects, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			n++
+		}
+		return nil
+	})
+	g := git{dir: filepath.Join(w.h.StoreDir(storeKey(w.realRoot())), "git"), root: w.root}
+	for _, secret := range []string{".env", "notes.txt", "id_ed25519", "server.pem"} {
+		b, _ := os.ReadFile(filepath.Join(w.root, secret))
+		id, err := g.out(b, "hash-object", "--stdin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.out(nil, "cat-file", "-e", strings.TrimSpace(string(id))); err == nil {
+			t.Errorf("the store holds %s", secret)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no object in the store at all: the test looks in the wrong place")
+	}
+	w.write("a.txt", "agent\n")
+	if _, err := w.rollback(0, false); err != nil {
+		t.Fatal(err)
+	}
+	if !w.exists(".env") || !w.exists("server.pem") {
+		t.Fatal("a rollback removed a secret it never held")
+	}
+}
+
+// The store's files are this user's only.
+func TestStoreFilesPrivate(t *testing.T) {
+	w := newWorld(t, true)
+	w.write("new.txt", "untracked content\n")
+	w.take("baseline")
+	w.write("a.txt", "edited\n")
+	w.take("calls")
+	for _, d := range []string{w.h.StoresDir(), w.h.RunsDir()} {
+		_ = filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			fi, _ := os.Lstat(p)
+			if e.IsDir() && fi.Mode().Perm()&0o077 != 0 || !e.IsDir() && fi.Mode().Perm()&0o077 != 0 {
+				t.Errorf("%s is %v", p, fi.Mode().Perm())
+			}
+			return nil
+		})
+	}
+}
+
+// A project folder in a system folder is refused.
+func TestSystemFolderRefused(t *testing.T) {
+	w := newWorld(t, false)
+	_, err := Take(w.h, Request{Session: "s1", Run: w.run, Reason: "baseline", Dir: "/etc", Now: t0})
+	if err == nil || !strings.Contains(err.Error(), "system folder") {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := os.Stat(w.h.StoresDir()); err == nil {
+		entries, _ := os.ReadDir(w.h.StoresDir())
+		if len(entries) > 0 {
+			t.Fatal("a store was made for /etc")
+		}
+	}
+}
+
+// A token in a file's name is redacted in files_modified.
+func TestTokenInFileNameRedacted(t *testing.T) {
+	w := newWorld(t, true)
+	w.take("baseline")
+	name := "dump-ghp_0123456789abcdefghijklmnopqrstuvwxyzAB.txt"
+	w.write(name, "x\n")
+	s := w.take("calls")
+	raw, _ := os.ReadFile(s.Path)
+	if strings.Contains(string(raw), "ghp_0123456789") {
+		t.Fatalf("the snapshot file holds the token:\n%s", raw)
+	}
+	if _, err := w.rollback(0, false); err != nil {
+		t.Fatal(err)
+	}
+	if w.exists(name) {
+		t.Fatal("the file made by the run is still there after the rollback")
+	}
+}
+
+// Content already held is never stored again: a second run of the same
+// work tree, with an unchanged large untracked file, adds nothing.
+func TestStoreSharedAcrossRuns(t *testing.T) {
+	w := newWorld(t, true)
+	w.write("data.bin", strings.Repeat("0123456789", 200_000)) // 2 MB, untracked
+	w.take("baseline")
+	size1 := dirSize(t, w.h.StoresDir())
+	for i := 2; i <= 4; i++ {
+		w.run = "run-" + string(rune('0'+i))
+		w.n = 0
+		w.take("baseline")
+	}
+	if grown := dirSize(t, w.h.StoresDir()) - size1; grown > 64<<10 {
+		t.Fatalf("three more runs grew the store by %d bytes", grown)
+	}
+}
+
+func (w *world) realRoot() string {
+	r, err := filepath.EvalSymlinks(w.root)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return r
+}
+
+func dirSize(t *testing.T, d string) int64 {
+	var n int64
+	_ = filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			if fi, err := e.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
