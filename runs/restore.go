@@ -49,6 +49,8 @@ type Plan struct {
 	// NotCaptured are files present now that no snapshot could hold (see
 	// State.NotCaptured): left alone.
 	NotCaptured []string
+	// Skipped says why each of NotCaptured is not captured.
+	Skipped []Skip
 	// Left are paths the rollback would have changed but left as they are
 	// (Force): no snapshot holds their content now, so changing them could
 	// not be undone.
@@ -168,6 +170,7 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 	for _, k := range skips {
 		plan.NotCaptured = append(plan.NotCaptured, k.Path)
 	}
+	plan.Skipped = skips
 	run, err := diffTrees(g, m.Baseline, now)
 	if err != nil {
 		return nil, err

@@ -413,8 +413,11 @@ back, or removed when it was created since; every other file stays as it is, the
 own earlier edits included. The state before is snapshotted first, so the rollback
 itself can be undone with cully rollback --to <that step>. Every path is checked
 before any is changed: when one cannot be restored (a folder now stands where a file
-was, a folder is not writable) nothing is changed, every file the run modified is
-listed, and the command exits 1. --dry-run says what it would do and changes nothing.`,
+was, a folder is not writable) or its content now is held by no snapshot (grown past
+the size cap, a secret file, a special file), nothing is changed, every file the run
+modified is listed, and the command exits 1; --force then rolls back the rest and
+leaves those files as they are. Bytes come back exactly (line endings, modes, links).
+--dry-run says what it would do and changes nothing.`,
 		Example: `  cully rollback --dry-run
   cully rollback --to 0
   cully rollback --to 3 --json`,
@@ -424,6 +427,7 @@ listed, and the command exits 1. --dry-run says what it would do and changes not
 	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
 	c.Flags().IntVar(&o.to, "to", -1, "the snapshot's step (cully snapshots lists them; default: the last)")
 	c.Flags().BoolVar(&o.dryRun, "dry-run", false, "say what would change, change nothing")
+	c.Flags().BoolVar(&o.force, "force", false, "roll back the rest when a file's content is held by no snapshot, leaving that file as it is")
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON (schema: docs/json.md)")
 	return c
 }
@@ -447,6 +451,7 @@ the run committed are kept), as cully rollback --to 0 does. cully status shows t
 	}
 	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
 	c.Flags().BoolVar(&o.revert, "revert", false, "also revert the run's uncommitted changes, to its start")
+	c.Flags().BoolVar(&o.force, "force", false, "with --revert: revert the rest when a file's content is held by no snapshot, leaving that file as it is")
 	return c
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,6 +18,7 @@ type rollbackOpts struct {
 	session string
 	to      int // -1: the run's last snapshot
 	dryRun  bool
+	force   bool
 	json    bool
 }
 
@@ -34,7 +36,11 @@ type rollbackReport struct {
 	Removed     []string `json:"removed"`
 	Kept        []string `json:"kept"`
 	NotCaptured []string `json:"not_captured"`
-	Modified    []string `json:"modified"`
+	// Skipped says why each not captured file is not (too large, a
+	// secret, …); Left are the files --force left as they are.
+	Skipped  []runs.Skip `json:"skipped"`
+	Left     []runs.Skip `json:"left"`
+	Modified []string    `json:"modified"`
 }
 
 func (a *app) rollback(o rollbackOpts) error {
@@ -46,7 +52,7 @@ func (a *app) rollback(o rollbackOpts) error {
 	r := st.Run
 	plan, err := runs.Rollback(h, runs.RollbackRequest{
 		Request: runs.Request{Session: st.Session, Run: r.ID, Task: r.Task, Reason: string(engine.SnapRollback), Calls: r.Calls, Now: now},
-		To:      o.to, DryRun: o.dryRun,
+		To:      o.to, DryRun: o.dryRun, Force: o.force,
 	})
 	if err := a.afterRollback(h, st, plan, err, now, string(engine.SnapRollback)); err != nil {
 		return err
@@ -120,14 +126,23 @@ func (a *app) afterRollback(h store.Home, st *engine.State, plan *runs.Plan, err
 }
 
 func newRollbackReport(session string, p *runs.Plan, dry bool) rollbackReport {
+	// Every list goes through the hook's path redaction: a token in a
+	// file's name never reaches the terminal or a script's JSON.
 	nz := func(s []string) []string {
 		if s == nil {
 			return []string{}
 		}
-		return s
+		return runs.RedactPaths(s)
+	}
+	skips := func(ks []runs.Skip) []runs.Skip {
+		out := []runs.Skip{}
+		for _, k := range ks {
+			out = append(out, runs.Skip{Path: runs.RedactPaths([]string{k.Path})[0], Why: k.Why})
+		}
+		return out
 	}
 	rep := rollbackReport{Schema: jsonSchema, Session: session, RunID: p.RunID, Root: p.Root, DryRun: dry, ToStep: p.To, ToTimestamp: p.ToTime,
-		Restored: nz(p.Restore), Removed: nz(p.Remove), Kept: nz(p.Kept), NotCaptured: nz(p.NotCaptured), Modified: nz(p.Modified)}
+		Restored: nz(p.Restore), Removed: nz(p.Remove), Kept: nz(p.Kept), NotCaptured: nz(p.NotCaptured), Skipped: skips(p.Skipped), Left: skips(p.Left), Modified: nz(p.Modified)}
 	if p.Undo >= 0 {
 		undo := p.Undo
 		rep.UndoStep = &undo
@@ -155,8 +170,14 @@ func printRollback(w io.Writer, r rollbackReport) {
 	for _, p := range r.Kept {
 		fmt.Fprintf(w, "  kept      %s (committed during the run)\n", p)
 	}
-	for _, p := range r.NotCaptured {
-		fmt.Fprintf(w, "  left      %s (too large or unreadable: no snapshot holds it)\n", p)
+	for _, k := range r.Left {
+		fmt.Fprintf(w, "  left      %s (%s: no snapshot holds it as it is now, so it was not changed)\n", k.Path, k.Why)
+	}
+	for _, k := range r.Skipped {
+		if slices.ContainsFunc(r.Left, func(l runs.Skip) bool { return l.Path == k.Path }) {
+			continue
+		}
+		fmt.Fprintf(w, "  untouched %s (%s)\n", k.Path, k.Why)
 	}
 	if r.UndoStep != nil && n > 0 {
 		fmt.Fprintf(w, "every other file is as it was; undo with: cully rollback --to %d\n", *r.UndoStep)

@@ -61,11 +61,13 @@ func (a *app) recordSnapshot(h store.Home, session, run, reason string, step int
 	}
 }
 
+// firstPaths are the paths an event carries, redacted as the hook's
+// targets are.
 func firstPaths(ps []string) []string {
 	if len(ps) > engine.MaxEventPaths {
-		return ps[:engine.MaxEventPaths]
+		ps = ps[:engine.MaxEventPaths]
 	}
-	return ps
+	return runs.RedactPaths(ps)
 }
 
 type snapshotOpts struct {

@@ -13,6 +13,7 @@ import (
 type stopOpts struct {
 	session string
 	revert  bool
+	force   bool
 }
 
 // stop is seed 001's graceful shutdown. The agent's current tool call
@@ -39,7 +40,7 @@ func (a *app) stop(o stopOpts) error {
 	if o.revert {
 		// The rollback's own first snapshot is the final one.
 		var rerr error
-		plan, rerr = runs.Rollback(h, runs.RollbackRequest{Request: req, To: 0, Uncommitted: true})
+		plan, rerr = runs.Rollback(h, runs.RollbackRequest{Request: req, To: 0, Uncommitted: true, Force: o.force})
 		if plan != nil && plan.Undo >= 0 {
 			final = &runs.Snapshot{File: runs.File{RunID: r.ID, Step: plan.Undo, Timestamp: now.UTC().Format(time.RFC3339), Files: plan.Modified}}
 		}
