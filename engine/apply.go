@@ -77,8 +77,10 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 			sigs = append(sigs, Signal{Kind: SignalRollback, ID: s.Run.ID, N: *s.rollbackTo})
 			s.rollbackTo = nil
 		}
+		sigs = append(sigs, s.mark(ev, "pre")...)
 	case KindPostTool:
 		sigs = append(s.postTool(ev, cfg), s.runCall(ev)...)
+		sigs = append(sigs, s.mark(ev, "post")...)
 	case KindBatch:
 		sigs = s.rejected(ev, cfg)
 	case KindStop:

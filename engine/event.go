@@ -115,6 +115,9 @@ type Event struct {
 	// and bounded; empty when the run was skipped or gave nothing.
 	Advice  string `json:"advice,omitempty"`
 	Changes bool   `json:"changes,omitempty"` // a shell command seen to write files
+	// Destructive names the command that throws uncommitted work away
+	// (Shell.Destructive): the hook snapshots the work tree before it.
+	Destructive string `json:"destructive,omitempty"`
 	// Tests is what a check's own output said: its runner and the counts
 	// it printed (run control's test baseline); nil when no reader settled
 	// anything.

@@ -181,6 +181,24 @@ func (s *State) askSnapshot(ev *Event, why Reason) []Signal {
 	return []Signal{{Kind: SignalSnapshot, Reason: why, ID: r.ID, N: r.Calls}}
 }
 
+// mark asks for a capture of the work tree around a call that may change
+// files (SignalMark): an edit, a check or any command not known to only
+// read. A halted run's call is refused, and changes nothing to capture.
+func (s *State) mark(ev *Event, when Reason) []Signal {
+	if s.Run == nil || ev.NoSnapshots {
+		return nil
+	}
+	switch ev.Class {
+	case ClassEdit, ClassCheck, ClassRun:
+	default:
+		return nil
+	}
+	if when == "pre" && s.Run.Halted != nil {
+		return nil
+	}
+	return []Signal{{Kind: SignalMark, Reason: when, ID: s.Run.ID, Evidence: ev.Destructive, N: s.Run.Calls}}
+}
+
 // runCall books a finished tool call into the run and asks for the
 // snapshot that is due after it.
 func (s *State) runCall(ev *Event) []Signal {

@@ -21,6 +21,9 @@ type Shell struct {
 	Target string
 	// Ranged: the read of Target covers only part of the file.
 	Ranged bool
+	// Destructive names a command that throws uncommitted work away (git
+	// reset --hard, git clean -f, rm -r …: destructive.go), "" otherwise.
+	Destructive string
 }
 
 // ClassifyShell classifies a shell command line. Extra check prefixes and
@@ -39,6 +42,9 @@ func ClassifyShell(cmd string, cfg *Config) Shell {
 		}
 		sg.pipefail = pipefail
 		w := stripWrappers(sg.words)
+		if d := destructive(w); d != "" && out.Destructive == "" {
+			out.Destructive = d
+		}
 		c, changes, target, ranged := classifySegment(w, sg.redirs, cfg)
 		classes[i] = c
 		if changes {

@@ -67,6 +67,14 @@ const (
 	// mode with auto_rollback, on a check worse than at the run's start):
 	// the hook starts it in the background; the run is halted meanwhile.
 	SignalRollback SignalKind = "rollback"
+	// SignalMark asks for a capture of the run's work tree (ID) around a
+	// call that may change files: Reason "pre" before it runs (the hook
+	// waits for it: the run's baseline, when it has none yet, is taken
+	// then), "post" after. Changes between a call's two captures are the
+	// agent's; changes between calls are someone else's, and a rollback
+	// leaves them. Evidence names a destructive command: the pre capture
+	// is then also a snapshot the user can roll back to.
+	SignalMark SignalKind = "mark"
 )
 
 // Signal is an output of the reducer: something raised, closed or said.

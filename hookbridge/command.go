@@ -43,6 +43,7 @@ func DescribeCommand(command string, cfg *engine.Config) Command {
 func (c Command) Apply(ev *engine.Event, cwd string) string {
 	ev.Class = c.Shell.Class
 	ev.Changes = c.Shell.Changes
+	ev.Destructive = c.Shell.Destructive
 	ev.Cmd, ev.CmdFP = c.Preview, c.FP
 	if ev.Class == engine.ClassCheck {
 		ev.FamilyFP = c.Family

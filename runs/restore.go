@@ -55,6 +55,10 @@ type Plan struct {
 	// (Force): no snapshot holds their content now, so changing them could
 	// not be undone.
 	Left []Skip
+	// Outside are files changed since the target by someone other than
+	// the agent (the user, another session), or changed by someone else
+	// after the agent: left as they are.
+	Outside []string
 	// Modified is every file the run has modified since its start, as the
 	// state before the rollback shows it.
 	Modified []string
@@ -180,6 +184,20 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	for i := range cs {
+		cs[i].Tree = target.State.Tree
+	}
+	// A run whose calls were marked reverts only the agent's changes.
+	ms, err := readMarks(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(ms) > 0 {
+		segs := history(ms, target.State.Marks, target.State.Tree, now)
+		if cs, plan.Outside, err = attribute(g, segs, cs, target.State.Tree, now); err != nil {
+			return nil, err
+		}
+	}
 	if req.Uncommitted {
 		if cs, plan.Kept, err = uncommitted(m, cs); err != nil {
 			return nil, err
@@ -207,11 +225,25 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 	if err != nil {
 		e := &RollbackError{Plan: plan, Problems: []Problem{problemOf(m.Root, err)}, Applied: applied}
 		if len(applied) > 0 {
-			back := undoOf(cs, applied)
+			back := undoOf(cs, applied, now)
 			_, e.RevertErr = apply(g, dir, m.Root, now, back, true)
 			e.Reverted = e.RevertErr == nil
 		}
 		return plan, e
+	}
+	if len(ms) > 0 {
+		// The rollback's own change, marked as a call's: its undo reverts it.
+		call := fmt.Sprintf("rollback-%d", plan.Undo)
+		after, _, err := capture(g, m, nil, false)
+		if err == nil {
+			err = appendMark(dir, Mark{Kind: "pre", Call: call, Tree: now, At: req.Now.Unix()})
+		}
+		if err == nil {
+			err = appendMark(dir, Mark{Kind: "post", Call: call, Tree: after, At: req.Now.Unix()})
+		}
+		if err != nil {
+			return plan, fmt.Errorf("the rollback is done, but recording it for its undo failed (cully rollback --to %d still restores the state before): %w", plan.Undo, err)
+		}
 	}
 	return plan, nil
 }
@@ -469,7 +501,7 @@ func rel(root, p string) string {
 
 // undoOf is the changes that put back the paths already changed: the same
 // changes seen from the other side.
-func undoOf(cs []change, applied []string) []change {
+func undoOf(cs []change, applied []string, now string) []change {
 	done := map[string]bool{}
 	for _, p := range applied {
 		done[p] = true
@@ -477,7 +509,7 @@ func undoOf(cs []change, applied []string) []change {
 	var back []change
 	for _, c := range cs {
 		if done[c.Path] {
-			back = append(back, change{Path: c.Path, ModeA: c.ModeB, ModeB: c.ModeA, IDA: c.IDB, IDB: c.IDA})
+			back = append(back, change{Path: c.Path, ModeA: c.ModeB, ModeB: c.ModeA, IDA: c.IDB, IDB: c.IDA, Tree: now})
 		}
 	}
 	return back
@@ -506,18 +538,45 @@ func apply(g git, dir, root, tree string, cs []change, best bool) ([]string, err
 	stage := filepath.Join(dir, stageDir)
 	_ = os.RemoveAll(stage)
 	defer os.RemoveAll(stage)
+	// Each change's content comes from its own tree (Tree; tree when
+	// unset), staged in a folder of that tree's.
+	staged := map[string]string{}
 	if len(writes) > 0 {
 		if err := os.Mkdir(stage, 0o700); err != nil {
 			return nil, err
 		}
+		byTree := map[string][]string{}
+		var order []string
+		for _, c := range cs {
+			if !c.inA() {
+				continue
+			}
+			t := c.Tree
+			if t == "" {
+				t = tree
+			}
+			if _, ok := byTree[t]; !ok {
+				order = append(order, t)
+			}
+			byTree[t] = append(byTree[t], c.Path)
+		}
 		idx := filepath.Join(dir, "rollback.index")
 		defer os.Remove(idx)
 		gi := g.withIndex(idx)
-		if _, err := gi.out(nil, "read-tree", tree); err != nil {
-			return nil, err
-		}
-		if _, err := gi.out(nulJoin(writes), "checkout-index", "-z", "--stdin", "-f", "--prefix="+stage+string(filepath.Separator)); err != nil {
-			return nil, err
+		for i, t := range order {
+			sub := filepath.Join(stage, strconv.Itoa(i))
+			if err := os.Mkdir(sub, 0o700); err != nil {
+				return nil, err
+			}
+			if _, err := gi.out(nil, "read-tree", t); err != nil {
+				return nil, err
+			}
+			if _, err := gi.out(nulJoin(byTree[t]), "checkout-index", "-z", "--stdin", "-f", "--prefix="+sub+string(filepath.Separator)); err != nil {
+				return nil, err
+			}
+			for _, p := range byTree[t] {
+				staged[p] = filepath.Join(sub, filepath.FromSlash(p))
+			}
 		}
 	}
 	var done []string
@@ -548,7 +607,7 @@ func apply(g git, dir, root, tree string, cs []change, best bool) ([]string, err
 		}
 	}
 	for _, w := range writes {
-		if !step(w, place(filepath.Join(stage, filepath.FromSlash(w)), filepath.Join(root, filepath.FromSlash(w)))) {
+		if !step(w, place(staged[w], filepath.Join(root, filepath.FromSlash(w)))) {
 			return done, firstErr
 		}
 	}

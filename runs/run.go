@@ -77,7 +77,7 @@ type State struct {
 	V         int    `json:"v"`
 	Session   string `json:"session"`
 	Task      int    `json:"task"`
-	Reason    string `json:"reason"`     // baseline, calls, time, end, manual, rollback, stop
+	Reason    string `json:"reason"`     // baseline, calls, time, end, manual, rollback, stop, destructive
 	ToolCalls int    `json:"tool_calls"` // the run's tool calls when it was asked for
 	Root      string `json:"root"`
 	// Tree is the git tree of the work tree at this step (in the run's
@@ -90,6 +90,9 @@ type State struct {
 	NotCaptured []string `json:"not_captured,omitempty"`
 	// Skipped says why each of them is not captured (Skip.Why).
 	Skipped []Skip `json:"skipped,omitempty"`
+	// Marks is how many marks (marks.go) the run had when this was taken:
+	// a rollback to it reads the run's history from there.
+	Marks int `json:"marks,omitempty"`
 }
 
 // Snapshot is a snapshot file read back.

@@ -43,6 +43,28 @@ type Request struct {
 	Calls   int    // the run's tool calls when it was asked for
 	Dir     string // the project folder: where the baseline finds the work tree
 	Now     time.Time
+	// Policy bounds the store (nil: DefaultPolicy of the state dir).
+	Policy *Policy
+}
+
+// capped reports whether a snapshot of this reason pauses at the store's
+// cap: those taken on the reducer's cadence. A rollback's or a stop's own
+// snapshot, the one before a destructive command and the user's own are
+// what make the user's work recoverable, and stay (the disk's floor holds
+// for all).
+func (r Request) capped() bool {
+	switch r.Reason {
+	case "baseline", "calls", "time", "end":
+		return true
+	}
+	return false
+}
+
+func (r Request) policy(h store.Home) Policy {
+	if r.Policy != nil {
+		return *r.Policy
+	}
+	return DefaultPolicy(h.Dir)
 }
 
 // Take writes the run's next snapshot, under the run's lock; the baseline
@@ -73,6 +95,11 @@ func takeLocked(h store.Home, dir string, req Request) (*Snapshot, error) {
 	}
 	if err := checkRoot(m); err != nil {
 		return nil, err
+	}
+	if m.Store != "" {
+		if err := roomFor(h, req.policy(h), m.Store, req.capped()); err != nil {
+			return nil, err
+		}
 	}
 	sl, err := m.lockStore(h)
 	if err != nil {
@@ -120,6 +147,41 @@ func start(h store.Home, dir string, req Request) (*Snapshot, error) {
 	if err := initStore(h, m, format); err != nil {
 		return nil, err
 	}
+	pol := req.policy(h)
+	if err := roomFor(h, pol, m.Store, true); err != nil {
+		if _, perr := Prune(h, pol, req.Now, m.Store, req.Run); perr != nil {
+			return nil, fmt.Errorf("%w (and the prune that would make room failed: %v)", err, perr)
+		}
+		if err := roomFor(h, pol, m.Store, true); err != nil {
+			return nil, err
+		}
+	}
+	s, err := baseline(h, dir, req, m)
+	if err != nil {
+		return nil, err
+	}
+	if due(h, pol, req.Now, m.Store) {
+		if _, err := Prune(h, pol, req.Now, m.Store, req.Run); err != nil {
+			return s, fmt.Errorf("the baseline is written, but pruning old runs failed: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// due reports whether a store has a run the policy would remove, or is
+// over its cap.
+func due(h store.Home, p Policy, now time.Time, key string) bool {
+	rs := runsByStore(h)[key]
+	for i, r := range rs {
+		if i >= p.KeepRuns && now.Sub(r.meta.Started) >= p.KeepFor {
+			return true
+		}
+	}
+	return dirBytes(filepath.Join(h.StoreDir(key), gitDirName)) > p.MaxBytes
+}
+
+// baseline captures the run's start under the store's lock.
+func baseline(h store.Home, dir string, req Request, m *Meta) (*Snapshot, error) {
 	sl, err := m.lockStore(h)
 	if err != nil {
 		return nil, err
@@ -379,7 +441,7 @@ func readable(path string) bool {
 // name; the run's own commands read that).
 func write(dir string, m *Meta, req Request, step int, tree string, skipped []Skip, files []string) (*Snapshot, error) {
 	st := State{V: stateVersion, Session: req.Session, Task: req.Task, Reason: req.Reason, ToolCalls: req.Calls,
-		Root: m.Root, Tree: tree, Baseline: m.Baseline}
+		Root: m.Root, Tree: tree, Baseline: m.Baseline, Marks: markCount(dir)}
 	for _, k := range skipped {
 		st.NotCaptured = append(st.NotCaptured, hookbridge.RedactPath(k.Path))
 		st.Skipped = append(st.Skipped, Skip{Path: hookbridge.RedactPath(k.Path), Why: k.Why})
@@ -402,6 +464,9 @@ type change struct {
 	Path         string
 	ModeA, ModeB string
 	IDA, IDB     string
+	// Tree is the tree a rollback takes the A side from (the target's, or
+	// for a path someone else changed since, the tree after their change).
+	Tree string
 }
 
 const noMode = "000000"

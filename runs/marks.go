@@ -1,0 +1,322 @@
+package runs
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"time"
+
+	"cully/store"
+)
+
+// Marks tell the agent's changes from everyone else's. Around each call
+// that may change files the hook captures the work tree: before the call
+// runs ("pre", which the hook waits for) and after it ("post"). What
+// changes between a call's pre and post is the agent's; what changes
+// between calls (the user's edits, another session's, a formatter on
+// save) is not, and a rollback leaves it. A rollback records its own
+// change the same way, so that its undo reverts it.
+//
+// marks.jsonl in the run's folder, one Mark a line, appended under the
+// run's lock; a snapshot records how many marks came before it.
+const marksFile = "marks.jsonl"
+
+// MarkWait bounds how long a mark waits for the run's lock (a snapshot of
+// a large tree may hold it): the hook that waits for a pre mark has the
+// host's hook timeout to keep to.
+const MarkWait = 3 * time.Second
+
+// openFor is how long a call's pre mark counts as open without its post:
+// a call the user refused, or one interrupted, sends no post, and its
+// open mark must not make later changes look like the agent's. Ten
+// minutes is a shell call's longest timeout in the hosts.
+const openFor = 10 * time.Minute
+
+// Mark is one capture around a call.
+type Mark struct {
+	Kind string `json:"kind"` // "pre" or "post"
+	Call string `json:"call"` // the call's id (the host's, or the rollback's)
+	Tree string `json:"tree"`
+	At   int64  `json:"at"` // Unix seconds
+}
+
+// MarkRequest asks for a mark.
+type MarkRequest struct {
+	Session string
+	Run     string
+	Task    int
+	Kind    string // "pre" or "post"
+	Call    string
+	Calls   int    // the run's tool calls so far
+	Dir     string // the project folder (for a baseline taken now)
+	Now     time.Time
+	// Destructive names the destructive command about to run: the pre
+	// mark is then also a snapshot (Reason "destructive").
+	Destructive string
+	Policy      *Policy
+}
+
+// MarkResult is what a mark did.
+type MarkResult struct {
+	// Baseline: the run had no start state yet, and it was taken now.
+	Baseline bool
+	// Snapshot is the snapshot written before a destructive command.
+	Snapshot *Snapshot
+}
+
+// TakeMark captures the work tree for a mark, under the run's lock. A pre
+// mark of a run with no baseline takes the baseline first: the state
+// before the run's first change, whenever the prompt's own baseline has
+// not run yet. A post mark of a run with no baseline does nothing.
+func TakeMark(h store.Home, req MarkRequest) (*MarkResult, error) {
+	dir, err := h.EnsureRunDir(req.Run)
+	if err != nil {
+		return nil, err
+	}
+	lk, err := store.Acquire(filepath.Join(dir, lockFile), MarkWait)
+	if err != nil {
+		return nil, err
+	}
+	defer lk.Unlock()
+	res := &MarkResult{}
+	m, err := readMeta(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if req.Kind != "pre" {
+			return res, nil
+		}
+		if _, err := takeLocked(h, dir, Request{Session: req.Session, Run: req.Run, Task: req.Task, Reason: "baseline", Calls: req.Calls, Dir: req.Dir, Now: req.Now, Policy: req.Policy}); err != nil {
+			return nil, err
+		}
+		res.Baseline = true
+		m, err = readMeta(dir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if m.Store == "" {
+		return res, nil // a run of version 1 keeps no marks
+	}
+	if err := checkRoot(m); err != nil {
+		return nil, err
+	}
+	if req.Destructive != "" && req.Kind == "pre" {
+		s, err := takeLocked(h, dir, Request{Session: req.Session, Run: req.Run, Task: req.Task, Reason: "destructive", Calls: req.Calls, Now: req.Now, Policy: req.Policy})
+		if err != nil {
+			return nil, err
+		}
+		res.Snapshot = s
+		return res, appendMark(dir, Mark{Kind: req.Kind, Call: req.Call, Tree: s.State.Tree, At: req.Now.Unix()})
+	}
+	if err := roomFor(h, req.policy(h), m.Store, false); err != nil {
+		return nil, err
+	}
+	sl, err := m.lockStore(h)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock(sl)
+	tree, _, err := capture(m.repo(h, dir), m, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	return res, appendMark(dir, Mark{Kind: req.Kind, Call: req.Call, Tree: tree, At: req.Now.Unix()})
+}
+
+func (r MarkRequest) policy(h store.Home) Policy {
+	return Request{Policy: r.Policy}.policy(h)
+}
+
+// appendMark appends one mark to the run's marks (the run's lock held).
+func appendMark(dir string, mk Mark) error {
+	b, err := json.Marshal(mk)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, marksFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("record the mark: %w", err)
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("record the mark: %w", err)
+	}
+	return f.Close()
+}
+
+// readMarks reads a run's marks, oldest first; a torn last line (a mark
+// cut off by a full disk) is left out.
+func readMarks(dir string) ([]Mark, error) {
+	b, err := os.ReadFile(filepath.Join(dir, marksFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Mark
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		var mk Mark
+		if json.Unmarshal(sc.Bytes(), &mk) == nil && mk.Tree != "" {
+			out = append(out, mk)
+		}
+	}
+	return out, nil
+}
+
+// markCount is how many marks a run has.
+func markCount(dir string) int {
+	ms, _ := readMarks(dir)
+	return len(ms)
+}
+
+// markTrees lists the trees a run's marks refer to.
+func markTrees(dir string) []string {
+	ms, _ := readMarks(dir)
+	out := make([]string, len(ms))
+	for i, mk := range ms {
+		out[i] = mk.Tree
+	}
+	return out
+}
+
+// segment is one step of a run's history of captures: from tree From to
+// tree To, made by the agent's calls or by someone else.
+type segment struct {
+	From, To string
+	Agent    bool
+}
+
+// history is the run's captures since the target snapshot, as segments:
+// the target's tree, each mark's tree in order, then now. A segment is the
+// agent's when a call was open (its pre seen, its post not yet, for less
+// than openFor) at its start; a new pre closes a call of the same session
+// left open by a refused or interrupted call only by that time, so calls
+// running side by side stay open together.
+func history(ms []Mark, from int, fromTree, nowTree string) []segment {
+	open := map[string]int64{}
+	// expire closes the calls open longer than openFor at mk: what changed
+	// while one was open that long is not known to be the agent's.
+	expire := func(mk Mark) {
+		for c, at := range open {
+			if mk.At-at > int64(openFor/time.Second) {
+				delete(open, c)
+			}
+		}
+	}
+	apply := func(mk Mark) {
+		switch mk.Kind {
+		case "pre":
+			open[mk.Call] = mk.At
+		case "post":
+			delete(open, mk.Call)
+		}
+	}
+	for _, mk := range ms[:min(from, len(ms))] {
+		expire(mk)
+		apply(mk)
+	}
+	var segs []segment
+	cur := fromTree
+	for _, mk := range ms[min(from, len(ms)):] {
+		expire(mk)
+		agent := len(open) > 0
+		if mk.Tree != cur {
+			segs = append(segs, segment{From: cur, To: mk.Tree, Agent: agent})
+		}
+		cur = mk.Tree
+		apply(mk)
+	}
+	// Since the last mark, nothing is known to be the agent's: a call
+	// still open may be one the user refused (no post comes), and what
+	// changed since may be the user's.
+	if nowTree != cur {
+		segs = append(segs, segment{From: cur, To: nowTree})
+	}
+	return segs
+}
+
+// attribute splits a rollback's changes (target → now) by who made them,
+// from the run's history since the target. A path that only someone else
+// changed, or that someone else changed after the agent's last change, is
+// left as it is (outside). Any other path goes back to its content just
+// after the last change someone else made to it (the target's, when there
+// was none): the agent's changes are undone, the others' kept. Each
+// change returned carries the tree it restores from.
+func attribute(g git, segs []segment, cs []change, target, now string) ([]change, []string, error) {
+	type story struct {
+		lastOutside int // the index of the last segment where someone else changed it; -1: none
+		agentAfter  bool
+	}
+	want := map[string]*story{}
+	for _, c := range cs {
+		want[c.Path] = &story{lastOutside: -1}
+	}
+	for i, sg := range segs {
+		changed, err := diffTrees(g, sg.From, sg.To)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, c := range changed {
+			st := want[c.Path]
+			if st == nil {
+				continue
+			}
+			if sg.Agent {
+				st.agentAfter = true
+			} else {
+				st.lastOutside, st.agentAfter = i, false
+			}
+		}
+	}
+	byTree := map[string][]string{}
+	var outside []string
+	for _, c := range cs {
+		st := want[c.Path]
+		if !st.agentAfter {
+			outside = append(outside, c.Path)
+			continue
+		}
+		from := target
+		if st.lastOutside >= 0 {
+			from = segs[st.lastOutside].To
+		}
+		byTree[from] = append(byTree[from], c.Path)
+	}
+	var out []change
+	for tree, ps := range byTree {
+		if tree == target {
+			for _, c := range cs {
+				if slices.Contains(ps, c.Path) {
+					c.Tree = target
+					out = append(out, c)
+				}
+			}
+			continue
+		}
+		diff, err := diffTrees(g, tree, now)
+		if err != nil {
+			return nil, nil, err
+		}
+		set := map[string]bool{}
+		for _, p := range ps {
+			set[p] = true
+		}
+		for _, c := range diff {
+			if set[c.Path] {
+				c.Tree = tree
+				out = append(out, c)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, outside, nil
+}

@@ -1,0 +1,174 @@
+package runs
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// call runs fn as an agent's tool call: a pre mark, the change, a post
+// mark, as the hook does around a call that may change files.
+func (w *world) call(id string, fn func()) {
+	w.t.Helper()
+	w.mark("pre", id, "")
+	fn()
+	w.mark("post", id, "")
+}
+
+func (w *world) mark(kind, id, destructive string) *MarkResult {
+	w.t.Helper()
+	w.n++
+	res, err := TakeMark(w.h, MarkRequest{Session: "s1", Run: w.run, Task: 1, Kind: kind, Call: id, Dir: w.root, Destructive: destructive, Now: t0.Add(time.Duration(w.n) * time.Second)})
+	if err != nil {
+		w.t.Fatalf("mark %s %s: %v", kind, id, err)
+	}
+	return res
+}
+
+// The first pre mark of a run takes its baseline: the state before the
+// agent's first change, however late the prompt's own baseline is.
+func TestFirstPreMarkTakesBaseline(t *testing.T) {
+	w := newWorld(t, true)
+	res := w.mark("pre", "c1", "")
+	if !res.Baseline {
+		t.Fatal("the first pre mark took no baseline")
+	}
+	w.write("a.txt", "agent\n")
+	w.mark("post", "c1", "")
+	// The prompt's baseline, arriving late, is no baseline any more.
+	s, err := Take(w.h, Request{Session: "s1", Run: w.run, Task: 1, Reason: "baseline", Dir: w.root, Now: t0.Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Step != 1 || !equal(s.Files, []string{"a.txt"}) {
+		t.Fatalf("the late baseline: step %d files %q", s.Step, s.Files)
+	}
+	if _, err := w.rollback(0, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.read("a.txt"); got != "a\n" {
+		t.Fatalf("a.txt %q, want the state before the agent's first change", got)
+	}
+}
+
+// A rollback reverts what the agent's calls changed and leaves what the
+// user changed between calls: a file only the user touched, and a file the
+// user changed after the agent did. A file the user changed before the
+// agent goes back to the user's version. The undo restores it all.
+func TestRollbackRevertsOnlyTheAgents(t *testing.T) {
+	w := newWorld(t, true)
+	w.mark("pre", "c0", "")
+	w.mark("post", "c0", "")
+	w.write("b.txt", "the user's, before the agent\n")
+	w.call("c1", func() {
+		w.write("a.txt", "agent\n")
+		w.write("b.txt", "agent over the user's\n")
+		w.write("new.txt", "agent made\n")
+		w.write("pkg/c.go", "agent\n")
+	})
+	w.write("user.txt", "made by the user meanwhile\n")
+	w.write("pkg/c.go", "the user's fix of the agent's edit\n")
+	w.write("dirty.txt", "the user again\n")
+	w.call("c2", func() { w.sh("rm a.txt") })
+	before := w.snapshotTree()
+	p, err := w.rollback(0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"a.txt":     "a\n",
+		"b.txt":     "the user's, before the agent\n",
+		"user.txt":  "made by the user meanwhile\n",
+		"pkg/c.go":  "the user's fix of the agent's edit\n",
+		"dirty.txt": "the user again\n",
+	}
+	for f, c := range want {
+		if got := w.read(f); got != c {
+			t.Errorf("%s = %q, want %q", f, got, c)
+		}
+	}
+	if w.exists("new.txt") {
+		t.Error("new.txt, made by the agent, is still there")
+	}
+	for _, f := range []string{"user.txt", "pkg/c.go", "dirty.txt"} {
+		if !contains(p.Outside, f) {
+			t.Errorf("%s not listed as changed outside the agent's calls: %q", f, p.Outside)
+		}
+	}
+	if _, err := w.rollback(p.Undo, false); err != nil {
+		t.Fatal(err)
+	}
+	if after := w.snapshotTree(); after != before {
+		t.Fatalf("the undo did not restore the state before:\n%s\nwant\n%s", after, before)
+	}
+}
+
+// Another session's run in the same repository is another run: this
+// run's rollback leaves its changes.
+func TestOtherSessionsChangesLeft(t *testing.T) {
+	w := newWorld(t, true)
+	w.call("c1", func() { w.write("a.txt", "mine\n") })
+	other := &world{t: t, h: w.h, root: w.root, run: "run-2", n: w.n}
+	other.call("o1", func() { other.write("b.txt", "the other session's\n") })
+	w.call("c2", func() { w.write("pkg/c.go", "mine too\n") })
+	if _, err := w.rollback(0, false); err != nil {
+		t.Fatal(err)
+	}
+	if w.read("a.txt") != "a\n" || w.read("pkg/c.go") != "package pkg\n" {
+		t.Fatal("this run's changes were not reverted")
+	}
+	if w.read("b.txt") != "the other session's\n" {
+		t.Fatal("the other session's change was reverted")
+	}
+}
+
+// A destructive command is snapshotted first, untracked files included:
+// a rollback to that snapshot brings back what it threw away.
+func TestDestructiveCommandUndoable(t *testing.T) {
+	w := newWorld(t, true)
+	w.call("c1", func() {})
+	w.write("scratch/notes.md", "uncommitted notes\n")
+	w.write("a.txt", "uncommitted edit\n")
+	res := w.mark("pre", "c2", "git reset --hard")
+	if res.Snapshot == nil || res.Snapshot.State.Reason != "destructive" {
+		t.Fatalf("no snapshot before the destructive command: %+v", res)
+	}
+	w.sh("git reset -q --hard && git clean -qfd")
+	w.mark("post", "c2", "")
+	if w.exists("scratch/notes.md") || w.read("a.txt") != "a\n" {
+		t.Fatal("the command did not run as it should")
+	}
+	if _, err := w.rollback(res.Snapshot.Step, false); err != nil {
+		t.Fatal(err)
+	}
+	if w.read("scratch/notes.md") != "uncommitted notes\n" || w.read("a.txt") != "uncommitted edit\n" {
+		t.Fatalf("not recovered: notes %q, a.txt %q", w.read("scratch/notes.md"), w.read("a.txt"))
+	}
+}
+
+// A call the user refused sends no post: once its mark is older than
+// openFor, later changes are not taken for the agent's.
+func TestOpenCallExpires(t *testing.T) {
+	w := newWorld(t, true)
+	w.call("c1", func() {})
+	w.mark("pre", "refused", "")
+	w.n += int(openFor/time.Second) + 60
+	w.write("b.txt", "the user's, long after\n")
+	w.call("c2", func() { w.write("a.txt", "agent\n") })
+	if _, err := w.rollback(0, false); err != nil {
+		t.Fatal(err)
+	}
+	if w.read("b.txt") != "the user's, long after\n" || w.read("a.txt") != "a\n" {
+		t.Fatalf("b.txt %q a.txt %q", w.read("b.txt"), w.read("a.txt"))
+	}
+}
+
+// snapshotTree is the work tree's files and contents, for comparing.
+func (w *world) snapshotTree() string {
+	w.t.Helper()
+	var b strings.Builder
+	for _, f := range []string{"a.txt", "b.txt", "new.txt", "user.txt", "pkg/c.go", "dirty.txt", ".gitignore"} {
+		b.WriteString(f + "=" + w.read(f) + "\n")
+	}
+	return b.String()
+}
