@@ -82,7 +82,7 @@ func Serve(ctx context.Context, h store.Home, listen string, getenv func(string)
 		}
 		var out bytes.Buffer
 		hookrun.Run(hookrun.IO{Stdin: bytes.NewReader(body), Stdout: &out, Stderr: io.Discard,
-			Getenv: requestEnv(getenv, body), Detach: hookrun.Detach}, r.PathValue("agent"))
+			Getenv: requestEnv(getenv, body), Detach: hookrun.Detach, Wait: hookrun.Wait}, r.PathValue("agent"))
 		w.Header().Set("Content-Type", "application/json")
 		if out.Len() == 0 {
 			out.WriteString("{}")

@@ -39,6 +39,12 @@ const (
 	SnapManual   Reason = "manual"   // `cully snapshot`
 	SnapRollback Reason = "rollback" // the state before a rollback, so that it can be undone
 	SnapStop     Reason = "stop"     // `cully stop`'s final snapshot
+	// SnapFirst is a baseline taken by the run's first mark (SignalMark):
+	// the state before the agent's first change, when the prompt's own
+	// baseline had not run yet. Not one the reducer asked for.
+	SnapFirst Reason = "first-change"
+	// SnapDestructive is the snapshot before a destructive command.
+	SnapDestructive Reason = "destructive"
 )
 
 // asked reports whether the reducer asks for snapshots of this reason; the
@@ -88,10 +94,20 @@ type Run struct {
 	Notice string `json:"notice,omitempty"`
 	// Budget is the run's budgets and what they raised (budget.go).
 	Budget RunBudget `json:"budget"`
+	// Recoverable is the snapshot taken before the run's last destructive
+	// command (git reset --hard, git clean -f, rm -r …): what it threw away
+	// comes back with `cully rollback --to` its Step.
+	Recoverable *Recoverable `json:"recoverable,omitempty"`
 	// GoodStep is the last snapshot step taken while no counted check of
 	// the run was worse than its baseline: where a rollback trigger would
 	// go back to (0: the run's start).
 	GoodStep int `json:"good_step,omitempty"`
+}
+
+// Recoverable is a snapshot before a destructive command.
+type Recoverable struct {
+	Step int   `json:"step"`
+	At   int64 `json:"at"` // Unix seconds
 }
 
 // RunNote is a moment of run control and what was said with it.
@@ -304,6 +320,9 @@ func (s *State) runEvent(ev *Event, cfg *Config) {
 		}
 		r.Snapshots++
 		r.LastStep, r.LastAt, r.LastFiles = step, at, ev.PathCount
+		if Reason(ev.Source) == SnapDestructive {
+			r.Recoverable = &Recoverable{Step: step, At: at}
+		}
 		r.Failed = nil
 		if !r.worse() {
 			r.GoodStep = step

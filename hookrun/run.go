@@ -41,6 +41,10 @@ type IO struct {
 	// own that outlives the hook (the background snapshot); the binaries
 	// set it to Detach. Without it no snapshot is started.
 	Detach func(dir string, args []string) error
+	// Wait, when set, runs `cully ARGS...` in dir and waits for it, at
+	// most the duration given (the marks around a call that may change
+	// files); the binaries set it to Wait. Without it no mark is taken.
+	Wait func(dir string, args []string, wait time.Duration) error
 	// Exit, when set, ends the process with status 0: a binary's main sets
 	// it, so that where stdin cannot be polled (not a file, or not Unix) a
 	// stdin that never ends is given up on by a timer, without a reader
@@ -191,6 +195,7 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	if err != nil {
 		return nil, ev, err
 	}
+	a.mark(h, ev, sigs, project)
 	a.startSnapshot(h, ev, sigs, project, &cfg)
 	a.startRollback(h, ev, sigs, project)
 	if st != nil && a.Getenv(workerEnv) == "" && adviseDue(ev, sigs, st, len(ld.Workers.Discovery) > 0 && a.Getenv("CULLY_DISCOVERY") != "off") {

@@ -220,6 +220,9 @@ func (m Model) snapshotSummary(r *engine.Run, w int) string {
 	if n := r.Pending(); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d pending", n))
 	}
+	if rc := r.Recoverable; rc != nil {
+		parts = append(parts, fmt.Sprintf("recoverable: cully rollback --to %d", rc.Step))
+	}
 	return strings.Join(parts, " · ")
 }
 

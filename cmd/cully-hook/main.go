@@ -46,5 +46,5 @@ func main() {
 	}
 	hookrun.GrowStack()
 	hookrun.IgnoreSIGPIPE()
-	hookrun.Run(hookrun.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: env.Getenv, Detach: hookrun.Detach, Exit: func() { os.Exit(0) }, StdinReady: ready}, hookrun.Agent(os.Args[1:]))
+	hookrun.Run(hookrun.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: env.Getenv, Detach: hookrun.Detach, Wait: hookrun.Wait, Exit: func() { os.Exit(0) }, StdinReady: ready}, hookrun.Agent(os.Args[1:]))
 }

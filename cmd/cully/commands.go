@@ -84,7 +84,7 @@ Flags are read leniently: the agent owns these streams, so an unknown flag is ig
 				}
 			}
 			hookrun.IgnoreSIGPIPE()
-			hookrun.Run(hookrun.IO{Stdin: a.stdin, Stdout: a.stdout, Stderr: a.stderr, Getenv: a.getenv, Detach: hookrun.Detach}, hookrun.Agent(args))
+			hookrun.Run(hookrun.IO{Stdin: a.stdin, Stdout: a.stdout, Stderr: a.stderr, Getenv: a.getenv, Detach: hookrun.Detach, Wait: hookrun.Wait}, hookrun.Agent(args))
 			return nil
 		},
 	}
@@ -378,7 +378,10 @@ last one failed (docs/run-control.md). CULLY_SNAPSHOTS=off stops the hook taking
 	c.Flags().StringVar(&o.reason, "reason", "", "why the snapshot was asked for")
 	c.Flags().IntVar(&o.calls, "calls", 0, "the run's tool calls")
 	c.Flags().StringVar(&o.dir, "dir", "", "the project folder")
-	for _, f := range []string{"background", "serve", "run", "task", "reason", "calls", "dir"} {
+	c.Flags().StringVar(&o.mark, "mark", "", "the hook's capture around a call: pre or post")
+	c.Flags().StringVar(&o.call, "call", "", "with --mark: the call's id")
+	c.Flags().StringVar(&o.destructive, "destructive", "", "with --mark=pre: the destructive command about to run")
+	for _, f := range []string{"background", "serve", "run", "task", "reason", "calls", "dir", "mark", "call", "destructive"} {
 		_ = c.Flags().MarkHidden(f)
 	}
 	return c

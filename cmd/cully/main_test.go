@@ -177,7 +177,10 @@ func scriptClaude(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // scriptCalls runs N whole tool calls (pre, then post or fail when an
-// error= is given) and writes what the pre-tool answers said.
+// error= is given) and writes what the pre-tool answers said. do='SCRIPT'
+// is what the call does: run by sh in $WORK between its pre and its post,
+// as the host runs a tool between its hooks (cully's marks tell the
+// agent's changes by that).
 func scriptCalls(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 1 {
 		ts.Fatalf("usage: calls N [KEY=VALUE...]")
@@ -191,11 +194,25 @@ func scriptCalls(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	for i := 0; i < n; i++ {
-		call := make([]string, len(args)-1)
-		for j, a := range args[1:] {
-			call[j] = strings.ReplaceAll(a, "{i}", strconv.Itoa(i))
+		var call []string
+		do := ""
+		for _, a := range args[1:] {
+			a = strings.ReplaceAll(a, "{i}", strconv.Itoa(i))
+			if v, ok := strings.CutPrefix(a, "do="); ok {
+				do = v
+				continue
+			}
+			call = append(call, a)
 		}
+		call = append(call, fmt.Sprintf("tool_use_id=toolu_%d", time.Now().UnixNano()))
 		ts.Stdout().Write(sendClaude(ts, "pre", call))
+		if do != "" {
+			c := exec.Command("sh", "-c", do)
+			c.Dir = ts.Getenv("WORK")
+			if out, err := c.CombinedOutput(); err != nil {
+				ts.Fatalf("do %q: %v\n%s", do, err, out)
+			}
+		}
 		sendClaude(ts, post, call)
 	}
 }
@@ -227,6 +244,8 @@ func sendClaude(ts *testscript.TestScript, event string, args []string) []byte {
 			p["is_interrupt"] = true
 		case "source", "prompt", "trigger":
 			p[k] = v
+		case "tool_use_id":
+			p[k] = v
 		default:
 			if n, err := strconv.Atoi(v); err == nil {
 				input[k] = n
@@ -237,7 +256,10 @@ func sendClaude(ts *testscript.TestScript, event string, args []string) []byte {
 	}
 	switch event {
 	case "pre", "post", "fail":
-		p["tool_name"], p["tool_input"], p["tool_use_id"] = tool, input, fmt.Sprintf("toolu_%d", time.Now().UnixNano())
+		p["tool_name"], p["tool_input"] = tool, input
+		if p["tool_use_id"] == nil {
+			p["tool_use_id"] = fmt.Sprintf("toolu_%d", time.Now().UnixNano())
+		}
 		if event == "post" {
 			p["tool_response"] = map[string]any{"stdout": "", "stderr": "", "interrupted": false}
 		}

@@ -83,11 +83,16 @@ type snapshotOpts struct {
 	reason     string
 	calls      int
 	dir        string
+	// The hook's marks around a call (--mark=pre|post).
+	mark, call, destructive string
 }
 
 func (a *app) snapshot(o snapshotOpts) error {
 	if o.serve {
 		return a.snapshotServe()
+	}
+	if o.mark != "" {
+		return a.snapshotMark(o)
 	}
 	if o.background {
 		return a.snapshotBackground(o)
@@ -135,6 +140,40 @@ func (a *app) snapshotBackground(o snapshotOpts) error {
 	if err != nil {
 		_ = h.LogError("snapshot", err, map[string]any{"session": o.session, "run": o.run, "reason": o.reason})
 		return err
+	}
+	return nil
+}
+
+// snapshotMark is the hook's capture around a call that may change files
+// (`cully snapshot --mark=pre|post`), which the hook waits for. A baseline
+// it takes (the run's first change) and a snapshot before a destructive
+// command are recorded as snapshots; its errors go to errors.log.
+func (a *app) snapshotMark(o snapshotOpts) error {
+	if o.mark != "pre" && o.mark != "post" {
+		return fmt.Errorf("%w: --mark is pre or post, not %q", errUsage, o.mark)
+	}
+	h, err := a.home()
+	if err != nil {
+		return err
+	}
+	now, _ := a.now()
+	var res *runs.MarkResult
+	inBackground(func() {
+		res, err = runs.TakeMark(h, runs.MarkRequest{Session: o.session, Run: o.run, Task: o.task, Kind: o.mark, Call: o.call, Calls: o.calls,
+			Dir: o.dir, Now: now, Destructive: o.destructive})
+	})
+	if err != nil {
+		_ = h.LogError("snapshot", fmt.Errorf("mark (%s the call): %w", o.mark, err), map[string]any{"session": o.session, "run": o.run})
+		if o.destructive != "" {
+			a.recordSnapshot(h, o.session, o.run, string(engine.SnapDestructive), runs.NextStep(h, o.run), nil, fmt.Errorf("before %s: %w", o.destructive, err))
+		}
+		return err
+	}
+	if res.Baseline {
+		a.recordSnapshot(h, o.session, o.run, string(engine.SnapFirst), 0, &runs.Snapshot{}, nil)
+	}
+	if s := res.Snapshot; s != nil {
+		a.recordSnapshot(h, o.session, o.run, string(engine.SnapDestructive), s.Step, s, nil)
 	}
 	return nil
 }

@@ -120,6 +120,14 @@ type snapshotsReport struct {
 	FilesModified *int           `json:"files_modified"` // at the last snapshot, since the run's start
 	Pending       int            `json:"pending"`
 	Failed        *failureReport `json:"failed"`
+	// Recoverable is the snapshot before the run's last destructive
+	// command: `cully rollback --to` it brings back what it threw away.
+	Recoverable *recoverableReport `json:"recoverable"`
+}
+
+type recoverableReport struct {
+	Step int       `json:"step"`
+	At   time.Time `json:"at"`
 }
 
 type checkReport struct {
@@ -167,6 +175,9 @@ func buildRunReport(h store.Home, st *engine.State, now time.Time, cfg *engine.C
 	if f := r.Failed; f != nil {
 		rep.Snapshots.Failed = &failureReport{Step: f.Step, At: unixTime(f.At), Error: f.Error}
 	}
+	if rc := r.Recoverable; rc != nil {
+		rep.Snapshots.Recoverable = &recoverableReport{Step: rc.Step, At: unixTime(rc.At)}
+	}
 	for _, c := range r.Checks {
 		rep.Checks = append(rep.Checks, checkReport{Cmd: c.Cmd, Outcome: c.Outcome, Runs: c.Runs, LastRun: unixTime(c.At)})
 	}
@@ -213,6 +224,9 @@ func printRun(w io.Writer, r *runReport, now time.Time) {
 		line += fmt.Sprintf(" · %d pending", s.Pending)
 	}
 	fmt.Fprintln(w, line)
+	if rc := s.Recoverable; rc != nil {
+		fmt.Fprintf(w, "  recoverable: `cully rollback --to %d` brings back what the destructive command at %s threw away\n", rc.Step, rc.At.Format(time.RFC3339))
+	}
 	if f := s.Failed; f != nil {
 		fmt.Fprintf(w, "  ! snapshot %d FAILED at %s: %s (what changes now cannot be rolled back until one succeeds)\n", f.Step, f.At.Format(time.RFC3339), f.Error)
 	}

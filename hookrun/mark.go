@@ -1,0 +1,101 @@
+package hookrun
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"cully/engine"
+	"cully/store"
+)
+
+// markWait bounds the hook's wait for a mark (`cully snapshot --mark`):
+// the host waits for the hook, and cully installs its hooks with a 5 s
+// timeout. A mark of a repository git already knows takes tens of
+// milliseconds; the first of a large repository (its baseline) can take
+// seconds. Past the wait the mark is given up (the call runs unmarked,
+// and a rollback takes its changes for someone else's, so leaves them).
+// CULLY_MARK_TIMEOUT (a Go duration) changes it.
+const markWait = 3500 * time.Millisecond
+
+// mark captures the work tree for the marks the reducer asked for
+// (SignalMark): before a call that may change files, which the call waits
+// for, and after it. It runs `cully snapshot --mark` and waits for it,
+// bounded; a mark that fails is logged, never the agent's problem.
+func (a IO) mark(h store.Home, ev *engine.Event, sigs []engine.Signal, dir string) {
+	if a.Wait == nil {
+		return
+	}
+	for _, s := range sigs {
+		if s.Kind != engine.SignalMark {
+			continue
+		}
+		args := []string{"snapshot", "--mark=" + string(s.Reason), "--session=" + ev.Session, "--run=" + s.ID,
+			"--task=" + strconv.Itoa(ev.Task), "--calls=" + strconv.Itoa(s.N), "--call=" + callID(ev), "--dir=" + dir}
+		if s.Evidence != "" {
+			args = append(args, "--destructive="+s.Evidence)
+		}
+		wait := markWait
+		if v := a.Getenv("CULLY_MARK_TIMEOUT"); v != "" {
+			if d, err := time.ParseDuration(v); err == nil && d > 0 && d < time.Minute {
+				wait = d
+			}
+		}
+		if err := a.Wait(dir, args, wait); err != nil {
+			logCall(h, "mark", fmt.Errorf("capture the work tree %s the call: %w", map[engine.Reason]string{"pre": "before", "post": "after"}[s.Reason], err), ev)
+		}
+	}
+}
+
+// callID is what pairs a call's two marks: the host's id of the call, or
+// the call's own fingerprint where the host gives none.
+func callID(ev *engine.Event) string {
+	switch {
+	case ev.ToolUseID != "":
+		return ev.ToolUseID
+	case ev.CmdFP != "":
+		return ev.Tool + ":" + ev.CmdFP
+	}
+	return ev.Tool
+}
+
+// errMarkTimeout: the mark did not finish in its time.
+var errMarkTimeout = errors.New("timed out")
+
+// Wait runs `cully ARGS...` in dir and waits for it at most wait: stdio on
+// the null device (the hook's stdout is the agent's answer), killed past
+// the wait. The cully binary is found as Detach finds it.
+func Wait(dir string, args []string, wait time.Duration) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	if base := filepath.Base(exe); strings.HasPrefix(base, "cully-hook") {
+		exe = filepath.Join(filepath.Dir(exe), "cully"+strings.TrimPrefix(base, "cully-hook"))
+	}
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer null.Close()
+	p, err := os.StartProcess(exe, append([]string{exe}, args...), &os.ProcAttr{Dir: dir, Env: os.Environ(), Files: []*os.File{null, null, null}})
+	if err != nil {
+		return err
+	}
+	t := time.AfterFunc(wait, func() { _ = p.Kill() })
+	st, err := p.Wait()
+	stopped := t.Stop()
+	switch {
+	case err != nil:
+		return err
+	case !stopped:
+		return fmt.Errorf("%w after %v", errMarkTimeout, wait)
+	case !st.Success():
+		return fmt.Errorf("cully snapshot --mark: %s (errors.log says why)", st)
+	}
+	return nil
+}
