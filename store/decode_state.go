@@ -611,6 +611,19 @@ func (d *stateDecoder) run(v []byte) *engine.Run {
 			r.Halted = d.runNote(x)
 		case `"notice"`:
 			r.Notice = d.str(x)
+		case `"recoverable"`:
+			if string(x) != "null" {
+				rc := &engine.Recoverable{}
+				d.members(x, func(k, v []byte) {
+					switch string(k) {
+					case `"step"`:
+						rc.Step = d.int(v)
+					case `"at"`:
+						rc.At = int64(d.int(v))
+					}
+				})
+				r.Recoverable = rc
+			}
 		case `"budget"`:
 			d.runBudget(x, &r.Budget)
 		case `"good_step"`:

@@ -191,6 +191,11 @@ func appendRun(b []byte, r *engine.Run) []byte {
 	}
 	b = appendStr(b, "notice", r.Notice, true)
 	b = appendRunBudget(appendField(b, "budget"), &r.Budget)
+	if rc := r.Recoverable; rc != nil {
+		b = strconv.AppendInt(append(appendField(b, "recoverable"), `{"step":`...), int64(rc.Step), 10)
+		b = appendInt64(b, "at", rc.At, false)
+		b = append(b, '}')
+	}
 	b = appendInt(b, "good_step", r.GoodStep, true)
 	return append(b, '}')
 }

@@ -50,6 +50,7 @@ func richState() *engine.State {
 	run := st.Run.ID
 	step := func(n int) *int { return &n }
 	apply(engine.Event{Kind: engine.KindSnapshot, Run: run, Source: "baseline", Outcome: engine.OutcomeOK, Step: step(3), PathCount: 4})
+	apply(engine.Event{Kind: engine.KindSnapshot, Run: run, Source: "destructive", Outcome: engine.OutcomeOK, Step: step(5), PathCount: 4})
 	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Write", Class: engine.ClassEdit, Target: "w.go", Outcome: engine.OutcomeOK})
 	// Budgets: a base, tokens past the limit with little of the plan done,
 	// the alerts they raise, a resume that doubles the limit.

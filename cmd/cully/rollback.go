@@ -38,9 +38,12 @@ type rollbackReport struct {
 	NotCaptured []string `json:"not_captured"`
 	// Skipped says why each not captured file is not (too large, a
 	// secret, …); Left are the files --force left as they are.
-	Skipped  []runs.Skip `json:"skipped"`
-	Left     []runs.Skip `json:"left"`
-	Modified []string    `json:"modified"`
+	Skipped []runs.Skip `json:"skipped"`
+	Left    []runs.Skip `json:"left"`
+	// Outside are files changed since the snapshot by someone other than
+	// the agent (the user, another session): left as they are.
+	Outside  []string `json:"outside"`
+	Modified []string `json:"modified"`
 }
 
 func (a *app) rollback(o rollbackOpts) error {
@@ -142,7 +145,7 @@ func newRollbackReport(session string, p *runs.Plan, dry bool) rollbackReport {
 		return out
 	}
 	rep := rollbackReport{Schema: jsonSchema, Session: session, RunID: p.RunID, Root: p.Root, DryRun: dry, ToStep: p.To, ToTimestamp: p.ToTime,
-		Restored: nz(p.Restore), Removed: nz(p.Remove), Kept: nz(p.Kept), NotCaptured: nz(p.NotCaptured), Skipped: skips(p.Skipped), Left: skips(p.Left), Modified: nz(p.Modified)}
+		Restored: nz(p.Restore), Removed: nz(p.Remove), Kept: nz(p.Kept), NotCaptured: nz(p.NotCaptured), Skipped: skips(p.Skipped), Left: skips(p.Left), Outside: nz(p.Outside), Modified: nz(p.Modified)}
 	if p.Undo >= 0 {
 		undo := p.Undo
 		rep.UndoStep = &undo
@@ -169,6 +172,9 @@ func printRollback(w io.Writer, r rollbackReport) {
 	}
 	for _, p := range r.Kept {
 		fmt.Fprintf(w, "  kept      %s (committed during the run)\n", p)
+	}
+	for _, p := range r.Outside {
+		fmt.Fprintf(w, "  left      %s (changed outside the agent's calls)\n", p)
 	}
 	for _, k := range r.Left {
 		fmt.Fprintf(w, "  left      %s (%s: no snapshot holds it as it is now, so it was not changed)\n", k.Path, k.Why)
