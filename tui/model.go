@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"cully/engine"
-	"cully/runs"
 	"cully/tailer"
 )
 
@@ -94,24 +93,6 @@ type session struct {
 	// (or unreadable) since its last new record; at maxBehindReloads the
 	// panel waits for the session's next record instead.
 	behind int
-}
-
-// place is where a session works: its project root, found from its run
-// and its folder (key, so that a reload finds it again only when those
-// changed).
-type place struct {
-	key  string
-	root string
-}
-
-// placeKey is what a session's project root is found from: its run, its
-// folder, and whether the run's baseline may be taken (runs.Root).
-func placeKey(run, cwd string, snapshots bool) string {
-	b := "0"
-	if snapshots {
-		b = "1"
-	}
-	return run + "\x00" + cwd + "\x00" + b
 }
 
 // nudge is a text handed to the agent, and when.
@@ -406,12 +387,6 @@ func (m Model) listed() []*session {
 	return out
 }
 
-// ours reports whether s works in the folder the panel started in: its
-// project root holds it.
-func (m Model) ours(s *session) bool {
-	return s != nil && m.here != "" && runs.Within(s.place.root, m.here)
-}
-
 // liveCount is how many sessions are live, listed or not.
 func (m Model) liveCount() int {
 	n := 0
@@ -421,31 +396,6 @@ func (m Model) liveCount() int {
 		}
 	}
 	return n
-}
-
-// newest is the session an unpinned panel follows: the most recently
-// active of those working in the folder it started in, else of all.
-func (m Model) newest() string {
-	best, bestOurs := "", false
-	var t time.Time
-	for id, s := range m.sess {
-		l, o := s.last(), m.ours(s)
-		if best == "" || o && !bestOurs || o == bestOurs && (l.After(t) || l.Equal(t) && id < best) {
-			best, t, bestOurs = id, l, o
-		}
-	}
-	return best
-}
-
-// autoFollow moves an unpinned panel to newest(), starting afresh on it
-// (no selection, no details) as a switch to another session does.
-func (m *Model) autoFollow() {
-	if m.pinned {
-		return
-	}
-	if id := m.newest(); id != "" && id != m.follow {
-		m.follow, m.sel, m.selIdx, m.details, m.scroll, m.chose = id, "", 0, false, 0, false
-	}
 }
 
 // item is one selectable row: a checkpoint, a guard warning, the run or

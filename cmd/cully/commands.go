@@ -58,27 +58,6 @@ a failure is also one JSON object on stdout, its error code stable (docs/json.md
 	return root
 }
 
-// Which session a command acts on, as its help says it.
-const (
-	whichReads = `The session is the most recent one working in this folder (its repository: the run's
-work tree, else git's top level of the agent's folder); with none here, the most recent
-of all, and the output says whose it is. --session names another.`
-	whichChanges = `The session is the most recent one working in this folder (its repository: the run's
-work tree, else git's top level of the agent's folder), so that a command typed in one
-repository never acts on another's; with none here it refuses and lists the recent
-sessions. --session names another repository's session: a terminal asks you to confirm,
---yes does not ask (scripts), and without either it refuses.`
-)
-
-// sessionFlags declares --session, and --yes for a command that changes
-// files or run state.
-func sessionFlags(c *cobra.Command, w *which, acc access) {
-	c.Flags().StringVar(&w.session, "session", "", "session id, or its first characters (default: the most recent one working in this folder)")
-	if acc == changes {
-		c.Flags().BoolVar(&w.yes, "yes", false, "act on the --session of another repository without asking")
-	}
-}
-
 // noArgs refuses arguments as a usage error.
 func (a *app) noArgs(c *cobra.Command, args []string) error {
 	a.cmd = c.CommandPath()
