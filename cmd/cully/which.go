@@ -74,7 +74,7 @@ func (p picked) elsewhere() string {
 	if p.mine || p.named {
 		return ""
 	}
-	return fmt.Sprintf("no session works in this folder (%s): this is the most recent one, of %s (run the command there, or pass --session ID)", p.here, rootName(p.root))
+	return fmt.Sprintf("no session works in this folder (%s); this is the most recent one, which works in %s (type the command there, or pass --session ID)", orUnknownFolder(p.here), rootName(p.root))
 }
 
 // rootName names a project root in a sentence.
@@ -169,7 +169,7 @@ func (a *app) noSessionHere(here string, ss []store.SessionInfo, roots []string)
 		}
 		refs = append(refs, ref)
 	}
-	fmt.Fprintf(&b, "\nRun the command in that session's repository, or name the session with --session ID (from another folder it asks you to confirm; --yes in scripts).")
+	b.WriteString("\nType the command in the repository of the session you mean, or name it with --session ID (from another folder you are asked to confirm; --yes in scripts).")
 	return &userError{code: codeNoSessionHere, msg: b.String(), sessions: refs}
 }
 
