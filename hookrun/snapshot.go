@@ -86,7 +86,9 @@ func (a IO) startRollback(h store.Home, ev *engine.Event, sigs []engine.Signal, 
 		if s.Kind != engine.SignalRollback {
 			continue
 		}
-		if err := a.Detach(dir, []string{"rollback", "--session=" + ev.Session, "--to=" + strconv.Itoa(s.N)}); err != nil {
+		// --yes: the hook names its own session, which needs no one's
+		// confirmation wherever its folder is.
+		if err := a.Detach(dir, []string{"rollback", "--session=" + ev.Session, "--to=" + strconv.Itoa(s.N), "--yes"}); err != nil {
 			_ = h.LogError("rollback", fmt.Errorf("cannot start the automatic rollback: %w", err), map[string]any{"session": ev.Session})
 		}
 		return

@@ -382,10 +382,14 @@ func (h Home) HasState(id string) bool {
 	return false
 }
 
-// SessionInfo names a recorded session.
+// SessionInfo names a recorded session, and says where it works: the
+// folder the agent last gave (Cwd) and its current run (Run, "" before
+// one), from which a command finds the session's project root.
 type SessionInfo struct {
 	ID       string
 	LastSeen time.Time
+	Cwd      string
+	Run      string
 }
 
 // Sessions lists recorded sessions, most recently active first.
@@ -428,11 +432,19 @@ func (h Home) Sessions() ([]SessionInfo, error) {
 		var head struct {
 			Session  string    `json:"session"`
 			LastSeen time.Time `json:"last_seen"`
+			Cwd      string    `json:"cwd"`
+			Run      *struct {
+				ID string `json:"id"`
+			} `json:"run"`
 		}
 		if json.Unmarshal(b, &head) != nil || head.Session == "" {
 			continue
 		}
-		out = append(out, SessionInfo{ID: head.Session, LastSeen: head.LastSeen})
+		si := SessionInfo{ID: head.Session, LastSeen: head.LastSeen, Cwd: head.Cwd}
+		if head.Run != nil {
+			si.Run = head.Run.ID
+		}
+		out = append(out, si)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].LastSeen.After(out[j].LastSeen) })
 	return out, nil

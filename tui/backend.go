@@ -11,6 +11,7 @@ import (
 
 	"cully/config"
 	"cully/engine"
+	"cully/runs"
 	"cully/store"
 )
 
@@ -22,6 +23,10 @@ type Backend interface {
 	State(session string) (*engine.State, error)
 	// Project names the project a session works in, from its directory.
 	Project(dir string) Project
+	// Root is a session's project root, from its run and its folder
+	// (runs.Root): the panel lists and follows the sessions of the
+	// repository it started in first.
+	Root(run, cwd string) string
 	// UsageHint is the command that gets cully the cost and context
 	// figures an agent's host can report ("" when it cannot).
 	UsageHint(agent string) string
@@ -113,6 +118,9 @@ func (b HomeBackend) UsageHint(agent string) string {
 
 // Project finds the git root at or above dir and reads its HEAD.
 func (b HomeBackend) Project(dir string) Project { return FindProject(dir) }
+
+// Root is where a session works, as the commands find it (runs.Root).
+func (b HomeBackend) Root(run, cwd string) string { return runs.Root(b.Home, run, cwd) }
 
 // maxGitUp bounds the walk from a directory up to its git root.
 const maxGitUp = 64

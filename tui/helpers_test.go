@@ -61,7 +61,11 @@ func (f *fakeBackend) Errors(off int64) (store.ErrorsTail, error) {
 func (f *fakeBackend) Sessions() ([]store.SessionInfo, error) {
 	var out []store.SessionInfo
 	for id, st := range f.states {
-		out = append(out, store.SessionInfo{ID: id, LastSeen: st.LastSeen})
+		si := store.SessionInfo{ID: id, LastSeen: st.LastSeen, Cwd: st.Cwd}
+		if st.Run != nil {
+			si.Run = st.Run.ID
+		}
+		out = append(out, si)
 	}
 	return out, nil
 }
@@ -71,6 +75,10 @@ func (f *fakeBackend) State(s string) (*engine.State, error) {
 	return &st, nil
 }
 func (f *fakeBackend) Project(dir string) Project { return f.projects[dir] }
+
+// Root: a session works in its folder (the fake's folders are no
+// repositories, and its runs have no folder of their own).
+func (f *fakeBackend) Root(_, cwd string) string { return cwd }
 func (f *fakeBackend) UsageHint(agent string) string {
 	if agent == "claude" {
 		return "cully install --statusline"

@@ -39,12 +39,16 @@ type Options struct {
 	Journal <-chan tailer.Batch // from a tailer started by the caller; nil for none
 	Now     func() time.Time    // the clock (injected for tests); read once, then advanced by ticks
 	Session string              // follow this session (pinned); "" follows the most recently active
-	Dark    bool                // background guess until the terminal answers
-	NoColor bool                // NO_COLOR
-	Tick    time.Duration       // 0: defaultTick; <0: never (tests)
-	Undo    time.Duration       // 0: defaultUndo
-	Tmux    bool                // inside tmux: desktop notifications go through its passthrough
-	Notify  string              // "osc9" (default) or "osc777": the desktop notification the terminal understands
+	// Here is the folder the panel started in, symlinks resolved
+	// (runs.Resolve): the sessions working there (their project root
+	// holds it) are followed and listed before any other. "": none first.
+	Here    string
+	Dark    bool          // background guess until the terminal answers
+	NoColor bool          // NO_COLOR
+	Tick    time.Duration // 0: defaultTick; <0: never (tests)
+	Undo    time.Duration // 0: defaultUndo
+	Tmux    bool          // inside tmux: desktop notifications go through its passthrough
+	Notify  string        // "osc9" (default) or "osc777": the desktop notification the terminal understands
 	// Rules is the configuration in effect (the user's budgets among it),
 	// for the run's budget gauges; nil: the defaults.
 	Rules *engine.Config
@@ -76,6 +80,7 @@ type session struct {
 	listed  time.Time   // the store's last-seen time, when no agent record is in the journal read
 	recent  []*engine.Event
 	nudges  []nudge
+	place   place           // where it works: its project root
 	known   map[string]bool // checkpoint ids seen open, so only new ones alert
 	loaded  bool
 	loading bool
@@ -143,6 +148,7 @@ type Model struct {
 	sess   map[string]*session
 	follow string
 	pinned bool
+	here   string // Options.Here
 
 	sel     string // the selected item's key
 	selIdx  int
@@ -192,7 +198,7 @@ func New(o Options) Model {
 	return Model{
 		rules: rules, backend: o.Backend, journal: o.Journal, tick: tick, undo: undo, noColor: o.NoColor, tmux: o.Tmux, notify: notify,
 		styles: DefaultStyles(o.Dark, o.NoColor), keys: DefaultKeyMap(), now: now(),
-		sess: map[string]*session{}, follow: o.Session, pinned: o.Session != "", errs: errorsSeen{off: -1},
+		sess: map[string]*session{}, follow: o.Session, pinned: o.Session != "", here: o.Here, errs: errorsSeen{off: -1},
 		width: 56, height: 24,
 	}
 }
@@ -221,10 +227,16 @@ func (m Model) Init() tea.Cmd {
 // Commands: I/O happens here, results come back as messages.
 
 func (m Model) loadSessions() tea.Cmd {
-	b := m.backend
+	b, here := m.backend, m.here
 	return func() tea.Msg {
 		ss, err := b.Sessions()
-		return sessionsMsg{list: ss, err: err}
+		msg := sessionsMsg{list: ss, err: err}
+		if here != "" {
+			for _, s := range ss {
+				msg.roots = append(msg.roots, b.Root(s.Run, s.Cwd))
+			}
+		}
+		return msg
 	}
 }
 
@@ -232,7 +244,11 @@ func (m Model) loadSessions() tea.Cmd {
 // go with it: one command per reload, so the header's branch stays as
 // current as the session's activity.
 func (m Model) loadState(id string) tea.Cmd {
-	b, now := m.backend, m.now
+	b, now, here := m.backend, m.now, m.here
+	var known place
+	if s := m.sess[id]; s != nil {
+		known = s.place
+	}
 	return func() tea.Msg {
 		st, err := b.State(id)
 		msg := stateMsg{session: id, state: st, err: err}
@@ -241,6 +257,16 @@ func (m Model) loadState(id string) tea.Cmd {
 			msg.hint = b.UsageHint(st.Agent)
 			msg.run = b.Run(st)
 			msg.adv = b.Advisor(st, now)
+			if here != "" {
+				run, snaps := "", false
+				if st.Run != nil {
+					run, snaps = st.Run.ID, st.Run.Snapshots > 0
+				}
+				msg.place = place{key: placeKey(run, st.Cwd, snaps), root: known.root}
+				if msg.place.key != known.key {
+					msg.place.root = b.Root(run, st.Cwd)
+				}
+			}
 		}
 		return msg
 	}
@@ -325,9 +351,10 @@ func (m Model) followed() *engine.State {
 	return nil
 }
 
-// listed are the sessions shown, in start order: those active within
-// liveWindow (the followed one always), at most maxListed of the most
-// recently active.
+// listed are the sessions shown: those active within liveWindow (the
+// followed one always), at most maxListed of them (the followed one, then
+// those of the folder the panel started in, then the most recently
+// active); the folder's first, then in start order.
 func (m Model) listed() []*session {
 	var out []*session
 	for _, s := range m.sess {
@@ -340,11 +367,17 @@ func (m Model) listed() []*session {
 			if out[i].id == m.follow || out[j].id == m.follow {
 				return out[i].id == m.follow
 			}
+			if a, b := m.ours(out[i]), m.ours(out[j]); a != b {
+				return a
+			}
 			return out[i].last().After(out[j].last())
 		})
 		out = out[:maxListed]
 	}
 	sort.Slice(out, func(i, j int) bool {
+		if a, b := m.ours(out[i]), m.ours(out[j]); a != b {
+			return a
+		}
 		a, b := out[i].started(), out[j].started()
 		if !a.Equal(b) {
 			return a.Before(b)
@@ -363,18 +396,6 @@ func (m Model) liveCount() int {
 		}
 	}
 	return n
-}
-
-// newest is the most recently active session.
-func (m Model) newest() string {
-	best := ""
-	var t time.Time
-	for id, s := range m.sess {
-		if l := s.last(); best == "" || l.After(t) || l.Equal(t) && id < best {
-			best, t = id, l
-		}
-	}
-	return best
 }
 
 // item is one selectable row: a checkpoint, a guard warning, the run or

@@ -38,8 +38,9 @@ type (
 type (
 	// sessionsMsg lists known sessions, most recently active first.
 	sessionsMsg struct {
-		list []store.SessionInfo
-		err  error
+		list  []store.SessionInfo
+		roots []string // each one's project root, in list's order
+		err   error
 	}
 	// stateMsg carries a session's state as the reducer left it, with the
 	// project it works in and how to get the usage figures it lacks.
@@ -50,6 +51,7 @@ type (
 		hint    string
 		run     RunFiles
 		adv     AdvisorInfo
+		place   place // where the session works
 		err     error
 	}
 	// backfillMsg carries the recent journal records read at start.

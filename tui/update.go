@@ -96,14 +96,19 @@ func (m Model) sessions(msg sessionsMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
 		return m.flashed("cannot list sessions: " + msg.err.Error()), nil
 	}
-	for _, si := range msg.list {
+	for i, si := range msg.list {
 		s := m.get(si.ID)
 		if si.LastSeen.After(s.listed) {
 			s.listed = si.LastSeen
 		}
+		if i < len(msg.roots) && s.place.key == "" { // a state read since knows better
+			s.place.root = msg.roots[i]
+		}
 	}
-	if m.follow == "" {
-		m.follow = m.newest()
+	// Started in a repository, follow its most recent session (once
+	// where each works is known); else, the most recent of all.
+	if m.follow == "" || m.here != "" {
+		m.autoFollow()
 	}
 	return m, m.loadListed()
 }
@@ -147,6 +152,9 @@ func (m Model) stateLoaded(msg stateMsg) (tea.Model, tea.Cmd) {
 			s.behind = 0
 		}
 		s.state, s.project, s.hint, s.run, s.adv = msg.state, msg.project, msg.hint, msg.run, msg.adv
+		if msg.place.key != "" {
+			s.place = msg.place
+		}
 		if s.first.IsZero() || !msg.state.Started.IsZero() && msg.state.Started.Before(s.first) {
 			s.first = msg.state.Started
 		}
@@ -154,6 +162,9 @@ func (m Model) stateLoaded(msg stateMsg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, c)
 		}
 		s.loaded = true
+		if m.here != "" && m.ours(s) {
+			m.autoFollow() // a session of this folder, seen for the first time or newly busy
+		}
 	}
 	m.syncSelection()
 	if s.dirty {
@@ -284,8 +295,10 @@ func (m Model) journalBatch(msg journalMsg) (tea.Model, tea.Cmd) {
 			newest = ev
 		}
 	}
-	// Follow the most recently active session unless the user picked one.
-	if !m.pinned && newest != nil && newest.Session != m.follow {
+	// Follow the most recently active session unless the user picked one;
+	// in a repository, one of its own before any other (a session not
+	// read yet is followed once its state says where it works).
+	if !m.pinned && newest != nil && newest.Session != m.follow && (m.ours(m.sess[newest.Session]) || !m.ours(m.sess[m.follow])) {
 		m.follow, m.sel, m.selIdx, m.details, m.scroll, m.chose = newest.Session, "", 0, false, 0, false
 	}
 	cmds := []tea.Cmd{m.waitJournal()}

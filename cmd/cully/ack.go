@@ -10,12 +10,12 @@ import (
 )
 
 type ackOpts struct {
-	session string
-	all     bool
+	which
+	all bool
 }
 
 func (a *app) ack(o ackOpts, ids []string) error {
-	session, all := &o.session, &o.all
+	all := &o.all
 	if !*all && len(ids) == 0 {
 		return fmt.Errorf("%w: name the checkpoints to acknowledge (cully ack c1 c2) or pass --all; `cully status` lists the open ones", errUsage)
 	}
@@ -23,10 +23,11 @@ func (a *app) ack(o ackOpts, ids []string) error {
 	if err != nil {
 		return err
 	}
-	id, err := a.session(h, *session)
+	p, err := a.sessionFor(h, o.which, changes)
 	if err != nil {
 		return err
 	}
+	id := p.id
 	st, err := h.ReadState(id, nil)
 	if errors.Is(err, os.ErrNotExist) { // gone since it was found
 		return unknownSession(h, id, nil)

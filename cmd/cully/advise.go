@@ -14,8 +14,8 @@ import (
 )
 
 type adviseOpts struct {
-	session string
-	auto    bool
+	which
+	auto bool
 }
 
 // advisorRequest reads the workers from the user's config: the advisor runs
@@ -38,7 +38,16 @@ func (a *app) advise(o adviseOpts) error {
 	if err != nil {
 		return err
 	}
-	id, err := a.session(h, o.session)
+	var id string
+	if o.auto && o.session != "" {
+		// The hook's own request names its session, from wherever the
+		// agent works: it asks no one.
+		id, err = a.session(h, o.session)
+	} else {
+		var p picked
+		p, err = a.sessionFor(h, o.which, changes)
+		id = p.id
+	}
 	if err != nil {
 		return err
 	}

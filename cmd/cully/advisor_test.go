@@ -148,7 +148,7 @@ func TestAdvisorWorkerKilledAtDeadline(t *testing.T) {
 	env["CULLY_ADVISOR_WORKER"] = "1"
 	failLoop(t, env, "cully")
 	start := time.Now()
-	r := cully(t, env, nil, "advise", "--session", "s1")
+	r := cully(t, env, nil, "advise", "--session", "s1", "--yes") // the session works in /w, not here
 	if r.code != 0 || !strings.Contains(r.stdout, "advisor timeout") || time.Since(start) > 30*time.Second {
 		t.Fatalf("advise: %+v after %v", r, time.Since(start))
 	}
@@ -247,7 +247,7 @@ func TestAdvisorQueue(t *testing.T) {
 		tickets = append(tickets, hold(files.QueueLock(i)))
 	}
 	start := time.Now()
-	if r := cully(t, env, nil, "advise", "--session", "s1"); r.code != 0 || !strings.Contains(r.stdout, "advisor skipped: busy") {
+	if r := cully(t, env, nil, "advise", "--session", "s1", "--yes"); r.code != 0 || !strings.Contains(r.stdout, "advisor skipped: busy") {
 		t.Fatalf("queue full: %+v", r)
 	}
 	if d := time.Since(start); d > 10*time.Second {
@@ -262,7 +262,7 @@ func TestAdvisorQueue(t *testing.T) {
 		slots[0].Unlock()
 	}()
 	start = time.Now()
-	r := cully(t, env, nil, "advise", "--session", "s1")
+	r := cully(t, env, nil, "advise", "--session", "s1", "--yes")
 	if r.code != 0 || !strings.Contains(r.stdout, "advice: queued advice") {
 		t.Fatalf("queued request: %+v", r)
 	}

@@ -154,20 +154,12 @@ func (a *app) config() engine.Config {
 // typo would too easily name some other session.
 const minPrefix = 4
 
-// session picks the named session, or the most recently active one. A
-// name that is no recorded session's id but the start of exactly one
-// (minPrefix characters or more) names that one.
+// session finds the session a --session name names: a recorded
+// session's id, or the start of exactly one (minPrefix characters or
+// more). Which session a command acts on is sessionFor's choice.
 func (a *app) session(h store.Home, named string) (string, error) {
 	if err := checkHome(h); err != nil {
 		return "", err
-	}
-	if named == "" {
-		id, err := h.LatestSession()
-		if errors.Is(err, store.ErrNoSession) {
-			none := a.noSession(h)
-			return "", fail(codeNoSession, none, "%s", none.Error())
-		}
-		return id, err
 	}
 	if _, err := os.Lstat(h.StatePath(named)); err == nil {
 		return named, nil
@@ -203,7 +195,7 @@ func unknownSession(h store.Home, named string, ss []store.SessionInfo) error {
 	for i, s := range ss {
 		ids[i] = s.ID
 	}
-	return fail(codeUnknownSession, nil, "no session %q in %s; recorded there, most recent first: %s (`cully status` shows the latest, `cully status --session ID` another)", named, h.Dir, listIDs(ids, true))
+	return fail(codeUnknownSession, nil, "no session %q in %s; recorded there, most recent first: %s (`cully status` shows this folder's, `cully status --session ID` another)", named, h.Dir, listIDs(ids, true))
 }
 
 // listIDs names sessions by their short ids, at most five.

@@ -95,21 +95,23 @@ func statusCmd(a *app) *cobra.Command {
 	var o statusOpts
 	c := &cobra.Command{
 		Use:   "status",
-		Short: "The most recent (or named) session: activity, checkpoints, guards, budget",
-		Long: `Status of the most recently active session, or the one --session names: tool calls by
+		Short: "This folder's (or the named) session: activity, checkpoints, guards, budget",
+		Long: `Status of this folder's session, or the one --session names: tool calls by
 class, failures, checks and their outcomes, files read, open and closed checkpoints,
 guard warnings, the host's budget figures (unknown where the host did not say), the
 journal's health and the config files with their problems (file and line). Before any
 session it says whether cully's hook is installed (then it waits for the agent's first
 tool call) and lists the config. --json prints the same as a versioned JSON document
-(docs/json.md).`,
+(docs/json.md).
+
+` + whichReads,
 		Example: `  cully status
   cully status --session 5f3c9a1e --json
   cully status --rebuild       # replay the whole journal first`,
 		Args: a.noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.status(o) },
 	}
-	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
+	sessionFlags(c, &o.which, reads)
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON (schema: docs/json.md)")
 	c.Flags().BoolVar(&o.rebuild, "rebuild", false, "replay the whole journal to rebuild session state first")
 	return c
@@ -120,14 +122,16 @@ func ackCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "ack [ID...] [--all]",
 		Short: "Acknowledge checkpoints: the hook stops nudging for them",
-		Long: `Acknowledge open checkpoints of the most recent (or named) session. The agent is no
-longer nudged about them; they stay in status and the panel as acknowledged.`,
+		Long: `Acknowledge open checkpoints of this folder's (or the named) session. The agent is no
+longer nudged about them; they stay in status and the panel as acknowledged.
+
+` + whichChanges,
 		Example: `  cully ack c1
   cully ack c1 c2 --session 5f3c9a1e
   cully ack --all`,
 		RunE: func(_ *cobra.Command, args []string) error { return a.ack(o, args) },
 	}
-	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
+	sessionFlags(c, &o.which, changes)
 	c.Flags().BoolVar(&o.all, "all", false, "acknowledge every open checkpoint")
 	return c
 }
@@ -137,8 +141,9 @@ func panelCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "panel",
 		Short: "The side pane: follow a session, acknowledge checkpoints",
-		Long: `The side-pane panel. It follows the most recently active session (tab or 1-9: another
-one) and lists the sessions, checkpoints (open ones first) and guard warnings, the
+		Long: `The side-pane panel. Started in a repository, it follows that repository's most recent
+session, else the most recently active one (tab or 1-9: another one), and lists the
+sessions (this repository's first), checkpoints (open ones first) and guard warnings, the
 budget and recent activity. j/k select a checkpoint or a guard, enter reads it in full
 (evidence, when it was raised, what the agent was told), a acknowledges (u undoes for
 a few seconds), A acknowledges all, b cycles alerts (off, bell, desktop), ? shows the
@@ -151,7 +156,7 @@ one-shot view.`,
 		Args: a.noArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return a.panel(c.Context(), o) },
 	}
-	c.Flags().StringVar(&o.session, "session", "", "follow this session: its id, or its first characters (default: the most recently active one)")
+	c.Flags().StringVar(&o.session, "session", "", "follow this session: its id, or its first characters (default: this folder's most recent session, else the most recent)")
 	c.Flags().BoolVar(&o.split, "split", false, "inside tmux: open the panel in a new pane to the right")
 	c.Flags().IntVar(&o.width, "width", splitWidth, "width of the --split pane, in columns")
 	return c
@@ -355,19 +360,22 @@ func snapshotCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "snapshot",
 		Short: "Take a recovery snapshot of the run now, or wait for the hook's",
-		Long: `Take a recovery snapshot of the most recent (or named) session's run now: a file in
+		Long: `Take a recovery snapshot of this folder's (or the named) session's run now: a file in
 runs/<run_id>/ of the state dir, in seed 001's format (run_id, step, timestamp,
 state_snapshot, files_modified), its files' content kept in a private git store.
 The hook takes them by itself, in the background: at the run's start (step 0), every 10
 tool calls or 120 seconds, whichever comes first, and when the agent ends its turn.
 --wait waits until every snapshot the hook asked for has finished, and fails when the
-last one failed (docs/run-control.md). CULLY_SNAPSHOTS=off stops the hook taking any.`,
+last one failed (docs/run-control.md). CULLY_SNAPSHOTS=off stops the hook taking any.
+
+` + whichChanges + `
+--wait takes none: it picks its session as status does.`,
 		Example: `  cully snapshot
   cully snapshot --wait --timeout 30s`,
 		Args: a.noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.snapshot(o) },
 	}
-	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
+	sessionFlags(c, &o.which, changes)
 	c.Flags().BoolVar(&o.wait, "wait", false, "wait for the snapshots the hook started, take none")
 	c.Flags().DurationVar(&o.timeout, "timeout", o.timeout, "with --wait: how long to wait")
 	// What the hook passes to the snapshot it starts.
@@ -392,15 +400,17 @@ func snapshotsCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "snapshots",
 		Short: "List the run's recovery snapshots: step, time, files modified",
-		Long: `List the recovery snapshots of the most recent (or named) session's current run, oldest
+		Long: `List the recovery snapshots of this folder's (or the named) session's current run, oldest
 first: each one's step, time, why it was taken, the run's tool calls then, and the files
-modified since the run's start. --json prints them as a JSON document (docs/json.md).`,
+modified since the run's start. --json prints them as a JSON document (docs/json.md).
+
+` + whichReads,
 		Example: `  cully snapshots
   cully snapshots --session 5f3c9a1e --json`,
 		Args: a.noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.snapshots(o) },
 	}
-	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
+	sessionFlags(c, &o.which, reads)
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON (schema: docs/json.md)")
 	return c
 }
@@ -420,14 +430,16 @@ was, a folder is not writable) or its content now is held by no snapshot (grown 
 the size cap, a secret file, a special file), nothing is changed, every file the run
 modified is listed, and the command exits 1; --force then rolls back the rest and
 leaves those files as they are. Bytes come back exactly (line endings, modes, links).
---dry-run says what it would do and changes nothing.`,
+
+` + whichChanges + `
+--dry-run changes nothing: it picks its session as status does.`,
 		Example: `  cully rollback --dry-run
   cully rollback --to 0
   cully rollback --to 3 --json`,
 		Args: a.noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.rollback(o) },
 	}
-	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
+	sessionFlags(c, &o.which, changes)
 	c.Flags().IntVar(&o.to, "to", -1, "the snapshot's step (cully snapshots lists them; default: the last)")
 	c.Flags().BoolVar(&o.dryRun, "dry-run", false, "say what would change, change nothing")
 	c.Flags().BoolVar(&o.force, "force", false, "roll back the rest when a file's content is held by no snapshot, leaving that file as it is")
@@ -440,19 +452,21 @@ func stopCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "stop",
 		Short: "Pause the run: final snapshot, a summary of progress and what is left",
-		Long: `Stop the most recent (or named) session's run gracefully: the tool call under way
+		Long: `Stop this folder's (or the named) session's run gracefully: the tool call under way
 finishes by itself; the run is paused (every later hook call of the session tells the
 agent so, until cully resume); a final snapshot is taken; a summary says what the run
 did (tool calls, files modified, the checks it ran and how each last came out) and what
 is left as cully knows it (unverified edits, failing checks, open checkpoints).
 --revert also puts the run's uncommitted changes back as they were at its start (files
-the run committed are kept), as cully rollback --to 0 does. cully status shows the pause.`,
+the run committed are kept), as cully rollback --to 0 does. cully status shows the pause.
+
+` + whichChanges,
 		Example: `  cully stop
-  cully stop --revert --session 5f3c9a1e`,
+  cully stop --revert --session 5f3c9a1e --yes`,
 		Args: a.noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.stop(o) },
 	}
-	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
+	sessionFlags(c, &o.which, changes)
 	c.Flags().BoolVar(&o.revert, "revert", false, "also revert the run's uncommitted changes, to its start")
 	c.Flags().BoolVar(&o.force, "force", false, "with --revert: revert the rest when a file's content is held by no snapshot, leaving that file as it is")
 	return c
@@ -463,15 +477,17 @@ func resumeCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "resume --reason TEXT",
 		Short: "End a pause (cully stop) with a note of why the run may go on",
-		Long: `Resume the most recent (or named) session's paused run: the agent is no longer told it
+		Long: `Resume this folder's (or the named) session's paused run: the agent is no longer told it
 is paused, and --reason is recorded in the journal (also after a failed rollback, whose
 warning it clears). Every budget the run has exceeded is doubled, as seed 001 answers a
-false positive (legitimate, repetitive work), and the note says which (docs/run-control.md).`,
+false positive (legitimate, repetitive work), and the note says which (docs/run-control.md).
+
+` + whichChanges,
 		Example: `  cully resume --reason "the bulk rename is legitimate"`,
 		Args:    a.noArgs,
 		RunE:    func(*cobra.Command, []string) error { return a.resume(o) },
 	}
-	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
+	sessionFlags(c, &o.which, changes)
 	c.Flags().StringVar(&o.reason, "reason", "", "why the run may go on (required; recorded)")
 	return c
 }
@@ -481,18 +497,20 @@ func adviseCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "advise [--session ID]",
 		Short: "Ask the advisor now: an explicit evaluation, outside the automatic budget",
-		Long: `Runs the advisor worker ([advisor] command in your config) on the most recent (or named)
+		Long: `Runs the advisor worker ([advisor] command in your config) on this folder's (or the named)
 session's evidence, under its deadline, and records the advice in the journal: the next
 nudge carries it to the agent once. An explicit request is outside the automatic budget
 and recorded as explicit. --auto is the automatic request the hook starts in the
 background when the evidence changes: it takes the budget decision first (docs/advisor.md).
-With no [advisor] command the advisor is off and this says so.`,
+With no [advisor] command the advisor is off and this says so.
+
+` + whichChanges,
 		Example: `  cully advise
   cully advise --session 5f3c9a1e`,
 		Args: a.noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.advise(o) },
 	}
-	c.Flags().StringVar(&o.session, "session", "", "session id, or its first characters (default: the most recently active)")
+	sessionFlags(c, &o.which, changes)
 	c.Flags().BoolVar(&o.auto, "auto", false, "an automatic request, under the budget (what the hook starts)")
 	return c
 }

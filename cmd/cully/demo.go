@@ -216,7 +216,7 @@ func (a *app) demoIn(ctx context.Context, o demoOpts, home, project string) erro
 		}
 		return a.getenv(k)
 	}}
-	if err := sub.status(statusOpts{session: demoSession}); err != nil {
+	if err := sub.status(statusOpts{which: which{session: demoSession}}); err != nil {
 		return err
 	}
 	title, text := demoClosing(d.told)

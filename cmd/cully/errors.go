@@ -26,6 +26,9 @@ const (
 	codeNoSession      = "no_session"        // no session recorded in the state dir yet
 	codeUnknownSession = "unknown_session"   // --session names no recorded session
 	codeAmbiguous      = "ambiguous_session" // --session is the start of several
+	codeNoSessionHere  = "no_session_here"   // a change, and no session works in the current folder
+	codeConfirm        = "confirm_needed"    // --session names another repository's session: no terminal to ask, no --yes
+	codeNotConfirmed   = "not_confirmed"     // the user did not confirm acting on another repository's session
 	codeStateDir       = "state_dir"         // the state dir cannot be used
 	codeState          = "state_unreadable"  // a session's state cannot be read
 	codeJournal        = "journal_unreadable"
@@ -50,6 +53,8 @@ type userError struct {
 	// and what stood in the way.
 	paths    []string
 	problems []runs.Problem
+	// The sessions a refused choice names, with where each works.
+	sessions []sessionRef
 }
 
 func (e *userError) Error() string { return e.msg }
@@ -196,6 +201,7 @@ type jsonError struct {
 		Message  string         `json:"message"`
 		Paths    []string       `json:"paths,omitempty"`
 		Problems []runs.Problem `json:"problems,omitempty"`
+		Sessions []sessionRef   `json:"sessions,omitempty"`
 	} `json:"error"`
 }
 
@@ -206,7 +212,7 @@ func (a *app) printJSONError(err error) {
 	e.Error.Code, e.Error.Message = errorCode(err), plain(err)
 	var ue *userError
 	if errors.As(err, &ue) {
-		e.Error.Paths, e.Error.Problems = ue.paths, ue.problems
+		e.Error.Paths, e.Error.Problems, e.Error.Sessions = ue.paths, ue.problems, ue.sessions
 	}
 	enc := json.NewEncoder(a.stdout)
 	enc.SetIndent("", "  ")

@@ -71,7 +71,7 @@ func TestErrorCodesDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(b)
-	codes := []string{codeUsage, codeNoSession, codeUnknownSession, codeAmbiguous, codeStateDir, codeState, codeJournal, codeLocked, codeNotFound, codeNothing, codeNoRun, codeSnapshot, codeRollback, codeNotPaused, codeFailed}
+	codes := []string{codeUsage, codeNoSession, codeUnknownSession, codeAmbiguous, codeNoSessionHere, codeConfirm, codeNotConfirmed, codeStateDir, codeState, codeJournal, codeLocked, codeNotFound, codeNothing, codeNoRun, codeSnapshot, codeRollback, codeNotPaused, codeFailed}
 	for _, c := range codes {
 		if !strings.Contains(doc, "| `"+c+"` |") {
 			t.Errorf("docs/json.md does not document error code %q", c)

@@ -83,6 +83,12 @@ func (a *app) splitPane(session string, width int) error {
 	// to the agent's pane; a panel that took them would read a stray `a` as
 	// an acknowledgment.
 	cmd := []string{"split-window", "-h", "-d", "-l", strconv.Itoa(width)}
+	// In this folder, as tmux would not (it starts a pane in the tmux
+	// session's folder): the panel follows the sessions of the folder
+	// it starts in first.
+	if wd, err := os.Getwd(); err == nil {
+		cmd = append(cmd, "-c", wd)
+	}
 	// The new pane gets the tmux server's environment, not ours: carry over
 	// what decides which state cully shows and how.
 	for _, k := range []string{"CULLY_HOME", "CULLY_CONFIG", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "HOME", "NO_COLOR", "VTE_VERSION"} {
@@ -134,7 +140,7 @@ func (a *app) runPanel(ctx context.Context, h store.Home, session string, feed f
 		// The advisor's commands as the panel starts: a config changed
 		// meanwhile shows at its next start.
 		Workers: ld.Workers, DiscoveryOff: a.getenv("CULLY_DISCOVERY") == "off", Cache: &tui.ReadCache{}, Rules: &ld.Config}
-	m := tui.New(tui.Options{Backend: backend, Journal: ch, Session: session, Dark: true, Rules: &ld.Config,
+	m := tui.New(tui.Options{Backend: backend, Journal: ch, Session: session, Here: a.folder(), Dark: true, Rules: &ld.Config,
 		NoColor: a.getenv("NO_COLOR") != "", Now: time.Now,
 		Tmux: a.getenv("TMUX") != "", Notify: notifyProtocol(a.getenv)})
 	p := tea.NewProgram(m, tea.WithInput(a.stdin), tea.WithOutput(a.stdout), tea.WithFPS(panelFPS))

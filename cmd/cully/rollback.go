@@ -15,11 +15,11 @@ import (
 )
 
 type rollbackOpts struct {
-	session string
-	to      int // -1: the run's last snapshot
-	dryRun  bool
-	force   bool
-	json    bool
+	which
+	to     int // -1: the run's last snapshot
+	dryRun bool
+	force  bool
+	json   bool
 }
 
 // rollbackReport is `cully rollback --json`.
@@ -47,9 +47,16 @@ type rollbackReport struct {
 }
 
 func (a *app) rollback(o rollbackOpts) error {
-	h, st, err := a.runOf(o.session)
+	acc := changes
+	if o.dryRun { // it changes nothing: like status, it may show another folder's run, saying so
+		acc = reads
+	}
+	h, st, p, err := a.runOf(o.which, acc)
 	if err != nil {
 		return err
+	}
+	if note := p.elsewhere(); note != "" && !o.json {
+		fmt.Fprintf(termSafe{a.stdout}, "note: %s\n", note)
 	}
 	now, _ := a.now()
 	r := st.Run

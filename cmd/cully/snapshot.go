@@ -13,27 +13,29 @@ import (
 	"cully/store"
 )
 
-// runOf is the named (or latest) session and its current run.
-func (a *app) runOf(named string) (store.Home, *engine.State, error) {
+// runOf is the session a command acts on (sessionFor: this folder's, or
+// the one w names) and its current run.
+func (a *app) runOf(w which, acc access) (store.Home, *engine.State, picked, error) {
 	h, err := a.home()
 	if err != nil {
-		return h, nil, err
+		return h, nil, picked{}, err
 	}
-	id, err := a.session(h, named)
+	p, err := a.sessionFor(h, w, acc)
 	if err != nil {
-		return h, nil, err
+		return h, nil, p, err
 	}
+	id := p.id
 	st, err := h.ReadState(id, nil)
 	if errors.Is(err, os.ErrNotExist) {
-		return h, nil, unknownSession(h, id, nil)
+		return h, nil, p, unknownSession(h, id, nil)
 	}
 	if err != nil {
-		return h, nil, fail(codeState, err, "cannot read session %s: %s (run `cully status --rebuild` to rebuild it from the journal)", shortID(id), plain(err))
+		return h, nil, p, fail(codeState, err, "cannot read session %s: %s (run `cully status --rebuild` to rebuild it from the journal)", shortID(id), plain(err))
 	}
 	if st.Run == nil {
-		return h, nil, fail(codeNoRun, nil, "session %s has no run yet: a run starts at the agent's first prompt or tool call", shortID(id))
+		return h, nil, p, fail(codeNoRun, nil, "session %s has no run yet: a run starts at the agent's first prompt or tool call", shortID(id))
 	}
-	return h, st, nil
+	return h, st, p, nil
 }
 
 // runError puts a snapshot's or a rollback's failure in plain words.
@@ -71,7 +73,7 @@ func firstPaths(ps []string) []string {
 }
 
 type snapshotOpts struct {
-	session string
+	which
 	wait    bool
 	timeout time.Duration
 	// The snapshot server the hook starts, and the single background
@@ -100,7 +102,7 @@ func (a *app) snapshot(o snapshotOpts) error {
 	if o.wait {
 		return a.snapshotWait(o)
 	}
-	h, st, err := a.runOf(o.session)
+	h, st, _, err := a.runOf(o.which, changes)
 	if err != nil {
 		return err
 	}
@@ -202,7 +204,7 @@ func (a *app) snapshotServe() error {
 		Stale:  replaced(),
 		Log:    func(err error) { _ = h.LogErrorHere("snapshot", err, nil) },
 		Take: func(k store.SnapshotAsk) {
-			_ = a.askedAt(k.At).snapshotBackground(snapshotOpts{session: k.Session, run: k.Run, task: k.Task, reason: k.Reason, calls: k.Calls, dir: k.Dir})
+			_ = a.askedAt(k.At).snapshotBackground(snapshotOpts{which: which{session: k.Session}, run: k.Run, task: k.Task, reason: k.Reason, calls: k.Calls, dir: k.Dir})
 		},
 	})
 	if err != nil {
@@ -256,11 +258,17 @@ const snapshotPoll = 20 * time.Millisecond
 // its outcome, and fails when the last one failed.
 func (a *app) snapshotWait(o snapshotOpts) error {
 	deadline := time.Now().Add(o.timeout)
+	noted := false
 	for {
-		h, st, err := a.runOf(o.session)
+		h, st, p, err := a.runOf(o.which, reads)
 		if err != nil {
 			return err
 		}
+		if note := p.elsewhere(); note != "" && !noted {
+			fmt.Fprintf(termSafe{a.stdout}, "note: %s\n", note)
+			noted = true
+		}
+		o.session = p.id // the same session at every look
 		r := st.Run
 		if r.Pending() == 0 {
 			if f := r.Failed; f != nil {
@@ -282,17 +290,21 @@ func (a *app) snapshotWait(o snapshotOpts) error {
 }
 
 type snapshotsOpts struct {
-	session string
-	json    bool
+	which
+	json bool
 }
 
 // snapshotList is `cully snapshots --json`.
 type snapshotList struct {
-	Schema    int             `json:"schema_version"`
-	Session   string          `json:"session"`
-	RunID     string          `json:"run_id"`
-	Dir       string          `json:"dir"`
-	Snapshots []snapshotEntry `json:"snapshots"`
+	Schema  int    `json:"schema_version"`
+	Session string `json:"session"`
+	// Where the session works, and whether that holds the folder the
+	// command ran in (false: no session works there, this is the latest).
+	ProjectRoot *string         `json:"project_root"`
+	ThisFolder  bool            `json:"this_folder"`
+	RunID       string          `json:"run_id"`
+	Dir         string          `json:"dir"`
+	Snapshots   []snapshotEntry `json:"snapshots"`
 }
 
 type snapshotEntry struct {
@@ -306,7 +318,7 @@ type snapshotEntry struct {
 }
 
 func (a *app) snapshots(o snapshotsOpts) error {
-	h, st, err := a.runOf(o.session)
+	h, st, p, err := a.runOf(o.which, reads)
 	if err != nil {
 		return err
 	}
@@ -315,7 +327,7 @@ func (a *app) snapshots(o snapshotsOpts) error {
 	if err != nil {
 		return fail(codeSnapshot, err, "cannot read the snapshots of run %s: %s", shortID(r.ID), plain(err))
 	}
-	out := snapshotList{Schema: jsonSchema, Session: st.Session, RunID: r.ID, Dir: h.RunDir(r.ID), Snapshots: []snapshotEntry{}}
+	out := snapshotList{Schema: jsonSchema, Session: st.Session, ProjectRoot: p.ref().Root, ThisFolder: p.mine, RunID: r.ID, Dir: h.RunDir(r.ID), Snapshots: []snapshotEntry{}}
 	for _, s := range ss {
 		e := snapshotEntry{Step: s.Step, Timestamp: s.Time(), Reason: s.State.Reason, ToolCalls: s.State.ToolCalls, Files: s.Files, NotCaptured: s.State.NotCaptured, File: s.Path}
 		if e.NotCaptured == nil {
@@ -329,6 +341,9 @@ func (a *app) snapshots(o snapshotsOpts) error {
 		return enc.Encode(out)
 	}
 	w := termSafe{a.stdout}
+	if note := p.elsewhere(); note != "" {
+		fmt.Fprintf(w, "note: %s\n", note)
+	}
 	fmt.Fprintf(w, "run %s (session %s, task %d): %d snapshot(s) in %s\n", r.ID, shortID(st.Session), r.Task, len(ss), out.Dir)
 	if len(ss) == 0 {
 		fmt.Fprintln(w, "none written yet")

@@ -29,8 +29,10 @@ type statusReport struct {
 	Schema       int                 `json:"schema_version"`
 	Session      string              `json:"session"`
 	Agent        *string             `json:"agent"`
-	Project      *string             `json:"project"`   // the project's name: the git work tree of Directory, else its base name
-	Directory    *string             `json:"directory"` // the session's working directory, as the agent last gave it
+	Project      *string             `json:"project"`      // the project's name: the git work tree of Directory, else its base name
+	Directory    *string             `json:"directory"`    // the session's working directory, as the agent last gave it
+	ProjectRoot  *string             `json:"project_root"` // where the session works (its run's work tree, else the git top level of Directory); null: unknown
+	ThisFolder   bool                `json:"this_folder"`  // ProjectRoot holds the folder status ran in (false: no session works there, this is the latest)
 	Task         int                 `json:"task"`
 	State        string              `json:"state"`
 	Started      *time.Time          `json:"started"`
@@ -68,13 +70,13 @@ type journalReport struct {
 }
 
 type statusOpts struct {
-	session string
+	which
 	json    bool
 	rebuild bool
 }
 
 func (a *app) status(o statusOpts) error {
-	session, asJSON, rebuild := &o.session, &o.json, &o.rebuild
+	asJSON, rebuild := &o.json, &o.rebuild
 	h, err := a.home()
 	if err != nil {
 		return err
@@ -85,10 +87,11 @@ func (a *app) status(o statusOpts) error {
 	var jr journalReport
 	if *rebuild {
 		// A session the journal holds but the state dir lost is rebuilt
-		// under its own name; the start of a recorded one, under its id.
-		only := *session
-		if id, err := a.session(h, only); err == nil {
-			only = id
+		// under its own name; the start of a recorded one, under its id;
+		// none named, the one status shows.
+		only := o.session
+		if p, err := a.sessionFor(h, o.which, reads); err == nil {
+			only = p.id
 		}
 		cfg := a.config()
 		st, err := h.Rebuild(only, &cfg)
@@ -97,7 +100,8 @@ func (a *app) status(o statusOpts) error {
 		}
 		jr = journalReport{ReadStats: st, Scanned: "whole"}
 	}
-	id, err := a.session(h, *session)
+	p, err := a.sessionFor(h, o.which, reads)
+	id := p.id
 	var none errNoSession
 	if errors.As(err, &none) && !*asJSON {
 		// Nothing to report yet but the configuration: its problems are
@@ -134,6 +138,7 @@ func (a *app) status(o statusOpts) error {
 	}
 	now, _ := a.now()
 	rep := buildReport(st, jr, now)
+	rep.ProjectRoot, rep.ThisFolder = p.ref().Root, p.mine
 	cfg := a.config()
 	rep.Run = buildRunReport(h, st, now, &cfg)
 	rep.Errors = countLines(h)
@@ -144,7 +149,7 @@ func (a *app) status(o statusOpts) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	printReport(termSafe{a.stdout}, rep, now)
+	printReport(termSafe{a.stdout}, rep, now, p.elsewhere())
 	return nil
 }
 
@@ -197,7 +202,12 @@ func orUnknown[T any](v *T, format string) string {
 	return fmt.Sprintf(format, *v)
 }
 
-func printReport(w io.Writer, r statusReport, now time.Time) {
+// printReport prints status in text; note, when not "", says the session
+// is not this folder's (picked.elsewhere).
+func printReport(w io.Writer, r statusReport, now time.Time, note string) {
+	if note != "" {
+		fmt.Fprintf(w, "note     %s\n", note)
+	}
 	fmt.Fprintf(w, "session  %s (%s) · task %d · %s\n", r.Session, orUnknown(r.Agent, "%s"), r.Task, r.State)
 	if r.Project != nil {
 		fmt.Fprintf(w, "project  %s · %s\n", *r.Project, *r.Directory)

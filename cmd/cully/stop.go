@@ -11,9 +11,9 @@ import (
 )
 
 type stopOpts struct {
-	session string
-	revert  bool
-	force   bool
+	which
+	revert bool
+	force  bool
 }
 
 // stop is seed 001's graceful shutdown. The agent's current tool call
@@ -22,7 +22,7 @@ type stopOpts struct {
 // then the final snapshot, the summary of progress and of what is left,
 // and with --revert the run's uncommitted changes undone (to its start).
 func (a *app) stop(o stopOpts) error {
-	h, st, err := a.runOf(o.session)
+	h, st, _, err := a.runOf(o.which, changes)
 	if err != nil {
 		return err
 	}
@@ -132,8 +132,8 @@ func outcomeWord(o engine.Outcome) string {
 }
 
 type resumeOpts struct {
-	session string
-	reason  string
+	which
+	reason string
 }
 
 // resume ends a pause (and a failed rollback's escalation) with the user's
@@ -145,7 +145,7 @@ func (a *app) resume(o resumeOpts) error {
 	if reason == "" {
 		return fmt.Errorf("%w: cully resume needs --reason TEXT: why the run may go on (it is recorded)", errUsage)
 	}
-	h, st, err := a.runOf(o.session)
+	h, st, _, err := a.runOf(o.which, changes)
 	if err != nil {
 		return err
 	}

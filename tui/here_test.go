@@ -1,0 +1,77 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"cully/engine"
+)
+
+// Started inside a repository, the panel follows that repository's
+// session, though another is more recently active, and lists the
+// repository's sessions first; activity elsewhere does not move it, a new
+// session of the repository does.
+func TestFollowsTheFolderSessionsFirst(t *testing.T) {
+	f := scenario() // parser is the most recently active, webapp 40 minutes before
+	var tm tea.Model = start(t, newModel(f, 56, 40, Options{Here: "/home/dev/webapp/src"}))
+	m := tm.(Model)
+	if m.follow != webID || m.pinned {
+		t.Fatalf("following %q, pinned %v: want webapp's session, unpinned", m.follow, m.pinned)
+	}
+	out := screen(tm)
+	for _, want := range []string{"cully  webapp · main", "1▸ webapp", "2  infra", "3  parser"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q:\n%s", want, out)
+		}
+	}
+	// Another repository's session at work: the panel stays.
+	ev := &engine.Event{V: 1, Time: t0, Session: mainID, Agent: "claude", Cwd: "/home/dev/parser", Kind: engine.KindPostTool, Tool: "Read", Class: engine.ClassRead, Outcome: engine.OutcomeOK}
+	tm, cmd := tm.Update(journalMsg{batch: batchOf(ev)})
+	tm = run(t, tm, cmd)
+	if tm.(Model).follow != webID {
+		t.Fatalf("activity in parser moved the panel to %q", tm.(Model).follow)
+	}
+	// A new session in the repository, once read, is followed.
+	st := engine.NewState("web-2")
+	st.Cwd, st.LastSeen, st.Started = "/home/dev/webapp", t0.Add(time.Second), t0
+	f.states["web-2"] = st
+	ev = &engine.Event{V: 1, Time: t0.Add(time.Second), Session: "web-2", Agent: "claude", Cwd: "/home/dev/webapp", Kind: engine.KindPostTool, Tool: "Read", Class: engine.ClassRead, Outcome: engine.OutcomeOK}
+	tm, cmd = tm.Update(journalMsg{batch: batchOf(ev)})
+	tm = run(t, tm, cmd)
+	m = tm.(Model)
+	if m.follow != "web-2" {
+		t.Fatalf("a new session of the repository is not followed: %q", m.follow)
+	}
+	if ls := m.listed(); len(ls) != 4 || !m.ours(ls[0]) || !m.ours(ls[1]) || m.ours(ls[2]) || m.ours(ls[3]) {
+		t.Errorf("the repository's sessions are listed first: %v", ids(ls))
+	}
+}
+
+// A folder that no session works in changes nothing: the most recently
+// active session, in start order; nor does a name that only starts the
+// same (/home/dev/web is not inside /home/dev/webapp's repository).
+func TestFolderOfNoSessionFollowsTheLatest(t *testing.T) {
+	for _, here := range []string{"/home/dev/web", "/elsewhere"} {
+		tm := start(t, newModel(scenario(), 56, 40, Options{Here: here}))
+		if tm.follow != mainID {
+			t.Errorf("%s: following %q, want the most recent (parser)", here, tm.follow)
+		}
+		out := screen(tm)
+		for _, want := range []string{"1  infra", "2  webapp", "3▸ parser"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: missing %q:\n%s", here, want, out)
+			}
+		}
+	}
+}
+
+func ids(ss []*session) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.id)
+	}
+	return out
+}
