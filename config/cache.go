@@ -20,7 +20,7 @@ import (
 // of parsing TOML: a stat of each config file, one small read, no parse.
 const CacheDir = "config-cache"
 
-const cacheVersion = 4
+const cacheVersion = 5
 
 type cacheDoc struct {
 	V            int           `json:"v"`
@@ -164,6 +164,10 @@ func readCache(path string, src Sources, userStat, projectStat string) (Loaded, 
 		if f, err := strconv.ParseFloat(string(b["cost_usd"]), 64); err == nil {
 			cfg.Budget.CostUSD = f
 		}
+	}
+	if sn := c.Sub("snapshots"); sn != nil {
+		cfg.Snapshots = engine.SnapshotConfig{MaxStoreBytes: sn.Int("max_store_bytes"), MinFreeBytes: sn.Int("min_free_bytes"),
+			KeepRuns: sn.Int("keep_runs"), KeepDays: sn.Int("keep_days"), MaxFileBytes: sn.Int("max_file_bytes")}
 	}
 	wk := o.Sub("workers")
 	return Loaded{

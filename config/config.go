@@ -243,6 +243,19 @@ func apply(cfg *engine.Config, set map[string]setting, project bool, file string
 		cfg.ReadOnly = s.list
 	}
 	applyBudget(&cfg.Budget, set, file, ps)
+	for _, t := range []struct {
+		key string
+		dst *int64
+	}{{"snapshots.max_store_bytes", &cfg.Snapshots.MaxStoreBytes}, {"snapshots.min_free_bytes", &cfg.Snapshots.MinFreeBytes},
+		{"snapshots.keep_runs", &cfg.Snapshots.KeepRuns}, {"snapshots.keep_days", &cfg.Snapshots.KeepDays}, {"snapshots.max_file_bytes", &cfg.Snapshots.MaxFileBytes}} {
+		if s, ok := set[t.key]; ok {
+			if s.n < 1 {
+				ps.add(Problem{File: file, Line: s.line, Msg: fmt.Sprintf("%s = %d is not a usable value: the default is used", t.key, s.n)})
+				continue
+			}
+			*t.dst = s.n
+		}
+	}
 }
 
 // maxBudget bounds the integer budgets: past it a budget never fires, which

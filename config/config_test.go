@@ -203,3 +203,33 @@ func TestBudgetIsUserOnly(t *testing.T) {
 		}
 	}
 }
+
+// [snapshots] is the user's alone too, honoured through the cache.
+func TestSnapshotsIsUserOnly(t *testing.T) {
+	src := world(t, "[snapshots]\nmax_store_bytes = 1073741824\nkeep_runs = 5\nkeep_days = 0\nmax_file_bytes = 1000\nmax_stor = 3\n",
+		"[snapshots]\nmax_store_bytes = 1\n")
+	allow(t, src)
+	for _, fresh := range []bool{true, false} {
+		ld, _, err := Cached(src, fresh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := engine.SnapshotConfig{MaxStoreBytes: 1 << 30, KeepRuns: 5, MaxFileBytes: 1000}
+		if ld.Config.Snapshots != want {
+			t.Fatalf("fresh %v: snapshots %+v, want %+v", fresh, ld.Config.Snapshots, want)
+		}
+		if !fresh {
+			continue
+		}
+		var msgs []string
+		for _, e := range ld.Errors() {
+			msgs = append(msgs, e.Error())
+		}
+		all := strings.Join(msgs, "\n")
+		for _, w := range []string{"the snapshot store's bounds come from your own config only", "snapshots.keep_days = 0 is not a usable value", `unknown key "max_stor" in [snapshots]`} {
+			if !strings.Contains(all, w) {
+				t.Errorf("no %q in problems:\n%s", w, all)
+			}
+		}
+	}
+}

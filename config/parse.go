@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -158,6 +159,10 @@ var specs = []struct {
 // may not loosen (or set) the user's run budgets.
 var budgetKeys = []string{"class", "wall_clock_seconds", "tool_calls", "tokens", "cost_usd", "mode", "auto_rollback"}
 
+// snapshotKeys are [snapshots]'s keys, user-only: a project file may not
+// grow or shrink the user's store.
+var snapshotKeys = []string{"max_store_bytes", "min_free_bytes", "keep_runs", "keep_days", "max_file_bytes"}
+
 // budgetSpec is a [budget] key's spec.
 func budgetSpec(key string) (spec, bool) {
 	switch key {
@@ -211,7 +216,7 @@ func parse(doc []byte, file string, project bool, ps *problems) (map[string]sett
 				} else {
 					w.rulesLine = w.line(off)
 				}
-			case e.Kind == unstable.Table && len(path) == 1 && (workerTable(path[0]) || path[0] == "budget"):
+			case e.Kind == unstable.Table && len(path) == 1 && (workerTable(path[0]) || path[0] == "budget" || path[0] == "snapshots"):
 				w.skip = false
 			case e.Kind == unstable.ArrayTable:
 				w.problemf(off, true, func() string {
@@ -219,7 +224,7 @@ func parse(doc []byte, file string, project bool, ps *problems) (map[string]sett
 				})
 			default:
 				w.problemf(off, true, func() string {
-					return fmt.Sprintf("unknown table [%s]: ignored with its keys%s", showKey(path), hint(path, []string{"rules", "advisor", "discovery", "budget"}))
+					return fmt.Sprintf("unknown table [%s]: ignored with its keys%s", showKey(path), hint(path, []string{"rules", "advisor", "discovery", "budget", "snapshots"}))
 				})
 			}
 		case unstable.KeyValue:
@@ -329,6 +334,10 @@ func (w *walker) assign(path []string, v *unstable.Node, off int) {
 			return
 		}
 	}
+	if len(path) == 2 && path[0] == "snapshots" && slices.Contains(snapshotKeys, path[1]) {
+		w.value(path[0]+"."+path[1], spec{kind: unstable.Integer, userOnly: true}, v, off)
+		return
+	}
 	if len(path) == 2 && workerTable(path[0]) {
 		if sp, ok := workerSpec(path[0], path[1]); ok {
 			w.value(path[0]+"."+path[1], sp, v, off)
@@ -345,6 +354,9 @@ func (w *walker) assign(path []string, v *unstable.Node, off int) {
 		if len(path) == 2 && path[0] == "budget" {
 			return fmt.Sprintf("unknown key %q in [budget]: ignored%s", cut(path[1]), hint(path[1:], budgetKeys))
 		}
+		if len(path) == 2 && path[0] == "snapshots" {
+			return fmt.Sprintf("unknown key %q in [snapshots]: ignored%s", cut(path[1]), hint(path[1:], snapshotKeys))
+		}
 		if len(path) == 2 && workerTable(path[0]) {
 			return fmt.Sprintf("unknown key %q in [%s]: ignored%s", cut(path[1]), path[0], hint(path[1:], workerKeys(path[0])))
 		}
@@ -356,6 +368,9 @@ func (w *walker) assign(path []string, v *unstable.Node, off int) {
 func (w *walker) value(key string, sp spec, v *unstable.Node, off int) {
 	if w.project && sp.userOnly {
 		w.problemf(off, true, func() string {
+			if strings.HasPrefix(key, "snapshots.") {
+				return fmt.Sprintf("%q ignored: the snapshot store's bounds come from your own config only", key)
+			}
 			if strings.HasPrefix(key, "budget.") {
 				return fmt.Sprintf("%q ignored: run budgets come from your own config only (a project file may not loosen them)", key)
 			}

@@ -44,6 +44,19 @@ type Config struct {
 	// Budget holds the user's run budgets ([budget], user config only):
 	// zero values take the seed's defaults per task class (budget.go).
 	Budget BudgetConfig `toml:"budget" json:"budget"`
+	// Snapshots bounds run control's snapshot store ([snapshots], user
+	// config only): zero values take the defaults sized to the disk
+	// (docs/run-control.md).
+	Snapshots SnapshotConfig `toml:"snapshots" json:"snapshots"`
+}
+
+// SnapshotConfig is [snapshots]: the store's bounds. Zero is the default.
+type SnapshotConfig struct {
+	MaxStoreBytes int64 `toml:"max_store_bytes" json:"max_store_bytes,omitempty"` // a repository's store cap
+	MinFreeBytes  int64 `toml:"min_free_bytes" json:"min_free_bytes,omitempty"`   // the disk's floor: snapshots pause under it
+	KeepRuns      int64 `toml:"keep_runs" json:"keep_runs,omitempty"`             // runs of a repository always kept
+	KeepDays      int64 `toml:"keep_days" json:"keep_days,omitempty"`             // and every run this recent
+	MaxFileBytes  int64 `toml:"max_file_bytes" json:"max_file_bytes,omitempty"`   // a file larger is not captured
 }
 
 // DefaultConfig returns the documented thresholds (docs/rules.md).
@@ -99,6 +112,8 @@ func (c Config) Sanitize() Config {
 	if !(c.Budget.CostUSD > 0) { // NaN and negatives too
 		c.Budget.CostUSD = 0
 	}
+	sn := &c.Snapshots
+	sn.MaxStoreBytes, sn.MinFreeBytes, sn.KeepRuns, sn.KeepDays, sn.MaxFileBytes = max(sn.MaxStoreBytes, 0), max(sn.MinFreeBytes, 0), max(sn.KeepRuns, 0), max(sn.KeepDays, 0), max(sn.MaxFileBytes, 0)
 	if c.Unattended != "stop" {
 		c.Unattended = "continue"
 	}

@@ -122,7 +122,7 @@ func TakeMark(h store.Home, req MarkRequest) (*MarkResult, error) {
 		return nil, err
 	}
 	defer unlock(sl)
-	tree, _, err := capture(m.repo(h, dir), m, nil, false)
+	tree, _, err := capture(m.repo(h, dir), m, nil, false, req.policy(h).MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}

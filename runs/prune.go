@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"cully/engine"
 	"cully/store"
 )
 
@@ -29,6 +30,8 @@ type Policy struct {
 	// MinFree is the low-disk floor: snapshots pause when the state dir's
 	// file system has less free, so that the journal always has room.
 	MinFree int64
+	// MaxFileBytes: a larger file is not captured (MaxFileBytes).
+	MaxFileBytes int64
 }
 
 // Defaults of Policy. A store is sized to the disk: a tenth of it, between
@@ -46,10 +49,32 @@ const (
 
 // DefaultPolicy is the policy for a state dir, sized to its disk.
 func DefaultPolicy(stateDir string) Policy {
-	p := Policy{KeepRuns: DefaultKeepRuns, KeepFor: DefaultKeepFor, MaxBytes: 1 << 30, MinFree: 1 << 30}
+	p := Policy{KeepRuns: DefaultKeepRuns, KeepFor: DefaultKeepFor, MaxBytes: 1 << 30, MinFree: 1 << 30, MaxFileBytes: MaxFileBytes}
 	if _, total, ok := diskSpace(stateDir); ok {
 		p.MaxBytes = min(max(total/10, minStoreCap), maxStoreCap)
 		p.MinFree = min(max(total/20, minFloor), maxFloor)
+	}
+	return p
+}
+
+// PolicyFor is the policy of a state dir with the user's [snapshots]
+// settings over the defaults.
+func PolicyFor(stateDir string, c engine.SnapshotConfig) Policy {
+	p := DefaultPolicy(stateDir)
+	if c.MaxStoreBytes > 0 {
+		p.MaxBytes = c.MaxStoreBytes
+	}
+	if c.MinFreeBytes > 0 {
+		p.MinFree = c.MinFreeBytes
+	}
+	if c.KeepRuns > 0 {
+		p.KeepRuns = int(min(c.KeepRuns, 1<<20))
+	}
+	if c.KeepDays > 0 {
+		p.KeepFor = time.Duration(min(c.KeepDays, 100*365)) * 24 * time.Hour
+	}
+	if c.MaxFileBytes > 0 {
+		p.MaxFileBytes = c.MaxFileBytes
 	}
 	return p
 }
@@ -339,3 +364,36 @@ func humanBytes(n int64) string {
 	}
 	return fmt.Sprintf("%d B", n)
 }
+
+// StoreOf is the store a run's content is in (nil for a run of version 1
+// or one with no baseline).
+func StoreOf(h store.Home, runID string) (*StoreInfo, error) {
+	m, err := ReadMeta(h, runID)
+	if err != nil || m.Store == "" {
+		return nil, err
+	}
+	dir, err := h.CheckStoreDir(m.Store)
+	if err != nil {
+		return nil, err
+	}
+	si := &StoreInfo{Key: m.Store, Root: m.Root, Bytes: dirBytes(filepath.Join(dir, gitDirName))}
+	for _, r := range runsByStore(h)[m.Store] {
+		si.Runs++
+		if r.meta.Started.After(si.Newest) {
+			si.Newest = r.meta.Started
+		}
+	}
+	return si, nil
+}
+
+// Paused says why the policy pauses a store's snapshots now ("" when it
+// does not): over its cap, or the disk under its floor.
+func Paused(h store.Home, p Policy, key string) string {
+	if err := roomFor(h, p, key, true); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// HumanBytes prints a size as people read it (KiB, MiB, GiB).
+func HumanBytes(n int64) string { return humanBytes(n) }

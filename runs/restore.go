@@ -161,7 +161,7 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 	var now string
 	var skips []Skip
 	if req.DryRun {
-		if now, skips, err = dryCapture(g, dir, m); err != nil {
+		if now, skips, err = dryCapture(g, dir, m, req.policy(h).MaxFileBytes); err != nil {
 			return nil, err
 		}
 	} else {
@@ -234,7 +234,7 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 	if len(ms) > 0 {
 		// The rollback's own change, marked as a call's: its undo reverts it.
 		call := fmt.Sprintf("rollback-%d", plan.Undo)
-		after, _, err := capture(g, m, nil, false)
+		after, _, err := capture(g, m, nil, false, req.policy(h).MaxFileBytes)
 		if err == nil {
 			err = appendMark(dir, Mark{Kind: "pre", Call: call, Tree: now, At: req.Now.Unix()})
 		}
@@ -279,7 +279,7 @@ func held(cs []change, skips []Skip, force bool) ([]change, []Skip, []Problem) {
 
 // dryCapture is the tree of the work tree now, from a copy of the index:
 // a dry run writes no snapshot and leaves the run's index as it was.
-func dryCapture(g git, dir string, m *Meta) (string, []Skip, error) {
+func dryCapture(g git, dir string, m *Meta, maxFile int64) (string, []Skip, error) {
 	idx := filepath.Join(dir, "index.dry")
 	defer os.Remove(idx)
 	orig := g.indexPath()
@@ -297,7 +297,7 @@ func dryCapture(g git, dir string, m *Meta) (string, []Skip, error) {
 			}
 		}
 	}
-	return capture(g.withIndex(idx), m, nil, false)
+	return capture(g.withIndex(idx), m, nil, false, maxFile)
 }
 
 // uncommitted splits the changes into those to revert and the files the

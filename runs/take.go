@@ -13,9 +13,11 @@ import (
 	"cully/store"
 )
 
-// MaxFileBytes bounds a file a snapshot copies: past it a file is listed
-// as not captured. Source files are far smaller; what is larger is data or
-// a build product, and copying it at every change would cost seconds.
+// MaxFileBytes is the default bound of a file a snapshot copies
+// (Policy.MaxFileBytes, [snapshots] max_file_bytes): past it a file is
+// listed as not captured, and a rollback never changes it. Source files
+// are far smaller; what is larger is data or a build product, and copying
+// it at every change would cost seconds.
 var MaxFileBytes int64 = 64 << 20 // a variable for tests
 
 // maxUntracked bounds the files a snapshot takes that git does not track
@@ -115,7 +117,7 @@ func takeLocked(h store.Home, dir string, req Request) (*Snapshot, error) {
 		step = ns[len(ns)-1] + 1
 	}
 	g := m.repo(h, dir)
-	tree, skipped, err := capture(g, m, nil, false)
+	tree, skipped, err := capture(g, m, nil, false, req.policy(h).MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +208,7 @@ func baseline(h store.Home, dir string, req Request, m *Meta) (*Snapshot, error)
 		tracked = nulFields(out)
 	}
 	g := m.repo(h, dir)
-	tree, skipped, err := capture(g, m, tracked, true)
+	tree, skipped, err := capture(g, m, tracked, true, req.policy(h).MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -302,7 +304,7 @@ type Skip struct {
 // never claims content it does not have. A file new to the index that
 // is not the repository's (untracked) and is a secret by name or content
 // is never stored. It returns the tree and the files it did not capture.
-func capture(g git, m *Meta, tracked []string, baseline bool) (string, []Skip, error) {
+func capture(g git, m *Meta, tracked []string, baseline bool, maxFile int64) (string, []Skip, error) {
 	seen := map[string]bool{}
 	isTracked := map[string]bool{}
 	var cands []string
@@ -371,7 +373,7 @@ func capture(g git, m *Meta, tracked []string, baseline bool) (string, []Skip, e
 			add = append(add, p)
 		case !fi.Mode().IsRegular():
 			skip(p, whySpecial)
-		case fi.Size() > MaxFileBytes:
+		case fi.Size() > maxFile:
 			skip(p, whyTooBig)
 		case !readable(full):
 			skip(p, whyUnreadable)

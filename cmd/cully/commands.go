@@ -412,6 +412,30 @@ modified since the run's start. --json prints them as a JSON document (docs/json
 	}
 	sessionFlags(c, &o.which, reads)
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON (schema: docs/json.md)")
+	c.AddCommand(snapshotsPruneCmd(a))
+	return c
+}
+
+func snapshotsPruneCmd(a *app) *cobra.Command {
+	o := pruneOpts{keepDays: -1}
+	c := &cobra.Command{
+		Use:   "prune",
+		Short: "Remove old runs' snapshots and the content no kept run needs",
+		Long: `Apply the snapshot stores' policy now, in every repository: a run is kept when it is one
+of the newest [snapshots] keep_runs (20) or started within keep_days (7); then, while a
+store is over its cap (max_store_bytes: a tenth of the disk, 256 MiB to 4 GiB), its
+oldest runs go. A run in use and each repository's newest run are always kept. Runs go
+whole; the content no kept run refers to is then removed. The same prune runs by itself
+at each run's start when something is due. --keep-runs and --keep-days change the policy
+for this prune only.`,
+		Example: `  cully snapshots prune
+  cully snapshots prune --keep-runs 3 --keep-days 0 --json`,
+		Args: a.noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.snapshotsPrune(o) },
+	}
+	c.Flags().IntVar(&o.keepRuns, "keep-runs", 0, "keep this many newest runs of each repository (default: the policy's)")
+	c.Flags().IntVar(&o.keepDays, "keep-days", -1, "keep the runs started within this many days (default: the policy's)")
+	c.Flags().BoolVar(&o.json, "json", false, "print JSON (schema: docs/json.md)")
 	return c
 }
 

@@ -124,6 +124,7 @@ func (a *app) doctor() error {
 				add(check{OK: true, Warn: true, What: "no hook call recorded yet", Fix: "start an agent session after `cully install`"})
 			}
 			cs = append(cs, snapshotServerCheck(h, a)...)
+			cs = append(cs, storeChecks(h, a)...)
 			if n, last := lastError(h); n > 0 {
 				add(check{Warn: true, What: fmt.Sprintf("errors.log has %d record(s); last: %s", n, last), Fix: "read " + h.ErrorsLog()})
 			}
@@ -273,6 +274,27 @@ func wiringChecks(in hookbridge.Installer, at hookbridge.Place, otherWired bool)
 					in.Title(), found[0].t.Settings, found[0].cmd, f.t.Settings, f.cmd, in.Title()), Fix: "cully uninstall" + agentFlags(in) + f.t.Scope.Flags() + ", or cully uninstall" + agentFlags(in) + found[0].t.Scope.Flags()})
 			}
 		}
+	}
+	return cs
+}
+
+// storeChecks show each repository's snapshot store: its size against its
+// cap, and a problem when its snapshots are paused (over the cap, or the
+// disk under its floor).
+func storeChecks(h store.Home, a *app) []check {
+	ss, err := runs.Stores(h)
+	if err != nil {
+		return []check{{Warn: true, What: "snapshot stores: " + err.Error()}}
+	}
+	pol := *a.policy(h)
+	var cs []check
+	for _, si := range ss {
+		rep := newStoreReport(h, pol, si)
+		if rep.Paused != "" {
+			cs = append(cs, check{What: "snapshot store " + storeLine(rep), Fix: "cully snapshots prune, or raise [snapshots] max_store_bytes (docs/run-control.md)"})
+			continue
+		}
+		cs = append(cs, check{OK: true, What: "snapshot store " + storeLine(rep)})
 	}
 	return cs
 }

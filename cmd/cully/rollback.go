@@ -61,7 +61,7 @@ func (a *app) rollback(o rollbackOpts) error {
 	now, _ := a.now()
 	r := st.Run
 	plan, err := runs.Rollback(h, runs.RollbackRequest{
-		Request: runs.Request{Session: st.Session, Run: r.ID, Task: r.Task, Reason: string(engine.SnapRollback), Calls: r.Calls, Now: now},
+		Request: runs.Request{Session: st.Session, Run: r.ID, Task: r.Task, Reason: string(engine.SnapRollback), Calls: r.Calls, Now: now, Policy: a.policy(h)},
 		To:      o.to, DryRun: o.dryRun, Force: o.force,
 	})
 	if err := a.afterRollback(h, st, plan, err, now, string(engine.SnapRollback)); err != nil {

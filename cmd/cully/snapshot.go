@@ -63,6 +63,13 @@ func (a *app) recordSnapshot(h store.Home, session, run, reason string, step int
 	}
 }
 
+// policy bounds the snapshot store: the user's [snapshots] over the
+// defaults sized to the state dir's disk.
+func (a *app) policy(h store.Home) *runs.Policy {
+	p := runs.PolicyFor(h.Dir, a.config().Snapshots)
+	return &p
+}
+
 // firstPaths are the paths an event carries, redacted as the hook's
 // targets are.
 func firstPaths(ps []string) []string {
@@ -109,7 +116,7 @@ func (a *app) snapshot(o snapshotOpts) error {
 	now, _ := a.now()
 	r := st.Run
 	step := runs.NextStep(h, r.ID)
-	snap, err := runs.Take(h, runs.Request{Session: st.Session, Run: r.ID, Task: r.Task, Reason: string(engine.SnapManual), Calls: r.Calls, Dir: st.Cwd, Now: now})
+	snap, err := runs.Take(h, runs.Request{Session: st.Session, Run: r.ID, Task: r.Task, Reason: string(engine.SnapManual), Calls: r.Calls, Dir: st.Cwd, Now: now, Policy: a.policy(h)})
 	if snap != nil {
 		step = snap.Step
 	}
@@ -133,7 +140,7 @@ func (a *app) snapshotBackground(o snapshotOpts) error {
 	step := runs.NextStep(h, o.run)
 	var snap *runs.Snapshot
 	inBackground(func() {
-		snap, err = runs.Take(h, runs.Request{Session: o.session, Run: o.run, Task: o.task, Reason: o.reason, Calls: o.calls, Dir: o.dir, Now: now})
+		snap, err = runs.Take(h, runs.Request{Session: o.session, Run: o.run, Task: o.task, Reason: o.reason, Calls: o.calls, Dir: o.dir, Now: now, Policy: a.policy(h)})
 	})
 	if snap != nil {
 		step = snap.Step
@@ -162,7 +169,7 @@ func (a *app) snapshotMark(o snapshotOpts) error {
 	var res *runs.MarkResult
 	inBackground(func() {
 		res, err = runs.TakeMark(h, runs.MarkRequest{Session: o.session, Run: o.run, Task: o.task, Kind: o.mark, Call: o.call, Calls: o.calls,
-			Dir: o.dir, Now: now, Destructive: o.destructive})
+			Dir: o.dir, Now: now, Destructive: o.destructive, Policy: a.policy(h)})
 	})
 	if err != nil {
 		_ = h.LogError("snapshot", fmt.Errorf("mark (%s the call): %w", o.mark, err), map[string]any{"session": o.session, "run": o.run})
@@ -305,6 +312,9 @@ type snapshotList struct {
 	RunID       string          `json:"run_id"`
 	Dir         string          `json:"dir"`
 	Snapshots   []snapshotEntry `json:"snapshots"`
+	// Store is the repository's snapshot store: its size, cap, runs, and
+	// why snapshots pause when they do (null before a baseline).
+	Store *storeReport `json:"store"`
 }
 
 type snapshotEntry struct {
@@ -328,6 +338,10 @@ func (a *app) snapshots(o snapshotsOpts) error {
 		return fail(codeSnapshot, err, "cannot read the snapshots of run %s: %s", shortID(r.ID), plain(err))
 	}
 	out := snapshotList{Schema: jsonSchema, Session: st.Session, ProjectRoot: p.ref().Root, ThisFolder: p.mine, RunID: r.ID, Dir: h.RunDir(r.ID), Snapshots: []snapshotEntry{}}
+	if si, err := runs.StoreOf(h, r.ID); err == nil && si != nil {
+		rep := newStoreReport(h, *a.policy(h), *si)
+		out.Store = &rep
+	}
 	for _, s := range ss {
 		e := snapshotEntry{Step: s.Step, Timestamp: s.Time(), Reason: s.State.Reason, ToolCalls: s.State.ToolCalls, Files: s.Files, NotCaptured: s.State.NotCaptured, File: s.Path}
 		if e.NotCaptured == nil {
@@ -354,6 +368,9 @@ func (a *app) snapshots(o snapshotsOpts) error {
 		fmt.Fprintf(w, "%5d  %-20s  %-8s  %5d  %d%s\n", e.Step, e.Timestamp.UTC().Format(time.RFC3339), e.Reason, e.ToolCalls, len(e.Files), listed(e.Files))
 	}
 	fmt.Fprintln(w, "roll back with: cully rollback --to STEP (--dry-run first shows what it changes)")
+	if out.Store != nil {
+		fmt.Fprintf(w, "store: %s; cully snapshots prune removes old runs\n", storeLine(*out.Store))
+	}
 	return nil
 }
 

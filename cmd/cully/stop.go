@@ -31,7 +31,7 @@ func (a *app) stop(o stopOpts) error {
 	if _, err := a.record(h, &engine.Event{Agent: "cully", Session: st.Session, Hook: "stop", Kind: engine.KindPause, Run: r.ID, Note: "cully stop"}); err != nil {
 		return fail(errorCode(err), err, "cannot pause run %s: %s", shortID(r.ID), plain(err))
 	}
-	req := runs.Request{Session: st.Session, Run: r.ID, Task: r.Task, Reason: string(engine.SnapStop), Calls: r.Calls, Dir: st.Cwd, Now: now}
+	req := runs.Request{Session: st.Session, Run: r.ID, Task: r.Task, Reason: string(engine.SnapStop), Calls: r.Calls, Dir: st.Cwd, Now: now, Policy: a.policy(h)}
 	var (
 		final   *runs.Snapshot
 		plan    *runs.Plan
