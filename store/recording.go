@@ -69,6 +69,7 @@ const (
 	RecPermission = "permission"
 	RecReadOnly   = "read_only"
 	RecLocked     = "locked"
+	RecRefused    = "refused" // a symlink, FIFO or device where a file of the state dir belongs
 	RecOther      = "other"
 )
 
@@ -148,6 +149,8 @@ func (r Recording) Fix() string {
 		return r.Dir + " is on a read-only file system: remount it writable, or point CULLY_HOME elsewhere"
 	case RecLocked:
 		return "look for a stuck cully process; CULLY_LOCK_TIMEOUT sets how long to wait"
+	case RecRefused:
+		return "remove what was planted in " + r.Dir + ": cully writes only regular files of its own there (`cully doctor` says which)"
 	}
 	return "run `cully doctor` (" + filepath.Join(r.Dir, ErrorsLogName) + " has the details when it could be written)"
 }
@@ -434,6 +437,8 @@ func explain(dir string, err error) (kind, reason string) {
 		kind = RecPermission
 	case errors.Is(err, ErrLockTimeout):
 		kind = RecLocked
+	case errors.Is(err, ErrUnsafe):
+		kind = RecRefused
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
