@@ -337,11 +337,11 @@ func logCall(h store.Home, op string, err error, ev *engine.Event) {
 // refused the journal usually refuses errors.log too, and the store's
 // failure counter is for the next `cully status`, not for now. stdout
 // stays the agent's answer alone. What hosts do with a hook's stderr when
-// it exits 0: Claude Code shows it in verbose mode only; Gemini CLI's hook
-// runner, when stdout is empty, reads stderr as the hook's output, and
-// plain text (this line is never JSON, so never a decision) becomes an
-// "allow" with the text as a message for the user; opencode's plugin
-// drops it. The other hosts' handling was not checked: wherever the line
+// it exits 0: Claude Code shows it in verbose mode only; Gemini CLI
+// ignores it, or (in versions whose hook runner reads stderr when stdout
+// is empty) turns the plain text into a message for the user with no
+// decision beyond "allow" (the line is never JSON, so never a decision of
+// its own); opencode's plugin drops it. The other hosts' handling was not checked: wherever the line
 // goes, the counter is what status, doctor and the panel read.
 func (a IO) hookFailed(h store.Home, err error, ev *engine.Event) {
 	extra := map[string]any{}
