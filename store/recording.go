@@ -133,7 +133,7 @@ func (r Recording) Headline(at func(time.Time) string) string {
 // Fix says what to do about it.
 func (r Recording) Fix() string {
 	kind := r.Kind
-	if r.Low() {
+	if r.Full() || r.NotRecorded == 0 && r.Low() { // whatever failed last, nothing gets written without space
 		kind = RecNoSpace
 	}
 	switch kind {
