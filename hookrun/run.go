@@ -76,7 +76,9 @@ func Agent(args []string) string {
 // Run handles one hook call. It never breaks the agent: whatever goes
 // wrong, it prints nothing or a valid answer and records the error in
 // errors.log (or, when even that is impossible, one line on stderr, which
-// the agent does not show the model). The caller exits 0.
+// the agent does not show the model). The caller exits 0. A call whose
+// record did not reach the journal says so on stderr in any case (see
+// hookFailed).
 func Run(a IO, agent string) {
 	h, herr := env.Env{Getenv: a.Getenv}.Home()
 	defer func() {
@@ -333,12 +335,33 @@ func logCall(h store.Home, op string, err error, ev *engine.Event) {
 
 // hookFailed records a hook failure. The event, when there is one, is kept
 // in the record so nothing the agent did is lost.
+//
+// A record that did not reach the journal (store.NotRecordedError: a full
+// disk, a state dir gone read-only, a lock held too long) is also said on
+// stderr, one line, whether or not errors.log took it: the disk that
+// refused the journal usually refuses errors.log too, and the store's
+// failure counter is for the next `cully status`, not for now. stdout
+// stays the agent's answer alone. What hosts do with a hook's stderr when
+// it exits 0: Claude Code shows it in verbose mode only; Gemini CLI
+// ignores it, or (in versions whose hook runner reads stderr when stdout
+// is empty) turns the plain text into a message for the user with no
+// decision beyond "allow" (the line is never JSON, so never a decision of
+// its own); opencode's plugin drops it. The other hosts' handling was not checked: wherever the line
+// goes, the counter is what status, doctor and the panel read.
 func (a IO) hookFailed(h store.Home, err error, ev *engine.Event) {
 	extra := map[string]any{}
 	if ev != nil {
 		if b, mErr := json.Marshal(ev); mErr == nil {
 			extra["event"] = json.RawMessage(b)
 		}
+	}
+	var lost *store.NotRecordedError
+	if errors.As(err, &lost) {
+		if h.Dir != "" {
+			_ = h.LogError("hook", err, extra)
+		}
+		a.stderrLine("recording failed, this call is not in cully's journal: " + lost.Reason + "; fix: " + lost.Fix)
+		return
 	}
 	if h.Dir != "" {
 		_ = h.Ensure()
@@ -353,7 +376,11 @@ func (a IO) hookFailed(h store.Home, err error, ev *engine.Event) {
 	}
 	// The last resort, when not even errors.log can be written: one short
 	// line, which the host does not show the model.
-	msg := err.Error()
+	a.stderrLine(err.Error())
+}
+
+// stderrLine writes msg's first line to stderr, cut to maxStderr.
+func (a IO) stderrLine(msg string) {
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}

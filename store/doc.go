@@ -1,5 +1,6 @@
 // Package store owns the files cully persists under a lock in its state
-// dir: the event journal, the per-session derived state and the error log;
+// dir: the event journal, the per-session derived state, the error log and
+// the count of records that could not be written (recording.go);
 // the checked folders (runs/<id>) that package runs keeps snapshots in; and
 // the queue of snapshots the hook asks for (asks/, asks.go).
 // The advisor's budget accounting and the impact ledger are not its
@@ -51,6 +52,10 @@
 //     device is refused by every writer and reader instead of hanging it.
 //     On Unix these are bare file descriptors: os.OpenFile would cost the
 //     hook four fcntl calls and an epoll registration per file.
+//   - A record that did not reach the journal is never silent: Record
+//     returns a NotRecordedError and counts it in recording.failed, a file
+//     of a fixed size made in advance and overwritten in place under a
+//     lock on itself, so the count needs no free space (recording.go).
 //   - Directories are created 0700 and files 0600; a session id never
 //     becomes a path without being sanitized (SafeName).
 //

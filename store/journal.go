@@ -93,6 +93,9 @@ func (h Home) appendLocked(recs [][]byte) (int64, bool, error) {
 		}
 	}
 	at := size + int64(len(tornCloser)-skip)
+	if failAppend != nil {
+		return at, true, fmt.Errorf("append journal: %w", failAppend)
+	}
 	if _, err := f.Write(out[skip:]); err != nil {
 		return at, true, fmt.Errorf("append journal: %w", err)
 	}

@@ -35,7 +35,10 @@ const maxStateFile = 64 << 20
 // first (see clampTimes). The state is saved only after the journal append
 // succeeded, and carries the position of the event's record: state never
 // runs ahead of the journal, and a state left behind it is caught up on
-// the session's next call (see update).
+// the session's next call (see update). When the record does not reach the
+// journal (a full disk, a lock held too long; anything but a refused state
+// dir) the error is a *NotRecordedError, and the loss is counted where a
+// full disk still takes it (recording.go).
 func (h Home) Record(ev *engine.Event, cfg *engine.Config) ([]engine.Signal, error) {
 	return h.RecordWith(ev, cfg, nil)
 }
@@ -47,10 +50,13 @@ func (h Home) Record(ev *engine.Event, cfg *engine.Config) ([]engine.Signal, err
 // stopped.
 func (h Home) RecordWith(ev *engine.Event, cfg *engine.Config, complete func(ev *engine.Event, st *engine.State)) ([]engine.Signal, error) {
 	if err := h.ready(); err != nil {
-		return nil, err
+		if errors.Is(err, ErrUnsafe) {
+			return nil, err // a refused state dir is said as such, and nothing is written there
+		}
+		return nil, h.recordingFailed(err)
 	}
 	var sigs []engine.Signal
-	err := h.update(ev.Session, cfg, func(st *engine.State) []byte {
+	journaled, err := h.update(ev.Session, cfg, func(st *engine.State) []byte {
 		if complete != nil {
 			complete(ev, st)
 		}
@@ -62,6 +68,9 @@ func (h Home) RecordWith(ev *engine.Event, cfg *engine.Config, complete func(ev 
 		ev.Signals = sigs
 		return AppendEvent(make([]byte, 0, 512), ev)
 	})
+	if err != nil && !journaled {
+		return sigs, h.recordingFailed(err)
+	}
 	return sigs, err
 }
 
@@ -90,18 +99,26 @@ func (h Home) RecordWith(ev *engine.Event, cfg *engine.Config, complete func(ev 
 // state before it is read and caught up from its position (or rebuilt from
 // the journal). An fsync per tool call would cost every agent
 // milliseconds for that.
-func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []byte) error {
+//
+// It reports whether the record reached the journal: a failure after that
+// (the state's save) loses nothing a rebuild cannot put back. A session's
+// first call (its state file new) also makes the failure counter, if it
+// is missing (see recording.go).
+func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []byte) (bool, error) {
 	var s stateFile
 	if err := s.open(h.StatePath(id), h.wait(), true); err != nil {
-		return err
+		return false, err
 	}
 	defer s.Close()
+	if s.size == 0 {
+		h.prepareRecording()
+	}
 	wasMarked := s.marked
 	st, body, legacy := h.loadForUpdate(&s, id, cfg)
 	rec := fn(st)
 	if !wasMarked {
 		if err := s.setMark(true); err != nil {
-			return fmt.Errorf("mark session: %w", err)
+			return false, fmt.Errorf("mark session: %w", err)
 		}
 	}
 	jl, err := Acquire(h.JournalLock(), h.wait())
@@ -109,7 +126,7 @@ func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []
 		if !wasMarked {
 			_ = s.setMark(false)
 		}
-		return err
+		return false, err
 	}
 	at, wrote, err := h.appendLocked([][]byte{rec})
 	jl.Unlock()
@@ -117,7 +134,7 @@ func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []
 		if !wrote && !wasMarked {
 			_ = s.setMark(false)
 		}
-		return err
+		return false, err
 	}
 	pos := &journalPos{At: at, N: int64(len(rec)) + 1, Sum: lineSum(rec, []byte{'\n'})}
 	// The new body is written into the old one's buffer (the decoded
@@ -131,16 +148,16 @@ func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []
 		// The other slot still points at the body that failed: the state
 		// goes there too, so one more loss still leaves a state to read.
 		if err := s.save(body); err != nil {
-			return err // the mark stays: the next call catches the state up
+			return true, err // the mark stays: the next call catches the state up
 		}
 	}
 	if err := s.saveDone(body); err != nil {
-		return err // the mark stays: the next call catches the state up
+		return true, err // the mark stays: the next call catches the state up
 	}
 	if legacy {
 		h.removeLegacy(id)
 	}
-	return nil
+	return true, nil
 }
 
 // loadForUpdate is step 2 of update. It never leaves the session without

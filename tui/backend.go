@@ -43,6 +43,11 @@ type Backend interface {
 	// Errors reads the state dir's error log after byte off (off < 0:
 	// only where it ends), as store.Home.ErrorsAfter does.
 	Errors(off int64) (store.ErrorsTail, error)
+	// Recording reads what the state dir says about records that did not
+	// reach the journal, and the space left on its disk, as
+	// store.Home.ReadRecording does. It never clears them: `cully doctor`
+	// and `cully status` do, once they have shown them.
+	Recording() (store.Recording, error)
 }
 
 // Project is where a session works: the git root's base name (or the
@@ -94,6 +99,10 @@ func (b HomeBackend) Ack(session string, ids []string) error {
 // Errors reads errors.log after off: the records cully's own failures
 // left (a hook call that could not be recorded among them).
 func (b HomeBackend) Errors(off int64) (store.ErrorsTail, error) { return b.Home.ErrorsAfter(off) }
+
+// Recording reads the failure counter and the free space (see
+// store/recording.go).
+func (b HomeBackend) Recording() (store.Recording, error) { return b.Home.ReadRecording() }
 
 // Recent reads the last window bytes of the live journal: every record but
 // the host's usage reports (the panel keeps what it needs of them).

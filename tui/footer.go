@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 )
@@ -13,6 +14,9 @@ import (
 func (m Model) footer(w int) []string {
 	s := m.styles
 	var out []string
+	if r := m.recording(w); r != "" {
+		out = append(out, s.Bad.Render(r))
+	}
 	if h := m.health(w); h != "" {
 		out = append(out, s.Bad.Render(h))
 	}
@@ -99,6 +103,42 @@ func (m Model) footer(w int) []string {
 		}
 		hs = append(hs[:worst], hs[worst+1:]...)
 	}
+}
+
+// recording is one line on calls cully could not record (a full disk, a
+// state dir gone read-only; see store/recording.go), shown until `cully
+// doctor` or `cully status` has shown it once recording works again: the
+// panel only reads it. It is said whole with its fix when it fits, else
+// without the fix, and in a narrow pane as a count alone; always with
+// where to read more.
+func (m Model) recording(w int) string {
+	r := m.rec
+	if !r.Shown() {
+		return ""
+	}
+	const tail = " · cully doctor"
+	at := func(t time.Time) string {
+		t = t.Local()
+		if y, mo, d := t.Date(); y == m.now.Local().Year() && mo == m.now.Local().Month() && d == m.now.Local().Day() {
+			return t.Format("15:04:05")
+		}
+		return t.Format("Jan 2 15:04")
+	}
+	head := "⚠ " + clean(r.Headline(at))
+	switch full := head + " · " + clean(r.Fix()); {
+	case width(full)+width(tail) <= w:
+		return full + tail
+	case w >= 60:
+		return cut(head, w-width(tail)) + tail
+	}
+	short := "⚠ disk full: not recording"
+	switch {
+	case r.NotRecorded > 0:
+		short = fmt.Sprintf("⚠ %d call%s not recorded", r.NotRecorded, plural(r.NotRecorded, "", "s"))
+	case !r.Full():
+		short = "⚠ disk nearly full"
+	}
+	return cut(short, max(w-width(tail), 4)) + tail
 }
 
 // health is one line on what cully itself failed to do since the panel

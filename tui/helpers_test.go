@@ -39,7 +39,11 @@ type fakeBackend struct {
 	runFiles map[string]RunFiles    // by run id
 	advisors map[string]AdvisorInfo // by session; none: no advisor command
 	errLog   []string               // errors.log's records, one "op: error" each (times: t0 + a minute each)
+	rec      store.Recording        // the failure counter and free space (zero: nothing to say)
 }
+
+// Recording serves rec.
+func (f *fakeBackend) Recording() (store.Recording, error) { return f.rec, nil }
 
 // Errors serves errLog as store.Home.ErrorsAfter reads a log: offsets are
 // record counts here.

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"cully/engine"
+	"cully/store"
 	"cully/tailer"
 )
 
@@ -167,6 +168,11 @@ type Model struct {
 	// records say a hook call failed (and may be missing from the
 	// journal), which nothing else on screen would show.
 	errs errorsSeen
+	// rec is what the state dir says about records that did not reach the
+	// journal (read on start, each tick, and when errors.log is written):
+	// a full disk loses calls without a word anywhere else.
+	rec        store.Recording
+	recReading bool
 
 	caption     *CaptionMsg // the walkthrough's current caption, if any
 	closing     *ClosingMsg // the walkthrough's end, once it came
@@ -214,7 +220,7 @@ type errorsSeen struct {
 
 // Init starts the loads, the journal wait and the clock.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.loadSessions(), m.backfill(), m.waitJournal(), tea.RequestBackgroundColor, m.readErrors(-1)}
+	cmds := []tea.Cmd{m.loadSessions(), m.backfill(), m.waitJournal(), tea.RequestBackgroundColor, m.readErrors(-1), m.readRecording()}
 	if m.follow != "" {
 		cmds = append(cmds, m.loadState(m.follow))
 	}
@@ -286,6 +292,24 @@ func (m Model) readErrors(off int64) tea.Cmd {
 		t, err := b.Errors(off)
 		return errorsMsg{from: off, tail: t, err: err}
 	}
+}
+
+func (m Model) readRecording() tea.Cmd {
+	b := m.backend
+	return func() tea.Msg {
+		r, err := b.Recording()
+		return recordingMsg{rec: r, err: err}
+	}
+}
+
+// checkRecording reads the failure counter again, unless a read is in
+// flight.
+func (m *Model) checkRecording() tea.Cmd {
+	if m.recReading {
+		return nil
+	}
+	m.recReading = true
+	return m.readRecording()
 }
 
 // checkErrors reads what errors.log gained, unless a read is in flight.

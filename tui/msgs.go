@@ -83,6 +83,12 @@ type (
 		tail store.ErrorsTail
 		err  error
 	}
+	// recordingMsg is what the state dir says about records that did not
+	// reach the journal.
+	recordingMsg struct {
+		rec store.Recording
+		err error
+	}
 	// reloadMsg reads a session's state again: the last read lagged the
 	// journal, or failed.
 	reloadMsg struct{ session string }

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"cully/engine"
+	"cully/store"
 )
 
 // Layout goldens (escapes stripped) at the widths people run the panel at
@@ -682,5 +683,55 @@ func TestHealthLineShowsCullyErrorsSinceTheStart(t *testing.T) {
 	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 40, Height: 30})
 	if out := screen(tm); !strings.Contains(out, "⚠ 2 errors · 1 bad line · cully doctor") {
 		t.Errorf("at 40 columns:\n%s", out)
+	}
+}
+
+// Calls cully could not record (a full disk: see store/recording.go) take
+// the red line above the key bar from the first frame, with the fix when
+// it fits and where to read more always; recording working again is said
+// on the same line, which stays until cully doctor or status has shown it.
+func TestRecordingLineSaysCallsWereLost(t *testing.T) {
+	f := scenario()
+	f.rec = store.Recording{Dir: "/home/dev/.local/state/cully", NotRecorded: 3, First: t0.Add(-5 * time.Minute), Last: t0.Add(-time.Minute),
+		Kind: store.RecNoSpace, Reason: "no space left on device (write journal.jsonl)", Free: 0, FreeKnown: true}
+	m := newModel(f, 200, 30, Options{})
+	var tm tea.Model = start(t, m)
+	tm = run(t, tm, m.readRecording())
+	want := "⚠ recording failed: 3 calls not recorded since 11:55:00: no space left on device (write journal.jsonl) · free space on the disk holding /home/dev/.local/state/cully · cully doctor"
+	if out := screen(tm); !strings.Contains(out, want) {
+		t.Fatalf("missing %q:\n%s", want, out)
+	}
+	if got := tm.(Model).Render(); !strings.Contains(got, m.styles.Bad.Render(want)) {
+		t.Errorf("the line is not in the problem style")
+	}
+	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 80, Height: 30})
+	if out := screen(tm); !strings.Contains(out, "⚠ recording failed: 3 calls not recorded since 11:55:00: no spac… · cully doctor") {
+		t.Errorf("at 80 columns:\n%s", out)
+	}
+	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 40, Height: 30})
+	if out := screen(tm); !strings.Contains(out, "⚠ 3 calls not recorded · cully doctor") {
+		t.Errorf("at 40 columns:\n%s", out)
+	}
+	// Recording works again: said, and kept until shown by doctor or status.
+	f.rec.Recovered, f.rec.Free = true, 50<<30
+	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 200, Height: 30})
+	tm, cmd := tm.Update(tickMsg(t0))
+	tm = run(t, tm, cmd)
+	if out := screen(tm); !strings.Contains(out, "recording works again (last failure 11:59:00)") {
+		t.Errorf("after recovery:\n%s", out)
+	}
+	// Cleared (or never failed): no line. A disk with no space left is
+	// said even when no failure could be counted.
+	f.rec = store.Recording{Dir: "/d", Free: 50 << 30, FreeKnown: true}
+	tm, cmd = tm.Update(tickMsg(t0))
+	tm = run(t, tm, cmd)
+	if out := screen(tm); strings.Contains(out, "recording") {
+		t.Errorf("nothing to say, said:\n%s", out)
+	}
+	f.rec.Free = 0
+	tm, cmd = tm.Update(tickMsg(t0))
+	tm = run(t, tm, cmd)
+	if out := screen(tm); !strings.Contains(out, "⚠ recording failing: the disk holding /d is full, so calls are not being recorded · free space on the disk holding /d · cully doctor") {
+		t.Errorf("a full disk:\n%s", out)
 	}
 }

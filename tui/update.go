@@ -45,7 +45,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.load(msg.session), m.flashTimer())
 	case tickMsg:
 		m.advance(time.Time(msg))
-		return m, tea.Batch(m.nextTick(), m.advisorDue(), m.checkErrors())
+		return m, tea.Batch(m.nextTick(), m.advisorDue(), m.checkErrors(), m.checkRecording())
 	case ackDueMsg:
 		m.advance(msg.at)
 		if p := m.pending; p != nil && p.seq == msg.seq {
@@ -57,6 +57,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.load(msg.session)
 	case errorsMsg:
 		m.errsRead(msg)
+		return m, nil
+	case recordingMsg:
+		m.recReading = false
+		if msg.err == nil { // a read that failed keeps the last one (cully doctor says why)
+			m.rec = msg.rec
+		}
 		return m, nil
 	case flashDoneMsg:
 		m.advance(msg.at)
@@ -303,7 +309,7 @@ func (m Model) journalBatch(msg journalMsg) (tea.Model, tea.Cmd) {
 	}
 	cmds := []tea.Cmd{m.waitJournal()}
 	if b.Errors { // the tailer saw the log written; a tick reads it otherwise
-		cmds = append(cmds, m.checkErrors())
+		cmds = append(cmds, m.checkErrors(), m.checkRecording()) // a failed record writes errors.log when it can
 	}
 	listed := map[string]bool{}
 	for _, s := range m.listed() {

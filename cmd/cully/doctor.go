@@ -95,6 +95,7 @@ func (a *app) doctor() error {
 				os.Remove(f.Name())
 				add(check{OK: true, What: "state dir is writable"})
 			}
+			cs = append(cs, recordingChecks(h)...)
 			stats, whole, err := h.ScanTail(healthWindow, func(*engine.Event) error { return nil })
 			scope := "its last 8 MiB"
 			if whole {
@@ -150,6 +151,43 @@ func (a *app) doctor() error {
 		return fmt.Errorf("%d problem(s) found", failed)
 	}
 	return nil
+}
+
+// recordingChecks says whether calls were lost: records that did not
+// reach the journal (counted even on a full disk), or a disk too full to
+// take more. Doctor first makes the failure counter whole if it is
+// missing, so a later failure on a full disk can be counted; and a
+// report of failures that recording has since got over is cleared once
+// doctor has shown it.
+func recordingChecks(h store.Home) []check {
+	prepErr := h.PrepareRecording()
+	rep, seen := buildRecordingReport(h)
+	seenRecording(h, &rep, seen)
+	var cs []check
+	switch rep.State {
+	case "failing":
+		cs = append(cs, check{What: rep.Message, Fix: rep.Fix})
+	case "recovered":
+		what := rep.Message
+		if rep.cleared {
+			what += " (cleared now that you have seen it)"
+		}
+		cs = append(cs, check{Warn: true, What: what, Fix: rep.Fix})
+	case "at_risk":
+		cs = append(cs, check{Warn: true, What: rep.Message, Fix: rep.Fix})
+	case "unknown":
+		if prepErr == nil { // a counter that is there but cannot be read
+			cs = append(cs, check{Warn: true, What: "recording: cannot tell whether calls were lost: " + rep.Error,
+				Fix: "remove " + filepath.Join(h.Dir, store.RecordingName) + " (the next `cully doctor` makes it again)"})
+		}
+	default:
+		cs = append(cs, check{OK: true, What: "recording: no call lost (a failed record would be counted in " + store.RecordingName + ")"})
+	}
+	if prepErr != nil {
+		cs = append(cs, check{Warn: true, What: "recording: cannot make " + store.RecordingName + " in advance (" + plain(prepErr) + "): a record lost on a full disk could go uncounted",
+			Fix: "free space on the disk holding " + h.Dir + ", or make " + store.RecordingName + " there a regular file of yours (or remove it)"})
+	}
+	return cs
 }
 
 func lastError(h store.Home) (int, string) {

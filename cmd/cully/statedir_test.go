@@ -78,7 +78,7 @@ func treeBytes(dir string) string {
 // nothing outside the state dir changes, and the hook still exits 0.
 func TestPlantedSymlinksNeverFollowed(t *testing.T) {
 	pre, post := fixture(t, "005-PreToolUse-Read.json"), fixture(t, "007-PostToolUse-Read.json")
-	for _, name := range []string{"journal.jsonl", "journal.lock", "errors.log", "sessions",
+	for _, name := range []string{"journal.jsonl", "journal.lock", "errors.log", "recording.failed", "sessions",
 		"sessions/" + capturedSession + ".state", "sessions/" + capturedSession + ".json", "sessions/" + capturedSession + ".lock"} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			env := testEnv(t)
@@ -112,8 +112,12 @@ func TestPlantedSymlinksNeverFollowed(t *testing.T) {
 				// The link is still there: the hook must have said why it could not use it.
 				logged, _ := os.ReadFile(filepath.Join(home, "errors.log"))
 				r := runGuarded(t, "cully-hook", env, pre)
-				if name == "errors.log" { // nothing to log yet: make an error
+				switch name {
+				case "errors.log": // nothing to log yet: make an error
 					r = runGuarded(t, "cully-hook", env, []byte("{not json"))
+				case "recording.failed": // the hook touches it only when a record fails: doctor says
+					r = runGuarded(t, "cully", env, nil, "doctor")
+					r.stderr += r.stdout
 				}
 				if !strings.Contains(string(logged)+r.stderr, "is a symlink: refusing it") {
 					t.Errorf("the refusal is recorded: errors.log %q stderr %q", logged, r.stderr)
@@ -204,6 +208,30 @@ func TestFIFOsRefusedWithoutHanging(t *testing.T) {
 			t.Errorf("status reads past a FIFO errors.log: %+v", r)
 		}
 		runGuarded(t, "cully", env, nil, "doctor")
+	})
+	t.Run("recording.failed", func(t *testing.T) {
+		env := testEnv(t)
+		runGuarded(t, "cully-hook", env, pre)
+		counter := filepath.Join(env["CULLY_HOME"], "recording.failed")
+		os.Remove(counter)
+		if err := syscall.Mkfifo(counter, 0o600); err != nil {
+			t.Skip(err)
+		}
+		if r := runGuarded(t, "cully-hook", env, pre); r.code != 0 || r.stderr != "" {
+			t.Fatalf("hook: %+v", r)
+		}
+		// A record that fails cannot be counted there: the hook still says
+		// so on stderr, and exits 0 without waiting on the FIFO.
+		fi, _ := os.Stat(filepath.Join(env["CULLY_HOME"], "journal.jsonl"))
+		if r := hookUnderFileLimit(t, env, fi.Size()/1024, pre); r.code != 0 || !strings.Contains(r.stderr, "recording failed") {
+			t.Fatalf("hook under a failing append: %+v", r)
+		}
+		if r := runGuarded(t, "cully", env, nil, "status", "--json"); r.code != 0 || !strings.Contains(r.stdout, `"state": "unknown"`) || !strings.Contains(r.stdout, "is a FIFO") {
+			t.Errorf("status --json: %+v", r)
+		}
+		if r := runGuarded(t, "cully", env, nil, "doctor"); !strings.Contains(r.stdout, "note  recording: cannot make recording.failed in advance (") || !strings.Contains(r.stdout, "recording.failed is a FIFO") {
+			t.Errorf("doctor: %+v", r)
+		}
 	})
 }
 

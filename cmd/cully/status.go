@@ -48,6 +48,7 @@ type statusReport struct {
 	Journal      journalReport       `json:"journal"`
 	ClockSkews   int                 `json:"clock_skews"`
 	Errors       int                 `json:"errors_logged"`
+	Recording    recordingReport     `json:"recording"`
 	Config       configReport        `json:"config"`
 	Advisor      advisorReport       `json:"advisor"`
 }
@@ -105,8 +106,12 @@ func (a *app) status(o statusOpts) error {
 	var none errNoSession
 	if errors.As(err, &none) && !*asJSON {
 		// Nothing to report yet but the configuration: its problems are
-		// worth knowing before the first session, not after it.
+		// worth knowing before the first session, not after it. And calls
+		// that could not be recorded: they may be why there is no session.
 		w := termSafe{a.stdout}
+		rec, seen := buildRecordingReport(h)
+		seenRecording(h, &rec, seen)
+		printRecording(w, rec)
 		if len(none.wired) > 0 {
 			fmt.Fprintln(w, none.Error())
 		}
@@ -144,11 +149,14 @@ func (a *app) status(o statusOpts) error {
 	rep.Errors = countLines(h)
 	rep.Config = buildConfigReport(a.loadConfig())
 	rep.Advisor = a.advisorStatus(h, st, now)
-	if *asJSON {
+	var seen store.Recording
+	rep.Recording, seen = buildRecordingReport(h)
+	if *asJSON { // a script's read: the count stays until a person has seen it
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
+	seenRecording(h, &rep.Recording, seen)
 	printReport(termSafe{a.stdout}, rep, now, p.elsewhere())
 	return nil
 }
@@ -205,6 +213,7 @@ func orUnknown[T any](v *T, format string) string {
 // printReport prints status in text; note, when not "", says the session
 // is not this folder's (picked.elsewhere).
 func printReport(w io.Writer, r statusReport, now time.Time, note string) {
+	printRecording(w, r.Recording)
 	if note != "" {
 		fmt.Fprintf(w, "note     %s\n", note)
 	}
