@@ -307,3 +307,46 @@ func equal(a, b []string) bool {
 	}
 	return true
 }
+
+// The first baseline of a repository starts from the user's own index
+// (only read): a file staged and then changed again is held as it is in
+// the work tree, and a repository in the middle of a conflicted merge is
+// snapshotted too.
+func TestBaselineFromTheUsersIndex(t *testing.T) {
+	w := newWorld(t, true)
+	w.write("a.txt", "staged\n")
+	w.sh("git add a.txt")
+	w.write("a.txt", "staged, then changed again\n")
+	index, _ := w.userRepo()
+	w.take("baseline")
+	w.write("a.txt", "agent\n")
+	if _, err := w.rollback(0, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.read("a.txt"); got != "staged, then changed again\n" {
+		t.Fatalf("a.txt %q", got)
+	}
+	if i, _ := w.userRepo(); i != index {
+		t.Fatal("the user's index changed")
+	}
+
+	m := newWorld(t, true)
+	m.sh(`git checkout -qb side && echo side > a.txt && git -c user.email=t@e -c user.name=t commit -qam side &&
+git checkout -q - && echo main > a.txt && git -c user.email=t@e -c user.name=t commit -qam main &&
+(git merge -q side >/dev/null 2>&1 || true)`)
+	if !strings.Contains(m.gitStatus(), "UU a.txt") {
+		t.Fatalf("no conflict to test with:\n%s", m.gitStatus())
+	}
+	conflicted := m.read("a.txt")
+	m.take("baseline")
+	m.write("a.txt", "resolved by the agent\n")
+	if _, err := m.rollback(0, false); err != nil {
+		t.Fatal(err)
+	}
+	if m.read("a.txt") != conflicted {
+		t.Fatalf("a.txt %q, want the conflicted file back", m.read("a.txt"))
+	}
+	if !strings.Contains(m.gitStatus(), "UU a.txt") {
+		t.Fatalf("the user's merge state changed:\n%s", m.gitStatus())
+	}
+}

@@ -192,7 +192,8 @@ func baseline(h store.Home, dir string, req Request, m *Meta) (*Snapshot, error)
 	if err := writeExcludes(h, m, dir); err != nil {
 		return nil, err
 	}
-	if err := seedRunIndex(h, m, dir); err != nil {
+	seeded, err := seedRunIndex(h, m, dir)
+	if err != nil {
 		return nil, err
 	}
 	var tracked []string
@@ -209,6 +210,13 @@ func baseline(h store.Home, dir string, req Request, m *Meta) (*Snapshot, error)
 	}
 	g := m.repo(h, dir)
 	tree, skipped, err := capture(g, m, tracked, true, req.policy(h).MaxFileBytes)
+	if err != nil && seeded {
+		// A seed git will not take (the user's index split, or mid-merge
+		// with conflicted entries): hash every file instead.
+		if rerr := os.Remove(filepath.Join(dir, runIndex)); rerr == nil {
+			tree, skipped, err = capture(g, m, tracked, true, req.policy(h).MaxFileBytes)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
