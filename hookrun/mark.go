@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"cully/engine"
@@ -68,14 +66,11 @@ var errMarkTimeout = errors.New("timed out")
 
 // Wait runs `cully ARGS...` in dir and waits for it at most wait: stdio on
 // the null device (the hook's stdout is the agent's answer), killed past
-// the wait. The cully binary is found as Detach finds it.
+// the wait. The cully binary is Detach's (cullyBinary).
 func Wait(dir string, args []string, wait time.Duration) error {
-	exe, err := os.Executable()
+	exe, err := cullyBinary()
 	if err != nil {
 		return err
-	}
-	if base := filepath.Base(exe); strings.HasPrefix(base, "cully-hook") {
-		exe = filepath.Join(filepath.Dir(exe), "cully"+strings.TrimPrefix(base, "cully-hook"))
 	}
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {

@@ -101,12 +101,22 @@ func (a IO) startRollback(h store.Home, ev *engine.Event, sigs []engine.Signal, 
 // running (`cully hook`) or the one beside cully-hook, as install places
 // them.
 func Detach(dir string, args []string) error {
-	exe, err := os.Executable()
+	exe, err := cullyBinary()
 	if err != nil {
 		return err
+	}
+	return startDetached(exe, args, dir)
+}
+
+// cullyBinary is the cully binary the hook starts: the one running
+// (`cully hook`), or the one beside cully-hook, as install places them.
+func cullyBinary() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
 	}
 	if base := filepath.Base(exe); strings.HasPrefix(base, "cully-hook") {
 		exe = filepath.Join(filepath.Dir(exe), "cully"+strings.TrimPrefix(base, "cully-hook")) // cully-hook.exe: cully.exe
 	}
-	return startDetached(exe, args, dir)
+	return exe, nil
 }
