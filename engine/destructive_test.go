@@ -64,7 +64,7 @@ func TestMarkSignals(t *testing.T) {
 			for _, g := range sigs {
 				if g.Kind == SignalMark {
 					got = true
-					if g.Evidence != "rm -r" || g.ID != s.Run.ID {
+					if g.Evidence != map[Kind]string{KindPreTool: "rm -r", KindPostTool: ""}[k] || g.ID != s.Run.ID {
 						t.Errorf("%v", g)
 					}
 				}

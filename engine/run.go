@@ -212,7 +212,11 @@ func (s *State) mark(ev *Event, when Reason) []Signal {
 	if when == "pre" && s.Run.Halted != nil {
 		return nil
 	}
-	return []Signal{{Kind: SignalMark, Reason: when, ID: s.Run.ID, Evidence: ev.Destructive, N: s.Run.Calls}}
+	sig := Signal{Kind: SignalMark, Reason: when, ID: s.Run.ID, N: s.Run.Calls}
+	if when == "pre" {
+		sig.Evidence = ev.Destructive // the snapshot goes before the command
+	}
+	return []Signal{sig}
 }
 
 // runCall books a finished tool call into the run and asks for the
