@@ -12,8 +12,8 @@ import (
 )
 
 // ErrNoGit is returned when git is not installed: snapshots keep their
-// content in a private git store.
-var ErrNoGit = errors.New("git is not installed: recovery snapshots keep the files' content in a private git store (install git, or set CULLY_SNAPSHOTS=off)")
+// content in a git store of their own.
+var ErrNoGit = errors.New("git is not installed: recovery snapshots keep the files' content in a git store of their own (install git, or set CULLY_SNAPSHOTS=off)")
 
 // gitConfig is passed to every git command: no file-system monitor (a
 // repository's own config could name a program to run as one, and cully

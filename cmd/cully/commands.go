@@ -362,7 +362,7 @@ func snapshotCmd(a *app) *cobra.Command {
 		Short: "Take a recovery snapshot of the run now, or wait for the hook's",
 		Long: `Take a recovery snapshot of this folder's (or the named) session's run now: a file in
 runs/<run_id>/ of the state dir, in seed 001's format (run_id, step, timestamp,
-state_snapshot, files_modified), its files' content kept in a private git store.
+state_snapshot, files_modified), its files' content kept in the repository's snapshot store.
 The hook takes them by itself, in the background: at the run's start (step 0), every 10
 tool calls or 120 seconds, whichever comes first, and when the agent ends its turn.
 --wait waits until every snapshot the hook asked for has finished, and fails when the

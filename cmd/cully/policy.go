@@ -115,7 +115,7 @@ func (a *app) policyDoc(o policyOpts) (string, error) {
 	w("## 2. Checkpoint Policy\n\n")
 	w("- Frequency: a snapshot at the run's start (step 0, the baseline), then every 10 tool calls or every 120 seconds (with a call since), whichever comes first; also when the agent ends its turn, before a rollback, at `cully stop`, and by hand (`cully snapshot`). `CULLY_SNAPSHOTS=off` turns them off.\n")
 	w("- Format: one JSON file per step with exactly `run_id` (the run's UUID), `step`, `timestamp` (ISO 8601, UTC), `state_snapshot` (the serialized state, with the git tree of the work tree at that step) and `files_modified` (every file that differs from the run's start).\n")
-	w("- Storage: `$CULLY_HOME/runs/<run_id>/snapshot-NNNNNN.json`, the content in a private git store beside them (`git/`), which never writes to the repository. `cully snapshots` lists them.\n")
+	w("- Storage: `$CULLY_HOME/runs/<run_id>/snapshot-NNNNNN.json`, the content in one store per repository (`$CULLY_HOME/stores/`: stored once, capped and pruned, no secret file), which never writes to the repository. `cully snapshots` lists them; before and after each call that may change files a mark tells the agent's changes from the user's, and a rollback reverts only the agent's.\n")
 	w("- A snapshot that fails is recorded and shown (`cully status`: `snapshot N FAILED`); the agent is told once that changes from there cannot be rolled back. It is not halted.\n\n")
 
 	w("## 3. Runaway Detection Rules\n\n")
