@@ -36,15 +36,16 @@ type Policy struct {
 
 // Defaults of Policy. A store is sized to the disk: a tenth of it, between
 // 256 MiB and 4 GiB (a repository's working set many times over, a small
-// part of a laptop's disk); the floor is a twentieth, between 512 MiB and
-// 4 GiB (a journal grows by kilobytes a call).
+// part of a laptop's disk); the floor is a fiftieth, between 256 MiB and
+// 2 GiB: a journal grows by kilobytes a call, so that is days of recording,
+// and a nearly full laptop still gets snapshots.
 const (
 	DefaultKeepRuns = 20
 	DefaultKeepFor  = 7 * 24 * time.Hour
 	minStoreCap     = 256 << 20
 	maxStoreCap     = 4 << 30
-	minFloor        = 512 << 20
-	maxFloor        = 4 << 30
+	minFloor        = 256 << 20
+	maxFloor        = 2 << 30
 )
 
 // DefaultPolicy is the policy for a state dir, sized to its disk.
@@ -52,7 +53,7 @@ func DefaultPolicy(stateDir string) Policy {
 	p := Policy{KeepRuns: DefaultKeepRuns, KeepFor: DefaultKeepFor, MaxBytes: 1 << 30, MinFree: 1 << 30, MaxFileBytes: MaxFileBytes}
 	if _, total, ok := diskSpace(stateDir); ok {
 		p.MaxBytes = min(max(total/10, minStoreCap), maxStoreCap)
-		p.MinFree = min(max(total/20, minFloor), maxFloor)
+		p.MinFree = min(max(total/50, minFloor), maxFloor)
 	}
 	return p
 }
