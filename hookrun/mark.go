@@ -37,6 +37,13 @@ func (a IO) mark(h store.Home, ev *engine.Event, sigs []engine.Signal, dir strin
 		if s.Evidence != "" {
 			args = append(args, "--destructive="+s.Evidence)
 		}
+		if s.Reason == "post" && ev.Class == engine.ClassEdit { // the files it says it edited (a host with no hook before an edit)
+			for _, p := range append([]string{ev.Target}, ev.Files...) {
+				if p != "" {
+					args = append(args, "--path="+p)
+				}
+			}
+		}
 		wait := markWait
 		if v := a.Getenv("CULLY_MARK_TIMEOUT"); v != "" {
 			if d, err := time.ParseDuration(v); err == nil && d > 0 && d < time.Minute {

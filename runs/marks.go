@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"cully/store"
@@ -45,6 +46,10 @@ type Mark struct {
 	Call string `json:"call"` // the call's id (the host's, or the rollback's)
 	Tree string `json:"tree"`
 	At   int64  `json:"at"` // Unix seconds
+	// Paths are the files the call says it edited (from the work tree's
+	// root): a host with no hook before an edit (Cursor's afterFileEdit)
+	// gives only a post mark, and then these paths are the agent's.
+	Paths []string `json:"paths,omitempty"`
 }
 
 // MarkRequest asks for a mark.
@@ -60,7 +65,9 @@ type MarkRequest struct {
 	// Destructive names the destructive command about to run: the pre
 	// mark is then also a snapshot (Reason "destructive").
 	Destructive string
-	Policy      *Policy
+	// Paths are the files the call edited, from Dir (a post mark's).
+	Paths  []string
+	Policy *Policy
 }
 
 // MarkResult is what a mark did.
@@ -126,7 +133,22 @@ func TakeMark(h store.Home, req MarkRequest) (*MarkResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return res, appendMark(dir, Mark{Kind: req.Kind, Call: req.Call, Tree: tree, At: req.Now.Unix()})
+	return res, appendMark(dir, Mark{Kind: req.Kind, Call: req.Call, Tree: tree, At: req.Now.Unix(), Paths: fromRoot(m.Root, req.Dir, req.Paths)})
+}
+
+// fromRoot makes paths given from the project folder dir (or absolute)
+// paths from the work tree's root; one outside it is dropped.
+func fromRoot(root, dir string, ps []string) []string {
+	var out []string
+	for _, p := range ps {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if r, err := filepath.Rel(root, p); err == nil && r != "." && !strings.HasPrefix(r, "..") {
+			out = append(out, filepath.ToSlash(r))
+		}
+	}
+	return out
 }
 
 func (r MarkRequest) policy(h store.Home) Policy {
@@ -193,6 +215,9 @@ func markTrees(dir string) []string {
 type segment struct {
 	From, To string
 	Agent    bool
+	// Paths: of the changes, these are the agent's (a post mark with no
+	// pre: a host that has no hook before an edit).
+	Paths []string
 }
 
 // history is the run's captures since the target snapshot, as segments:
@@ -230,7 +255,11 @@ func history(ms []Mark, from int, fromTree, nowTree string) []segment {
 		expire(mk)
 		agent := len(open) > 0
 		if mk.Tree != cur {
-			segs = append(segs, segment{From: cur, To: mk.Tree, Agent: agent})
+			sg := segment{From: cur, To: mk.Tree, Agent: agent}
+			if _, ok := open[mk.Call]; !ok && mk.Kind == "post" {
+				sg.Paths = mk.Paths
+			}
+			segs = append(segs, sg)
 		}
 		cur = mk.Tree
 		apply(mk)
@@ -249,74 +278,77 @@ func history(ms []Mark, from int, fromTree, nowTree string) []segment {
 // changed, or that someone else changed after the agent's last change, is
 // left as it is (outside). Any other path goes back to its content just
 // after the last change someone else made to it (the target's, when there
-// was none): the agent's changes are undone, the others' kept. Each
-// change returned carries the tree it restores from.
+// was none): the agent's changes are undone, the others' kept — also for
+// a path the agent put back as the target had it after someone else had
+// changed it (the user deleted a file, the agent's git stash brought it
+// back: it goes away again). Each change returned carries the tree it
+// restores from.
 func attribute(g git, segs []segment, cs []change, target, now string) ([]change, []string, error) {
 	type story struct {
 		lastOutside int // the index of the last segment where someone else changed it; -1: none
 		agentAfter  bool
 	}
-	want := map[string]*story{}
-	for _, c := range cs {
-		want[c.Path] = &story{lastOutside: -1}
-	}
+	stories := map[string]*story{}
 	for i, sg := range segs {
 		changed, err := diffTrees(g, sg.From, sg.To)
 		if err != nil {
 			return nil, nil, err
 		}
 		for _, c := range changed {
-			st := want[c.Path]
+			st := stories[c.Path]
 			if st == nil {
-				continue
+				st = &story{lastOutside: -1}
+				stories[c.Path] = st
 			}
-			if sg.Agent {
+			if sg.Agent || slices.Contains(sg.Paths, c.Path) {
 				st.agentAfter = true
 			} else {
 				st.lastOutside, st.agentAfter = i, false
 			}
 		}
 	}
-	byTree := map[string][]string{}
-	var outside []string
+	inCS := map[string]bool{}
 	for _, c := range cs {
-		st := want[c.Path]
+		inCS[c.Path] = true
+	}
+	byTree := map[string]map[string]bool{}
+	var outside []string
+	for p, st := range stories {
 		if !st.agentAfter {
-			outside = append(outside, c.Path)
+			if inCS[p] {
+				outside = append(outside, p)
+			}
 			continue
 		}
 		from := target
 		if st.lastOutside >= 0 {
 			from = segs[st.lastOutside].To
 		}
-		byTree[from] = append(byTree[from], c.Path)
+		if from == target && !inCS[p] {
+			continue // the agent put it back as it was
+		}
+		if byTree[from] == nil {
+			byTree[from] = map[string]bool{}
+		}
+		byTree[from][p] = true
 	}
 	var out []change
 	for tree, ps := range byTree {
-		if tree == target {
-			for _, c := range cs {
-				if slices.Contains(ps, c.Path) {
-					c.Tree = target
-					out = append(out, c)
-				}
+		diff := cs
+		if tree != target {
+			var err error
+			if diff, err = diffTrees(g, tree, now); err != nil {
+				return nil, nil, err
 			}
-			continue
-		}
-		diff, err := diffTrees(g, tree, now)
-		if err != nil {
-			return nil, nil, err
-		}
-		set := map[string]bool{}
-		for _, p := range ps {
-			set[p] = true
 		}
 		for _, c := range diff {
-			if set[c.Path] {
+			if ps[c.Path] {
 				c.Tree = tree
 				out = append(out, c)
 			}
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	sort.Strings(outside)
 	return out, outside, nil
 }

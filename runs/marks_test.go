@@ -1,6 +1,8 @@
 package runs
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -171,4 +173,65 @@ func (w *world) snapshotTree() string {
 		b.WriteString(f + "=" + w.read(f) + "\n")
 	}
 	return b.String()
+}
+
+// A host with no hook before an edit (Cursor's afterFileEdit) gives only
+// a post mark, naming the file: that file's change is the agent's, any
+// other change in the same window is not.
+func TestPostOnlyMarkNamesTheAgentsFiles(t *testing.T) {
+	w := newWorld(t, true)
+	w.call("c0", func() {})
+	w.write("b.txt", "the user's, meanwhile\n")
+	w.write("a.txt", "the agent's edit\n")
+	w.n++
+	if _, err := TakeMark(w.h, MarkRequest{Session: "s1", Run: w.run, Kind: "post", Call: "e1", Dir: w.root, Paths: []string{"a.txt"}, Now: t0.Add(time.Duration(w.n) * time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := w.rollback(0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.read("a.txt") != "a\n" || w.read("b.txt") != "the user's, meanwhile\n" || !contains(p.Outside, "b.txt") {
+		t.Fatalf("a.txt %q b.txt %q outside %q", w.read("a.txt"), w.read("b.txt"), p.Outside)
+	}
+}
+
+// A link the agent made where a folder was, then a folder again where the
+// link is: the rollback and its undo go both ways (the undo once failed:
+// it looked for the folder's file through the link).
+func TestFolderAndLinkBothWays(t *testing.T) {
+	w := newWorld(t, true)
+	w.call("c1", func() { w.sh("ln -s a.txt lnk") })
+	s := w.take("calls")
+	w.call("c2", func() { w.sh("rm lnk && mkdir lnk && echo inside > lnk/inner.txt") })
+	p, err := w.rollback(s.Step, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if target, err := os.Readlink(filepath.Join(w.root, "lnk")); err != nil || target != "a.txt" {
+		t.Fatalf("lnk: %q %v", target, err)
+	}
+	if _, err := w.rollback(p.Undo, false); err != nil {
+		t.Fatalf("the undo: %v", err)
+	}
+	if w.read("lnk/inner.txt") != "inside\n" {
+		t.Fatalf("lnk/inner.txt %q", w.read("lnk/inner.txt"))
+	}
+}
+
+// A file the user deleted and the agent's git stash brought back goes
+// away again with a rollback: the agent's change is undone, the user's
+// kept.
+func TestAgentPutBackWhatTheUserRemoved(t *testing.T) {
+	w := newWorld(t, true)
+	w.call("c0", func() {})
+	w.sh("rm b.txt")
+	w.call("c1", func() { w.sh("git checkout -- b.txt") })
+	p, err := w.rollback(0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.exists("b.txt") || !contains(p.Remove, "b.txt") {
+		t.Fatalf("b.txt is back: plan %+v", p)
+	}
 }

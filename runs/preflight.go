@@ -27,7 +27,7 @@ func preflight(root string, p *Plan) []Problem {
 			continue
 		}
 		parts := strings.Split(w, "/")
-		blocked := false
+		blocked, replaced := false, false
 		for i := 1; i < len(parts) && !blocked; i++ {
 			rel := strings.Join(parts[:i], "/")
 			fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
@@ -40,6 +40,7 @@ func preflight(root string, p *Plan) []Problem {
 			case fi.IsDir():
 			case removing[rel]:
 				i = len(parts) // a file the rollback removes stands where its directory goes
+				replaced = true
 			default:
 				add(w, fmt.Sprintf("%s is a %s where snapshot %d has a directory, and no snapshot holds it", rel, kind(fi), p.To))
 				blocked = true
@@ -49,6 +50,12 @@ func preflight(root string, p *Plan) []Problem {
 			continue
 		}
 		full := filepath.Join(root, filepath.FromSlash(w))
+		if replaced { // nothing stands there once that file is gone (and a link there is never followed)
+			if d := existingDir(root, full); !canWrite(d) {
+				add(w, "its folder "+rel(root, d)+" is not writable")
+			}
+			continue
+		}
 		fi, err := os.Lstat(full)
 		switch {
 		case err == nil && fi.IsDir():

@@ -184,12 +184,13 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 	for i := range cs {
 		cs[i].Tree = target.State.Tree
 	}
-	// A run whose calls were marked reverts only the agent's changes.
+	// A run of version 2 reverts only the changes its agent's calls made
+	// (marks.go): with no mark since the target, none.
 	ms, err := readMarks(dir)
 	if err != nil {
 		return nil, err
 	}
-	if len(ms) > 0 {
+	if m.Store != "" {
 		segs := history(ms, target.State.Marks, target.State.Tree, now)
 		if cs, plan.Outside, err = attribute(g, segs, cs, target.State.Tree, now); err != nil {
 			return nil, err
@@ -228,7 +229,7 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 		}
 		return plan, e
 	}
-	if len(ms) > 0 {
+	if m.Store != "" {
 		// The rollback's own change, marked as a call's: its undo reverts it.
 		call := fmt.Sprintf("rollback-%d", plan.Undo)
 		after, _, err := capture(g, m, nil, false, req.policy(h).MaxFileBytes)

@@ -197,12 +197,14 @@ func TestSnapshotFileFormat(t *testing.T) {
 func TestRollbackAndUndo(t *testing.T) {
 	w := newWorld(t, true)
 	w.take("baseline")
-	w.write("a.txt", "a, run 1\n")
+	w.call("c1", func() { w.write("a.txt", "a, run 1\n") })
 	w.take("calls")
-	w.write("a.txt", "a, run 2\n")
-	w.write("pkg/new/deep.go", "package deep\n")
-	w.sh("rm b.txt && echo ignored > x.log")
-	w.write("untouched-later.txt", "x") // created after snapshot 1 too: removed
+	w.call("c2", func() {
+		w.write("a.txt", "a, run 2\n")
+		w.write("pkg/new/deep.go", "package deep\n")
+		w.sh("rm b.txt && echo ignored > x.log")
+		w.write("untouched-later.txt", "x") // created after snapshot 1 too: removed
+	})
 	statusBefore := w.gitStatus()
 
 	plan, err := w.rollback(1, true)
@@ -248,8 +250,10 @@ func mustList(t *testing.T, w *world) []Snapshot {
 func TestRollbackRefusesAndChangesNothing(t *testing.T) {
 	w := newWorld(t, true)
 	w.take("baseline")
-	w.write("a.txt", "a, run\n")
-	w.sh("rm b.txt && mkdir b.txt && echo cache > b.txt/cache.log")
+	w.call("c1", func() {
+		w.write("a.txt", "a, run\n")
+		w.sh("rm b.txt && mkdir b.txt && echo cache > b.txt/cache.log")
+	})
 	_, err := w.rollback(0, false)
 	var re *RollbackError
 	if !errors.As(err, &re) || len(re.Problems) != 1 || re.Problems[0].Path != "b.txt" || !strings.Contains(re.Problems[0].Why, "b.txt/cache.log") || len(re.Applied) != 0 {
@@ -262,7 +266,7 @@ func TestRollbackRefusesAndChangesNothing(t *testing.T) {
 		t.Fatalf("modified %q, error %v", re.Plan.Modified, err)
 	}
 	// A directory that holds only what the run created is no obstacle.
-	w.sh("rm b.txt/cache.log && echo x > b.txt/made.go")
+	w.call("c2", func() { w.sh("rm b.txt/cache.log && echo x > b.txt/made.go") })
 	if _, err := w.rollback(0, false); err != nil || w.read("b.txt") != "b\n" || w.read("a.txt") != "a\n" {
 		t.Fatalf("err %v, b.txt %q", err, w.read("b.txt"))
 	}
@@ -273,9 +277,11 @@ func TestRollbackRefusesAndChangesNothing(t *testing.T) {
 func TestRollbackFailureMidwayPutsBack(t *testing.T) {
 	w := newWorld(t, true)
 	w.take("baseline")
-	w.write("a.txt", "a, run\n")
-	w.write("b.txt", "b, run\n")
-	w.write("c.txt", "created\n")
+	w.call("c1", func() {
+		w.write("a.txt", "a, run\n")
+		w.write("b.txt", "b, run\n")
+		w.write("c.txt", "created\n")
+	})
 	failAfter.Store(2)
 	defer failAfter.Store(0)
 	_, err := w.rollback(0, false)
@@ -296,8 +302,10 @@ func TestRollbackReadOnlyFolder(t *testing.T) {
 	}
 	w := newWorld(t, true)
 	w.take("baseline")
-	w.write("a.txt", "a, run\n")
-	w.write("pkg/c.go", "package pkg // run\n")
+	w.call("c1", func() {
+		w.write("a.txt", "a, run\n")
+		w.write("pkg/c.go", "package pkg // run\n")
+	})
 	if err := os.Chmod(filepath.Join(w.root, "pkg"), 0o555); err != nil {
 		t.Fatal(err)
 	}
@@ -313,8 +321,10 @@ func TestRollbackReadOnlyFolder(t *testing.T) {
 func TestSnapshotOutsideGit(t *testing.T) {
 	w := newWorld(t, false)
 	w.take("baseline")
-	w.write("a.txt", "changed\n")
-	w.write("made.txt", "new\n")
+	w.call("c1", func() {
+		w.write("a.txt", "changed\n")
+		w.write("made.txt", "new\n")
+	})
 	if s := w.take("calls"); !reflect.DeepEqual(s.Files, []string{"a.txt", "made.txt"}) {
 		t.Fatalf("files_modified %q", s.Files)
 	}
@@ -344,9 +354,11 @@ func TestLargeFileNotCaptured(t *testing.T) {
 func TestRevertKeepsCommitted(t *testing.T) {
 	w := newWorld(t, true)
 	w.take("baseline")
-	w.write("a.txt", "a, committed by the run\n")
-	w.write("b.txt", "b, not committed\n")
-	w.sh("git add a.txt && git -c user.email=t@e -c user.name=t commit -qm run")
+	w.call("c1", func() {
+		w.write("a.txt", "a, committed by the run\n")
+		w.write("b.txt", "b, not committed\n")
+		w.sh("git add a.txt && git -c user.email=t@e -c user.name=t commit -qm run")
+	})
 	w.n++
 	plan, err := Rollback(w.h, RollbackRequest{Request: Request{Session: "s1", Run: w.run, Reason: "stop", Now: t0}, To: 0, Uncommitted: true})
 	if err != nil || !reflect.DeepEqual(plan.Kept, []string{"a.txt"}) || !reflect.DeepEqual(plan.Restore, []string{"b.txt"}) {

@@ -26,8 +26,10 @@ func TestRollbackKeepsCRLF(t *testing.T) {
 	w.sh("git init -q && git add -A && git -c user.email=t@e -c user.name=t commit -qm init")
 	w.write("crlf-new.txt", "untracked\r\nfile\r\n")
 	w.take("baseline")
-	w.write("win.txt", "agent\n")
-	w.write("crlf-new.txt", "agent\n")
+	w.call("c1", func() {
+		w.write("win.txt", "agent\n")
+		w.write("crlf-new.txt", "agent\n")
+	})
 	if _, err := w.rollback(0, false); err != nil {
 		t.Fatal(err)
 	}
@@ -48,12 +50,12 @@ func TestFolderReplacedByLink(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(outside, "c.go"), []byte("elsewhere\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w.sh("rm -r pkg && ln -s " + outside + " pkg")
+	w.call("c1", func() { w.sh("rm -r pkg && ln -s " + outside + " pkg") })
 	s := w.take("calls")
 	if !contains(s.Files, "pkg") || !contains(s.Files, "pkg/c.go") {
 		t.Fatalf("files_modified %q, want the link and the folder's file", s.Files)
 	}
-	w.write("a.txt", "more\n")
+	w.call("c2", func() { w.write("a.txt", "more\n") })
 	w.take("calls") // a later snapshot works too
 	if _, err := w.rollback(0, false); err != nil {
 		t.Fatal(err)
@@ -79,7 +81,7 @@ func TestIgnoredBeforeRunNeverCreatedSince(t *testing.T) {
 	w.write("node_modules/x/index.js", "module.exports = 1\n")
 	w.write("old.log", "log\n")
 	w.take("baseline")
-	w.write(".gitignore", "# the agent's edit\n")
+	w.call("c1", func() { w.write(".gitignore", "# the agent's edit\n") })
 	s := w.take("calls")
 	if !equal(s.Files, []string{".gitignore"}) {
 		t.Fatalf("files_modified %q, want only .gitignore", s.Files)
@@ -110,11 +112,13 @@ func TestGrownPastCapNeverDestroyed(t *testing.T) {
 	MaxFileBytes = 1000
 	defer func() { MaxFileBytes = old }()
 	w.take("baseline")
-	w.write("data.bin", "small\n")
+	w.call("c1", func() { w.write("data.bin", "small\n") })
 	w.take("calls")
 	big := strings.Repeat("B", 5000)
-	w.write("data.bin", big)
-	w.write("a.txt", "agent\n")
+	w.call("c2", func() {
+		w.write("data.bin", big)
+		w.write("a.txt", "agent\n")
+	})
 	_, err := w.rollback(1, false)
 	var re *RollbackError
 	if !errors.As(err, &re) || len(re.Problems) != 1 || re.Problems[0].Path != "data.bin" || len(re.Applied) != 0 {
@@ -235,7 +239,7 @@ func TestTokenInFileNameRedacted(t *testing.T) {
 	w := newWorld(t, true)
 	w.take("baseline")
 	name := "dump-ghp_0123456789abcdefghijklmnopqrstuvwxyzAB.txt"
-	w.write(name, "x\n")
+	w.call("c1", func() { w.write(name, "x\n") })
 	s := w.take("calls")
 	raw, _ := os.ReadFile(s.Path)
 	if strings.Contains(string(raw), "ghp_0123456789") {
@@ -319,7 +323,7 @@ func TestBaselineFromTheUsersIndex(t *testing.T) {
 	w.write("a.txt", "staged, then changed again\n")
 	index, _ := w.userRepo()
 	w.take("baseline")
-	w.write("a.txt", "agent\n")
+	w.call("c1", func() { w.write("a.txt", "agent\n") })
 	if _, err := w.rollback(0, false); err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +343,7 @@ git checkout -q - && echo main > a.txt && git -c user.email=t@e -c user.name=t c
 	}
 	conflicted := m.read("a.txt")
 	m.take("baseline")
-	m.write("a.txt", "resolved by the agent\n")
+	m.call("c1", func() { m.write("a.txt", "resolved by the agent\n") })
 	if _, err := m.rollback(0, false); err != nil {
 		t.Fatal(err)
 	}

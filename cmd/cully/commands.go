@@ -389,7 +389,8 @@ last one failed (docs/run-control.md). CULLY_SNAPSHOTS=off stops the hook taking
 	c.Flags().StringVar(&o.mark, "mark", "", "the hook's capture around a call: pre or post")
 	c.Flags().StringVar(&o.call, "call", "", "with --mark: the call's id")
 	c.Flags().StringVar(&o.destructive, "destructive", "", "with --mark=pre: the destructive command about to run")
-	for _, f := range []string{"background", "serve", "run", "task", "reason", "calls", "dir", "mark", "call", "destructive"} {
+	c.Flags().StringArrayVar(&o.paths, "path", nil, "with --mark=post: a file the call edited, from --dir")
+	for _, f := range []string{"background", "serve", "run", "task", "reason", "calls", "dir", "mark", "call", "destructive", "path"} {
 		_ = c.Flags().MarkHidden(f)
 	}
 	return c

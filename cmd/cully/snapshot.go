@@ -94,6 +94,7 @@ type snapshotOpts struct {
 	dir        string
 	// The hook's marks around a call (--mark=pre|post).
 	mark, call, destructive string
+	paths                   []string
 }
 
 func (a *app) snapshot(o snapshotOpts) error {
@@ -169,7 +170,7 @@ func (a *app) snapshotMark(o snapshotOpts) error {
 	var res *runs.MarkResult
 	inBackground(func() {
 		res, err = runs.TakeMark(h, runs.MarkRequest{Session: o.session, Run: o.run, Task: o.task, Kind: o.mark, Call: o.call, Calls: o.calls,
-			Dir: o.dir, Now: now, Destructive: o.destructive, Policy: a.policy(h)})
+			Dir: o.dir, Now: now, Destructive: o.destructive, Paths: o.paths, Policy: a.policy(h)})
 	})
 	if err != nil {
 		_ = h.LogError("snapshot", fmt.Errorf("mark (%s the call): %w", o.mark, err), map[string]any{"session": o.session, "run": o.run})

@@ -1,0 +1,812 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The model of torture_test.go: the work tree as the test expects it, the
+// log of who changed each path, the snapshots each session's run has (each
+// with the moment it was taken), and the checks of every invariant.
+
+// storeCap is the largest file a snapshot holds (runs.MaxFileBytes,
+// docs/run-control.md: "files larger than 64 MiB ... not captured"). No
+// environment variable or config setting lowers it, so the test makes a
+// sparse file of storeCap+1 bytes to go past it.
+const storeCap = 64 << 20
+
+// entry is one path of the tree: a file (its permission bits and content),
+// a symlink (its target) or a special file (a FIFO).
+type entry struct {
+	kind   byte // 'f' file, 'l' symlink, 'p' FIFO or other special file
+	perm   fs.FileMode
+	size   int64
+	sum    [32]byte
+	target string
+	head   string // the content's first bytes, for messages
+}
+
+func (e *entry) String() string {
+	if e == nil {
+		return "absent"
+	}
+	switch e.kind {
+	case 'l':
+		return fmt.Sprintf("symlink -> %q", e.target)
+	case 'p':
+		return "special file (FIFO)"
+	}
+	h := e.head
+	if len(h) > 32 {
+		h = h[:32]
+	}
+	head := strconv.Quote(h)
+	if int64(len(h)) < e.size {
+		head += "…"
+	}
+	return fmt.Sprintf("file %04o %d B %s", e.perm, e.size, head)
+}
+
+func same(a, b *entry) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.kind == b.kind && a.perm == b.perm && a.sum == b.sum && a.target == b.target
+}
+
+// holdable: what a snapshot can hold, so a rollback can put back: a file
+// up to the cap, a symlink, or nothing.
+func holdable(e *entry) bool {
+	return e == nil || e.kind == 'l' || e.kind == 'f' && e.size <= storeCap
+}
+
+// content is what invariant 5 follows: a file's bytes or a link's target,
+// whatever path or mode they end up with.
+func (e *entry) content() (string, bool) {
+	switch {
+	case e == nil || e.kind == 'p':
+		return "", false
+	case e.kind == 'l':
+		return "link:" + e.target, true
+	}
+	return fmt.Sprintf("file:%x", e.sum), true
+}
+
+type fileTree map[string]*entry
+
+func (t fileTree) clone() fileTree {
+	c := make(fileTree, len(t))
+	for k, v := range t {
+		c[k] = v
+	}
+	return c
+}
+
+func (t fileTree) contents() map[string]bool {
+	m := map[string]bool{}
+	for _, e := range t {
+		if c, ok := e.content(); ok {
+			m[c] = true
+		}
+	}
+	return m
+}
+
+// differ lists the paths whose entries differ, in order.
+func differ(a, b fileTree) []string {
+	var out []string
+	for p, e := range a {
+		if !same(e, b[p]) {
+			out = append(out, p)
+		}
+	}
+	for p := range b {
+		if _, ok := a[p]; !ok {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// edit is one change of one path in the model's log.
+type edit struct {
+	path, who     string // who: a session's name ("A", "B") or "user"
+	op            int
+	before, after *entry
+}
+
+// step is a snapshot of a session's run: at is the log's length when it
+// was taken, tree the tree then.
+type snapStep struct {
+	at   int
+	tree fileTree
+}
+
+type statKey struct {
+	dev, ino, size, mtime, ctime int64
+}
+
+// scan reads the repository's whole tree, .git aside: every file's mode and
+// content, every symlink's target, every special file. Directories are
+// not entries (git holds none), but every path below them is.
+func (w *world) scan() fileTree {
+	t := fileTree{}
+	err := filepath.WalkDir(w.repo, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(w.repo, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case rel == ".":
+			return nil
+		case rel == ".git":
+			return filepath.SkipDir
+		case d.IsDir():
+			return nil
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		t[rel], err = w.readEntry(p, fi)
+		return err
+	})
+	if err != nil {
+		w.rt.Fatalf("scan the tree: %v", err)
+	}
+	return t
+}
+
+func (w *world) readEntry(p string, fi fs.FileInfo) (*entry, error) {
+	e := &entry{perm: fi.Mode().Perm(), size: fi.Size()}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(p)
+		e.kind, e.target, e.perm, e.size = 'l', target, 0, 0
+		return e, err
+	case !fi.Mode().IsRegular():
+		e.kind, e.perm, e.size = 'p', 0, 0
+		return e, nil
+	}
+	e.kind = 'f'
+	st := fi.Sys().(*syscall.Stat_t)
+	key := statKey{int64(st.Dev), int64(st.Ino), fi.Size(), st.Mtim.Nano(), st.Ctim.Nano()}
+	if c, ok := w.sums[key]; ok && fi.Size() > 1<<20 {
+		e.sum, e.head = c.sum, c.head
+		return e, nil
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	var head [64]byte
+	n, _ := io.ReadFull(f, head[:])
+	h.Write(head[:n])
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, err
+	}
+	h.Sum(e.sum[:0])
+	e.head = string(head[:n])
+	if fi.Size() > 1<<20 {
+		w.sums[key] = e
+	}
+	return e, nil
+}
+
+// hashes maps each file below dir (all of it: no exception) to a digest of
+// its mode and content, for invariant 4.
+func hashes(dir string, skip func(rel string) bool) map[string]string {
+	out := map[string]string{}
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(dir, p)
+		if err != nil {
+			out[rel] = "unreadable: " + err.Error()
+			return nil
+		}
+		if skip != nil && skip(rel) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			out[rel] = err.Error()
+			return nil
+		}
+		switch {
+		case fi.IsDir():
+			out[rel+"/"] = fi.Mode().String()
+		case fi.Mode()&fs.ModeSymlink != 0:
+			l, _ := os.Readlink(p)
+			out[rel] = "-> " + l
+		default:
+			b, _ := os.ReadFile(p)
+			out[rel] = fmt.Sprintf("%v %x", fi.Mode(), sha256.Sum256(b))
+		}
+		return nil
+	})
+	return out
+}
+
+// outerState is what no rollback may change: the repository's .git (its
+// index, HEAD, refs, config, logs and the names of its objects; the
+// content of objects aside, as git writes them whole) and the sibling
+// folder outside the repository.
+func (w *world) outerState() map[string]string {
+	st := map[string]string{}
+	for k, v := range hashes(filepath.Join(w.repo, ".git"), func(rel string) bool { return strings.HasPrefix(rel, "objects"+string(filepath.Separator)) }) {
+		st[".git/"+k] = v
+	}
+	_ = filepath.WalkDir(filepath.Join(w.repo, ".git", "objects"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(w.repo, p)
+			st[rel] = "object"
+		}
+		return nil
+	})
+	for k, v := range hashes(w.outside, nil) {
+		st["../outside/"+k] = v
+	}
+	return st
+}
+
+func mapDiff(a, b map[string]string) []string {
+	var out []string
+	for k, v := range a {
+		if b[k] != v {
+			out = append(out, fmt.Sprintf("%s: %q -> %q", k, v, b[k]))
+		}
+	}
+	for k, v := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, fmt.Sprintf("%s: absent -> %q", k, v))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// expect is what a rollback of session s to a step leaves: every path whose
+// last change since that step was the session's own (its calls, its
+// rollbacks) goes back to what it was after the last change of anyone
+// else since the step, or at the step when nobody else changed it; every
+// other path stays as it is. blocked lists the paths the rollback would
+// have to change and cannot: their content now or then no snapshot can
+// hold (past the size cap, a special file), or the two outcomes cannot
+// both stand (a file where another path needs a folder).
+func (w *world) expect(s *session, to int) (exp fileTree, blocked []string, why map[string]string) {
+	st := s.steps[to]
+	exp, why = w.cur.clone(), map[string]string{}
+	byPath := map[string][]edit{}
+	for _, e := range w.log[st.at:] {
+		byPath[e.path] = append(byPath[e.path], e)
+	}
+	for p, es := range byPath {
+		if byPath[p] = asSeen(s, es); len(byPath[p]) == 0 {
+			delete(byPath, p) // changes the session cannot see: they cancel out
+		}
+	}
+	for p := range w.cur {
+		if byPath[p] == nil {
+			why[p] = fmt.Sprintf("not changed since step %d", to)
+		}
+	}
+	for p, es := range byPath {
+		other := -1
+		for i, e := range es {
+			if e.who != s.name {
+				other = i
+			}
+		}
+		if other == len(es)-1 {
+			why[p] = fmt.Sprintf("kept: last changed by %s (op %d)", who(es[other].who), es[other].op)
+			continue
+		}
+		val := st.tree[p]
+		why[p] = fmt.Sprintf("reverted to step %d: changed since by session %s (op %d)", to, s.name, es[other+1].op)
+		if other >= 0 {
+			val = es[other].after
+			why[p] = fmt.Sprintf("reverted to %s's change of op %d: changed after it by session %s (op %d)", who(es[other].who), es[other].op, s.name, es[other+1].op)
+		}
+		if same(val, w.cur[p]) {
+			continue
+		}
+		// What no snapshot can hold is outside cully's view: a path whose
+		// content then was not held (a FIFO, a file past the cap) cannot be
+		// put back and is left as it is, listed; a path not held now, where
+		// nothing stood then, is left too (cully never removes what it
+		// cannot give back, and cannot tell who made it). A path not held
+		// now that the rollback would overwrite with held content blocks it.
+		if !holdable(val) || !holdable(w.cur[p]) && val == nil {
+			why[p] = "left: no snapshot holds it (" + why[p] + ")"
+			continue
+		}
+		if !holdable(w.cur[p]) {
+			blocked = append(blocked, p)
+		}
+		if val == nil {
+			delete(exp, p)
+		} else {
+			exp[p] = val
+		}
+	}
+	for p := range exp {
+		for d := pathDir(p); d != ""; d = pathDir(d) {
+			if exp[d] != nil && (!same(exp[d], w.cur[d]) || !same(exp[p], w.cur[p])) {
+				blocked = append(blocked, p, d)
+			}
+		}
+	}
+	sort.Strings(blocked)
+	return exp, slices.Compact(blocked), why
+}
+
+// asSeen is a path's edits as session s can tell them: s sees the tree
+// only around its own calls and rollbacks, so the others' edits between
+// two of its looks are one change (the first's before, the last's after),
+// and none at all when they cancel out (a file stashed and popped back).
+func asSeen(s *session, es []edit) []edit {
+	gap := func(op int) int { // how many of s's looks came before op
+		n := 0
+		for _, o := range s.seen {
+			if o < op {
+				n++
+			}
+		}
+		return n
+	}
+	var out []edit
+	for i := 0; i < len(es); {
+		e := es[i]
+		if e.who == s.name {
+			out = append(out, e)
+			i++
+			continue
+		}
+		j, g := i+1, gap(e.op)
+		for j < len(es) && es[j].who != s.name && gap(es[j].op) == g {
+			j++
+		}
+		merged := es[j-1]
+		merged.before = e.before
+		if !same(merged.before, merged.after) {
+			out = append(out, merged)
+		}
+		i = j
+	}
+	return out
+}
+
+func who(name string) string {
+	if name == "user" {
+		return "the user"
+	}
+	return "session " + name
+}
+
+func pathDir(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+// The invariants (docs: torture_test.go), and the checks that are not
+// among them: H, the tree changed where no operation changed it (a hook
+// call, a background snapshot); S, a snapshot failed; D, a dry run
+// disagreed with its rollback or changed something.
+const (
+	invReverted  = "1"
+	invIntact    = "2"
+	invUndo      = "3"
+	invOuter     = "4"
+	invNoLoss    = "5"
+	invCannot    = "6"
+	chkQuiet     = "H"
+	chkSnapshot  = "S"
+	chkDryRun    = "D"
+	invariantAll = "1,2,3,4,5,6,H,S,D"
+)
+
+var invariantNames = map[string]string{
+	invReverted: "the agent's changes since the target are reverted",
+	invIntact:   "every other change is intact",
+	invUndo:     "the undo restores the state before the rollback, byte for byte",
+	invOuter:    "nothing outside the repository and nothing in .git changed",
+	invNoLoss:   "no content is lost: what a rollback took out comes back with its undo",
+	invCannot:   "a rollback that cannot restore something changes nothing and exits 1 naming the path",
+	chkQuiet:    "the tree changes only by the operations",
+	chkSnapshot: "snapshots succeed",
+	chkDryRun:   "--dry-run changes nothing and lists what the rollback changes",
+}
+
+// violated fails the case for an enforced invariant, each from its own
+// line (rapid's shrinker keeps a smaller case only when it fails at the
+// same place, so a case shrinks to the smallest that breaks the same
+// invariant). An invariant left out with CULLY_TORTURE_ONLY is logged,
+// and the model follows the tree as it is.
+func (w *world) violated(inv, format string, args ...any) {
+	w.rt.Helper()
+	msg := fmt.Sprintf("invariant %s (%s) broken at op %d: ", inv, invariantNames[inv], w.op) + fmt.Sprintf(format, args...)
+	if !w.enforced[inv] {
+		w.rt.Logf("NOT ENFORCED: %s", msg)
+		return
+	}
+	if shrinking.failedAt.IsZero() {
+		shrinking.failedAt = time.Now()
+	}
+	w.dumpOps()
+	switch inv {
+	case invReverted:
+		w.rt.Fatalf("%s", msg)
+	case invIntact:
+		w.rt.Fatalf("%s", msg)
+	case invUndo:
+		w.rt.Fatalf("%s", msg)
+	case invOuter:
+		w.rt.Fatalf("%s", msg)
+	case invNoLoss:
+		w.rt.Fatalf("%s", msg)
+	case invCannot:
+		w.rt.Fatalf("%s", msg)
+	case chkQuiet:
+		w.rt.Fatalf("%s", msg)
+	case chkSnapshot:
+		w.rt.Fatalf("%s", msg)
+	default:
+		w.rt.Fatalf("%s", msg)
+	}
+}
+
+// dumpOps logs the case's operations, one a line, before a failure.
+func (w *world) dumpOps() {
+	w.rt.Logf("the case's operations:\n  %s", strings.Join(w.ops, "\n  "))
+}
+
+// describe says, path by path, what the tree has and what the model
+// expected (and why).
+func describe(paths []string, got, want fileTree, why map[string]string) string {
+	var b strings.Builder
+	for _, p := range paths {
+		fmt.Fprintf(&b, "\n    %q: tree has %v; model expects %v", p, got[p], want[p])
+		if r := why[p]; r != "" {
+			b.WriteString(" (" + r + ")")
+		}
+	}
+	return b.String()
+}
+
+// cmdResult is a command's outcome; the test's binaries are those
+// TestMain built, first on PATH.
+func (w *world) exec(stdin []byte, name string, args ...string) result {
+	w.rt.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Env, cmd.Dir, cmd.Stdin = w.env, w.repo, bytes.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok && ctx.Err() == nil {
+		code = ee.ExitCode()
+	} else if err != nil {
+		w.rt.Fatalf("run %s %q: %v (stderr %q)", name, args, err, errb.String())
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+func (w *world) cully(args ...string) result {
+	w.rt.Helper()
+	r := w.exec(nil, "cully", args...)
+	w.rt.Logf("    $ cully %s -> exit %d%s%s", strings.Join(args, " "), r.code, indented("stdout", r.stdout), indented("stderr", r.stderr))
+	return r
+}
+
+func indented(name, s string) string {
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	if len(s) > 1500 {
+		s = s[:1500] + "…"
+	}
+	return "\n      " + name + ": " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n        ")
+}
+
+// hook sends one payload to cully-hook as Claude Code sends it: from the
+// repository's folder, CLAUDE_PROJECT_DIR set. The hook always exits 0.
+func (w *world) hook(s *session, event string, fields map[string]any) result {
+	w.rt.Helper()
+	p := map[string]any{
+		"session_id":      s.id,
+		"transcript_path": filepath.Join(w.home, ".claude", "projects", "-repo", s.id+".jsonl"),
+		"cwd":             w.repo,
+		"permission_mode": "default",
+		"hook_event_name": event,
+	}
+	for k, v := range fields {
+		p[k] = v
+	}
+	body, err := json.Marshal(p)
+	if err != nil {
+		w.rt.Fatalf("payload: %v", err)
+	}
+	r := w.exec(body, "cully-hook")
+	if r.code != 0 {
+		w.rt.Fatalf("cully-hook %s exited %d: %s", event, r.code, r.stderr)
+	}
+	return r
+}
+
+func (w *world) toolUseID() string {
+	w.calls++
+	return fmt.Sprintf("toolu_torture_%04d", w.calls)
+}
+
+func preTool(tool string, input map[string]any, id string) map[string]any {
+	return map[string]any{"tool_name": tool, "tool_input": input, "tool_use_id": id}
+}
+
+func postTool(tool string, input, response map[string]any, id string) map[string]any {
+	return map[string]any{"tool_name": tool, "tool_input": input, "tool_response": response, "tool_use_id": id, "duration_ms": 12}
+}
+
+func failedTool(tool string, input map[string]any, id, why string) map[string]any {
+	return map[string]any{"tool_name": tool, "tool_input": input, "tool_use_id": id, "error": why, "is_interrupt": false, "duration_ms": 12}
+}
+
+func batch(tool string, input map[string]any, id, response string) map[string]any {
+	return map[string]any{"tool_calls": []any{map[string]any{"tool_name": tool, "tool_input": input, "tool_use_id": id, "tool_response": response}}}
+}
+
+// denied reports a PreToolUse answer that refuses the call: the host then
+// does not run the tool.
+func denied(stdout string) bool {
+	var a struct {
+		Specific struct {
+			Decision string `json:"permissionDecision"`
+		} `json:"hookSpecificOutput"`
+	}
+	return json.Unmarshal([]byte(stdout), &a) == nil && a.Specific.Decision == "deny"
+}
+
+var lastStep = regexp.MustCompile(`the last, step (\d+)`)
+
+// sync waits for the snapshots the session's hook calls asked for and
+// records the new steps as taken now (nothing changes the tree while it
+// waits, so that is their content).
+func (w *world) sync(s *session) {
+	w.rt.Helper()
+	r := w.exec(nil, "cully", "snapshot", "--wait", "--timeout", "90s", "--session", s.id)
+	if r.code != 0 {
+		w.violated(chkSnapshot, "cully snapshot --wait --session %s exited %d: %s", s.name, r.code, scrub(r.stderr, w.dir))
+		return
+	}
+	m := lastStep.FindStringSubmatch(r.stdout)
+	if m == nil {
+		return
+	}
+	n, _ := strconv.Atoi(m[1])
+	for k := s.last + 1; k <= n; k++ {
+		w.addStep(s, k, len(w.log), w.cur)
+	}
+}
+
+func (w *world) addStep(s *session, k, at int, t fileTree) {
+	s.steps[k] = snapStep{at: at, tree: t.clone()}
+	if k > s.last {
+		s.last = k
+	}
+}
+
+// scrub takes the machine's temporary paths out of a message, so a
+// failure reads the same on every run (rapid replays it to shrink it).
+func scrub(s, dir string) string {
+	s = strings.ReplaceAll(s, dir, "$TMP")
+	s = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`).ReplaceAllString(s, "<time>")
+	return regexp.MustCompile(`[0-9a-f]{8}(-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})?`).ReplaceAllString(s, "<id>")
+}
+
+// sq quotes a word for sh.
+func sq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+type rolledBack struct {
+	undo      int               // the step that undoes it (-1: none)
+	displaced map[string]string // content -> the path it was taken from
+}
+
+// rollbackJSON is `cully rollback --json`'s report, or its error.
+type rollbackJSON struct {
+	UndoStep *int     `json:"undo_step"`
+	Restored []string `json:"restored"`
+	Removed  []string `json:"removed"`
+	Error    *struct {
+		Message  string `json:"message"`
+		Problems []struct {
+			Path string `json:"path"`
+		} `json:"problems"`
+	} `json:"error"`
+}
+
+var finalStep = regexp.MustCompile(`final snapshot: step (\d+)`)
+
+// rollback runs one rollback (how: rollback, stop, or the undo or redo of
+// one) and checks it against the model.
+func (w *world) rollback(s *session, to int, how string, dry bool, displaced map[string]string) rolledBack {
+	target := to
+	if to < 0 {
+		target = s.last
+	}
+	args := []string{"rollback", "--session", s.id, "--json"}
+	if to >= 0 {
+		args = append(args, "--to", strconv.Itoa(to))
+	}
+	desc := fmt.Sprintf("cully rollback --session %s --to %d", s.name, target)
+	switch {
+	case how == "stop":
+		args = []string{"stop", "--session", s.id, "--revert"}
+		desc = fmt.Sprintf("cully stop --session %s --revert (to step 0), then cully resume", s.name)
+	case to < 0:
+		desc = fmt.Sprintf("cully rollback --session %s (its last snapshot, step %d)", s.name, target)
+	}
+	if how == "undo" || how == "redo" {
+		desc = how + ": " + desc
+	}
+	if dry {
+		desc += ", after a --dry-run"
+	}
+	w.begin(desc)
+	if how == "stop" {
+		target = 0
+	}
+	exp, blocked, why := w.expect(s, target)
+	pre, outer := w.cur, w.outerState()
+	var dryList []string
+	if dry {
+		r := w.cully(append(slices.Clone(args), "--dry-run")...)
+		var rep rollbackJSON
+		_ = json.Unmarshal([]byte(r.stdout), &rep)
+		dryList = append(append(dryList, rep.Restored...), rep.Removed...)
+		sort.Strings(dryList)
+		got := w.scan()
+		if d := differ(got, pre); len(d) > 0 || rep.UndoStep != nil {
+			w.violated(chkDryRun, "the dry run changed the tree or wrote a snapshot (undo_step %v):%s", rep.UndoStep, describe(d, got, pre, nil))
+		}
+		if d := mapDiff(outer, w.outerState()); len(d) > 0 {
+			w.violated(chkDryRun, "the dry run changed .git or the outside folder:\n    %s", strings.Join(d, "\n    "))
+		}
+	}
+	r := w.cully(args...)
+	post := w.scan()
+	var rep rollbackJSON
+	undo := -1
+	if how == "stop" {
+		if m := finalStep.FindStringSubmatch(r.stdout); m != nil && r.code == 0 {
+			undo, _ = strconv.Atoi(m[1])
+		}
+	} else if json.Unmarshal([]byte(r.stdout), &rep) == nil && rep.UndoStep != nil {
+		undo = *rep.UndoStep
+	}
+	if undo >= 0 {
+		w.addStep(s, undo, len(w.log), pre)
+	}
+	if d := mapDiff(outer, w.outerState()); len(d) > 0 {
+		w.violated(invOuter, "%s changed .git or the folder outside the repository:\n    %s", desc, strings.Join(d, "\n    "))
+	}
+	changed, should := differ(pre, post), differ(pre, exp)
+	wrong := differ(post, exp)
+	out := scrub(r.stderr, w.dir)
+	switch {
+	case len(blocked) > 0 && r.code != 1:
+		w.violated(invCannot, "it must fail (exit 1) naming one of %q, which it cannot restore%s; it exited %d and changed:%s",
+			blocked, describe(blocked, pre, exp, why), r.code, describe(changed, post, pre, nil))
+	case len(blocked) > 0 && len(changed) > 0:
+		w.violated(invCannot, "it failed (it cannot restore %q) but changed:%s", blocked, describe(changed, post, pre, nil))
+	case len(blocked) > 0 && !named(r, rep, blocked):
+		w.violated(invCannot, "it failed without naming any of %q, which it cannot restore: %s", blocked, errLine(out))
+	case len(blocked) > 0:
+	case how == "undo" || how == "redo":
+		var lost []string
+		have, want := post.contents(), exp.contents()
+		for c, p := range displaced {
+			if want[c] && !have[c] {
+				lost = append(lost, p)
+			}
+		}
+		sort.Strings(lost)
+		if len(lost) > 0 {
+			w.violated(invNoLoss, "the content the rollback took from %q is not back (exit %d):%s", lost, r.code, describe(lost, post, exp, why))
+		}
+		if len(wrong) > 0 || r.code != 0 {
+			w.violated(invUndo, "exit %d; the tree is not as it was %s the rollback:%s", r.code,
+				map[bool]string{true: "before", false: "after"}[how == "undo"], describe(wrong, post, exp, why))
+		}
+	case r.code != 0 && len(should) == 0:
+		w.violated(invCannot, "it exited %d though it had nothing to restore: %s", r.code, errLine(out))
+	default:
+		var intact, reverted []string
+		for _, p := range wrong {
+			if same(exp[p], pre[p]) {
+				intact = append(intact, p)
+			} else {
+				reverted = append(reverted, p)
+			}
+		}
+		if len(intact) > 0 {
+			w.violated(invIntact, "exit %d; changes that are not the session's since step %d were undone:%s%s", r.code, target,
+				describe(intact, post, exp, why), also(reverted, post, exp, why))
+		}
+		if len(reverted) > 0 || r.code != 0 {
+			w.violated(invReverted, "exit %d %s; the session's changes since step %d are not all reverted:%s", r.code, errLine(out), target,
+				describe(reverted, post, exp, why))
+		}
+	}
+	if dry && r.code == 0 && !slices.Equal(dryList, changed) {
+		w.violated(chkDryRun, "the dry run listed %q; the rollback changed %q", dryList, changed)
+	}
+	lostNow := map[string]string{}
+	have := post.contents()
+	for _, p := range changed {
+		if c, ok := pre[p].content(); ok && !have[c] {
+			lostNow[c] = p
+		}
+	}
+	w.record(s.name, pre, post)
+	w.sync(s)
+	return rolledBack{undo: undo, displaced: lostNow}
+}
+
+// errLine is the first line of what a command said on stderr.
+func errLine(stderr string) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(stderr), "\n")
+	if l == "" {
+		return ""
+	}
+	return "(" + l + ")"
+}
+
+func also(paths []string, got, want fileTree, why map[string]string) string {
+	if len(paths) == 0 {
+		return ""
+	}
+	return "\n    and not reverted:" + describe(paths, got, want, why)
+}
+
+// named reports that a failed rollback's output names one of the paths.
+func named(r result, rep rollbackJSON, paths []string) bool {
+	for _, p := range paths {
+		if rep.Error != nil {
+			for _, pr := range rep.Error.Problems {
+				if pr.Path == p || strings.HasPrefix(pr.Path, p+"/") {
+					return true
+				}
+			}
+		}
+		if strings.Contains(r.stderr, p) || strings.Contains(r.stdout, strconv.Quote(p)) {
+			return true
+		}
+	}
+	return false
+}
