@@ -50,6 +50,10 @@ type Mark struct {
 	// root): a host with no hook before an edit (Cursor's afterFileEdit)
 	// gives only a post mark, and then these paths are the agent's.
 	Paths []string `json:"paths,omitempty"`
+	// Skipped are the files present but not captured then (too large, a
+	// secret, special): absent from Tree, yet not absent from the work
+	// tree, so a rollback never "restores" their absence.
+	Skipped []string `json:"skipped,omitempty"`
 }
 
 // MarkRequest asks for a mark.
@@ -119,7 +123,7 @@ func TakeMark(h store.Home, req MarkRequest) (*MarkResult, error) {
 			return nil, err
 		}
 		res.Snapshot = s
-		return res, appendMark(dir, Mark{Kind: req.Kind, Call: req.Call, Tree: s.State.Tree, At: req.Now.Unix()})
+		return res, appendMark(dir, Mark{Kind: req.Kind, Call: req.Call, Tree: s.State.Tree, At: req.Now.Unix(), Skipped: skipPaths(s.skips)})
 	}
 	if err := roomFor(h, req.policy(h), m.Store, false); err != nil {
 		return nil, err
@@ -129,11 +133,20 @@ func TakeMark(h store.Home, req MarkRequest) (*MarkResult, error) {
 		return nil, err
 	}
 	defer unlock(sl)
-	tree, _, err := capture(m.repo(h, dir), m, nil, false, req.policy(h).MaxFileBytes)
+	tree, skipped, err := capture(m.repo(h, dir), m, nil, false, req.policy(h).MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
-	return res, appendMark(dir, Mark{Kind: req.Kind, Call: req.Call, Tree: tree, At: req.Now.Unix(), Paths: fromRoot(m.Root, req.Dir, req.Paths)})
+	return res, appendMark(dir, Mark{Kind: req.Kind, Call: req.Call, Tree: tree, At: req.Now.Unix(), Paths: fromRoot(m.Root, req.Dir, req.Paths), Skipped: skipPaths(skipped)})
+}
+
+// skipPaths are the paths of skips.
+func skipPaths(ks []Skip) []string {
+	var out []string
+	for _, k := range ks {
+		out = append(out, k.Path)
+	}
+	return out
 }
 
 // fromRoot makes paths given from the project folder dir (or absolute)
@@ -215,6 +228,8 @@ func markTrees(dir string) []string {
 type segment struct {
 	From, To string
 	Agent    bool
+	// Skipped: present but not captured at To (Mark.Skipped).
+	Skipped []string
 	// Paths: of the changes, these are the agent's (a post mark with no
 	// pre: a host that has no hook before an edit).
 	Paths []string
@@ -255,7 +270,7 @@ func history(ms []Mark, from int, fromTree, nowTree string) []segment {
 		expire(mk)
 		agent := len(open) > 0
 		if mk.Tree != cur {
-			sg := segment{From: cur, To: mk.Tree, Agent: agent}
+			sg := segment{From: cur, To: mk.Tree, Agent: agent, Skipped: mk.Skipped}
 			if _, ok := open[mk.Call]; !ok && mk.Kind == "post" {
 				sg.Paths = mk.Paths
 			}
@@ -283,7 +298,10 @@ func history(ms []Mark, from int, fromTree, nowTree string) []segment {
 // changed it (the user deleted a file, the agent's git stash brought it
 // back: it goes away again). Each change returned carries the tree it
 // restores from.
-func attribute(g git, segs []segment, cs []change, target, now string) ([]change, []string, error) {
+//
+// A path whose content then no snapshot held (targetSkipped, or a mark's
+// Skipped) cannot be put back: it is left as it is (left).
+func attribute(g git, segs []segment, cs []change, target, now string, targetSkipped []string) ([]change, []string, []Skip, error) {
 	type story struct {
 		lastOutside int // the index of the last segment where someone else changed it; -1: none
 		agentAfter  bool
@@ -292,7 +310,7 @@ func attribute(g git, segs []segment, cs []change, target, now string) ([]change
 	for i, sg := range segs {
 		changed, err := diffTrees(g, sg.From, sg.To)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for _, c := range changed {
 			st := stories[c.Path]
@@ -313,6 +331,7 @@ func attribute(g git, segs []segment, cs []change, target, now string) ([]change
 	}
 	byTree := map[string]map[string]bool{}
 	var outside []string
+	var left []Skip
 	for p, st := range stories {
 		if !st.agentAfter {
 			if inCS[p] {
@@ -320,12 +339,16 @@ func attribute(g git, segs []segment, cs []change, target, now string) ([]change
 			}
 			continue
 		}
-		from := target
+		from, skipped := target, targetSkipped
 		if st.lastOutside >= 0 {
-			from = segs[st.lastOutside].To
+			from, skipped = segs[st.lastOutside].To, segs[st.lastOutside].Skipped
 		}
 		if from == target && !inCS[p] {
 			continue // the agent put it back as it was
+		}
+		if slices.Contains(skipped, p) {
+			left = append(left, Skip{Path: p, Why: "no snapshot held it as it was then (too large, a secret, or not a file), so it cannot be put back"})
+			continue
 		}
 		if byTree[from] == nil {
 			byTree[from] = map[string]bool{}
@@ -338,7 +361,7 @@ func attribute(g git, segs []segment, cs []change, target, now string) ([]change
 		if tree != target {
 			var err error
 			if diff, err = diffTrees(g, tree, now); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 		}
 		for _, c := range diff {
@@ -350,5 +373,6 @@ func attribute(g git, segs []segment, cs []change, target, now string) ([]change
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	sort.Strings(outside)
-	return out, outside, nil
+	sort.Slice(left, func(i, j int) bool { return left[i].Path < left[j].Path })
+	return out, outside, left, nil
 }

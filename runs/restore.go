@@ -48,9 +48,9 @@ type Plan struct {
 	NotCaptured []string
 	// Skipped says why each of NotCaptured is not captured.
 	Skipped []Skip
-	// Left are paths the rollback would have changed but left as they are
-	// (Force): no snapshot holds their content now, so changing them could
-	// not be undone.
+	// Left are paths the rollback would have changed but left as they are:
+	// no snapshot holds their content now, so changing them could not be
+	// undone (Force), or none held what they were then.
 	Left []Skip
 	// Outside are files changed since the target by someone other than
 	// the agent (the user, another session), or changed by someone else
@@ -192,9 +192,11 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 	}
 	if m.Store != "" {
 		segs := history(ms, target.State.Marks, target.State.Tree, now)
-		if cs, plan.Outside, err = attribute(g, segs, cs, target.State.Tree, now); err != nil {
+		var left []Skip
+		if cs, plan.Outside, left, err = attribute(g, segs, cs, target.State.Tree, now, skipPaths(target.State.Skipped)); err != nil {
 			return nil, err
 		}
+		plan.Left = append(plan.Left, left...)
 	}
 	if req.Uncommitted {
 		if cs, plan.Kept, err = uncommitted(m, cs); err != nil {
@@ -202,7 +204,9 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 		}
 	}
 	var notHeld []Problem
-	cs, plan.Left, notHeld = held(cs, skips, req.Force)
+	var forced []Skip
+	cs, forced, notHeld = held(cs, skips, req.Force)
+	plan.Left = append(plan.Left, forced...)
 	for _, c := range cs {
 		if c.inA() {
 			plan.Restore = append(plan.Restore, c.Path)
@@ -232,12 +236,12 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 	if m.Store != "" {
 		// The rollback's own change, marked as a call's: its undo reverts it.
 		call := fmt.Sprintf("rollback-%d", plan.Undo)
-		after, _, err := capture(g, m, nil, false, req.policy(h).MaxFileBytes)
+		after, afterSkips, err := capture(g, m, nil, false, req.policy(h).MaxFileBytes)
 		if err == nil {
-			err = appendMark(dir, Mark{Kind: "pre", Call: call, Tree: now, At: req.Now.Unix()})
+			err = appendMark(dir, Mark{Kind: "pre", Call: call, Tree: now, At: req.Now.Unix(), Skipped: skipPaths(skips)})
 		}
 		if err == nil {
-			err = appendMark(dir, Mark{Kind: "post", Call: call, Tree: after, At: req.Now.Unix()})
+			err = appendMark(dir, Mark{Kind: "post", Call: call, Tree: after, At: req.Now.Unix(), Skipped: skipPaths(afterSkips)})
 		}
 		if err != nil {
 			return plan, fmt.Errorf("the rollback is done, but recording it for its undo failed (cully rollback --to %d still restores the state before): %w", plan.Undo, err)
@@ -267,7 +271,7 @@ func held(cs []change, skips []Skip, force bool) ([]change, []Skip, []Problem) {
 		case !ok:
 			keep = append(keep, c)
 		case force:
-			left = append(left, Skip{Path: c.Path, Why: w})
+			left = append(left, Skip{Path: c.Path, Why: w + ": no snapshot holds it as it is now, so it was not changed"})
 		default:
 			probs = append(probs, Problem{Path: c.Path, Why: "no snapshot holds it as it is now (" + w + "), so changing it could not be undone: move it aside, or --force to roll back the rest and leave it"})
 		}

@@ -184,7 +184,7 @@ func printRollback(w io.Writer, r rollbackReport) {
 		fmt.Fprintf(w, "  left      %s (changed outside the agent's calls)\n", p)
 	}
 	for _, k := range r.Left {
-		fmt.Fprintf(w, "  left      %s (%s: no snapshot holds it as it is now, so it was not changed)\n", k.Path, k.Why)
+		fmt.Fprintf(w, "  left      %s (%s)\n", k.Path, k.Why)
 	}
 	for _, k := range r.Skipped {
 		if slices.ContainsFunc(r.Left, func(l runs.Skip) bool { return l.Path == k.Path }) {
