@@ -257,7 +257,15 @@ func history(ms []Mark, from int, fromTree, nowTree string) []segment {
 		case "pre":
 			open[mk.Call] = mk.At
 		case "post":
-			delete(open, mk.Call)
+			if _, ok := open[mk.Call]; ok {
+				delete(open, mk.Call)
+			} else {
+				// A post that pairs with no open call: its id was lost (a
+				// payload past the hook's size limit is read from its head)
+				// or it never had a pre. Every open call ends with it, so
+				// that nothing after is taken for the agent's.
+				clear(open)
+			}
 		}
 	}
 	for _, mk := range ms[:min(from, len(ms))] {
