@@ -239,10 +239,11 @@ func newWorld(rt *rapid.T) *world {
 		rt.Fatalf("%v", err)
 	}
 	rt.Cleanup(func() {
-		for range 5 { // a lingering snapshot server may still write in the state dir
+		for range 40 { // a lingering snapshot server may still write in the state dir (it stops once it is gone)
 			if os.RemoveAll(dir) == nil {
 				return
 			}
+			time.Sleep(50 * time.Millisecond)
 		}
 	})
 	w := &world{rt: rt, dir: dir, repo: filepath.Join(dir, "repo"), outside: filepath.Join(dir, "outside"), home: filepath.Join(dir, "home"),
