@@ -439,17 +439,21 @@ var invariantNames = map[string]string{
 	invCannot:   "a rollback that cannot restore something changes nothing and exits 1 naming the path",
 	chkQuiet:    "the tree changes only by the operations",
 	chkSnapshot: "snapshots succeed",
-	chkDryRun:   "--dry-run changes nothing and lists what the rollback changes",
+	chkDryRun:   "--dry-run changes nothing and lists what the rollback then restores and removes",
 }
 
-// violated fails the case for an enforced invariant, each from its own
-// line (rapid's shrinker keeps a smaller case only when it fails at the
-// same place, so a case shrinks to the smallest that breaks the same
-// invariant). An invariant left out with CULLY_TORTURE_ONLY is logged,
-// and the model follows the tree as it is.
+// violated fails the case for an enforced invariant. Each invariant is
+// checked at a place of its own, and rapid's shrinker keeps a smaller case
+// only when it fails from the same place, so a case shrinks to the
+// smallest that breaks the same invariant. An invariant left out with
+// CULLY_TORTURE_ONLY is logged, and the model follows the tree as it is.
 func (w *world) violated(inv, format string, args ...any) {
 	w.rt.Helper()
-	msg := fmt.Sprintf("invariant %s (%s) broken at op %d: ", inv, invariantNames[inv], w.op) + fmt.Sprintf(format, args...)
+	what := "invariant"
+	if inv == chkQuiet || inv == chkSnapshot || inv == chkDryRun {
+		what = "check"
+	}
+	msg := fmt.Sprintf("%s %s (%s) broken at op %d: ", what, inv, invariantNames[inv], w.op) + fmt.Sprintf(format, args...)
 	if !w.enforced[inv] {
 		w.rt.Logf("NOT ENFORCED: %s", msg)
 		return
@@ -458,26 +462,7 @@ func (w *world) violated(inv, format string, args ...any) {
 		shrinking.failedAt = time.Now()
 	}
 	w.dumpOps()
-	switch inv {
-	case invReverted:
-		w.rt.Fatalf("%s", msg)
-	case invIntact:
-		w.rt.Fatalf("%s", msg)
-	case invUndo:
-		w.rt.Fatalf("%s", msg)
-	case invOuter:
-		w.rt.Fatalf("%s", msg)
-	case invNoLoss:
-		w.rt.Fatalf("%s", msg)
-	case invCannot:
-		w.rt.Fatalf("%s", msg)
-	case chkQuiet:
-		w.rt.Fatalf("%s", msg)
-	case chkSnapshot:
-		w.rt.Fatalf("%s", msg)
-	default:
-		w.rt.Fatalf("%s", msg)
-	}
+	w.rt.Fatalf("%s", msg)
 }
 
 // dumpOps logs the case's operations, one a line, before a failure.
@@ -725,7 +710,7 @@ func (w *world) rollback(s *session, to int, how string, dry bool, displaced map
 	case len(blocked) > 0 && len(changed) > 0:
 		w.violated(invCannot, "it failed (it cannot restore %q) but changed:%s", blocked, describe(changed, post, pre, nil))
 	case len(blocked) > 0 && !named(r, rep, blocked):
-		w.violated(invCannot, "it failed without naming any of %q, which it cannot restore: %s", blocked, errLine(out))
+		w.violated(invCannot, "it failed without naming any of %q, which it cannot restore:%s", blocked, errLine(out))
 	case len(blocked) > 0:
 	case how == "undo" || how == "redo":
 		var lost []string
@@ -744,7 +729,7 @@ func (w *world) rollback(s *session, to int, how string, dry bool, displaced map
 				map[bool]string{true: "before", false: "after"}[how == "undo"], describe(wrong, post, exp, why))
 		}
 	case r.code != 0 && len(should) == 0:
-		w.violated(invCannot, "it exited %d though it had nothing to restore: %s", r.code, errLine(out))
+		w.violated(invCannot, "it exited %d though it had nothing to restore:%s", r.code, errLine(out))
 	default:
 		var intact, reverted []string
 		for _, p := range wrong {
@@ -759,12 +744,14 @@ func (w *world) rollback(s *session, to int, how string, dry bool, displaced map
 				describe(intact, post, exp, why), also(reverted, post, exp, why))
 		}
 		if len(reverted) > 0 || r.code != 0 {
-			w.violated(invReverted, "exit %d %s; the session's changes since step %d are not all reverted:%s", r.code, errLine(out), target,
+			w.violated(invReverted, "exit %d%s; the session's changes since step %d are not all reverted:%s", r.code, errLine(out), target,
 				describe(reverted, post, exp, why))
 		}
 	}
-	if dry && r.code == 0 && !slices.Equal(dryList, changed) {
-		w.violated(chkDryRun, "the dry run listed %q; the rollback changed %q", dryList, changed)
+	if real := append(slices.Clone(rep.Restored), rep.Removed...); dry && r.code == 0 {
+		if sort.Strings(real); !slices.Equal(dryList, real) {
+			w.violated(chkDryRun, "the dry run listed %q; the rollback restored and removed %q", dryList, real)
+		}
 	}
 	lostNow := map[string]string{}
 	have := post.contents()
@@ -784,7 +771,7 @@ func errLine(stderr string) string {
 	if l == "" {
 		return ""
 	}
-	return "(" + l + ")"
+	return " (" + l + ")"
 }
 
 func also(paths []string, got, want fileTree, why map[string]string) string {

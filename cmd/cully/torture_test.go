@@ -32,7 +32,8 @@ package main
 // And three checks that are not invariants of the brief but would make the
 // model meaningless: H, the tree changes only by the operations (no hook
 // call, no background snapshot writes in it); S, every snapshot succeeds;
-// D, --dry-run changes nothing and lists exactly what the rollback changes.
+// D, --dry-run changes nothing and lists what the rollback then restores
+// and removes.
 //
 // Run:
 //
@@ -58,6 +59,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -108,7 +110,7 @@ func FuzzRunControl(f *testing.F) {
 }
 
 func needTools(t testing.TB) {
-	for _, tool := range []string{"git", "sh", "sed", "truncate", "mkfifo", "yes", "head", "ln"} {
+	for _, tool := range []string{"git", "sh", "sed", "truncate", "yes", "head", "ln", "mkdir", "mv", "rm", "chmod", "cat", "printf"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("needs %s", tool)
 		}
@@ -210,6 +212,22 @@ var (
 	agentPaths = []string{"README.md", "src/main.go", "src/new.go", "lib/util.go", "run.sh", "dos.txt", "docs/guide.md",
 		"notes/todo.txt", "a.txt", "dir with space/file name.txt", "new\nline.txt", "ünï/日本語.md"}
 	userPaths = append(slices.Clone(agentPaths), ".env", "node_modules/x.js", "debug.log", "user.txt")
+	linkPaths = []string{"link.txt", "readme.lnk", "dir with space/up.lnk"}
+	// names is every path an operation makes: what the choice of an
+	// existing one draws from.
+	names = func() []string {
+		set := map[string]bool{}
+		for _, p := range append(append(slices.Clone(userPaths), linkPaths...), ".gitattributes", "user.fifo", "big.bin", "dir with space/big 2.bin", "huge.bin", "lib") {
+			set[p] = true
+		}
+		for p := range committed {
+			set[p] = true
+		}
+		for _, l := range append(slices.Clone(linkPaths), "lib") {
+			set[l+"/inner.txt"] = true
+		}
+		return slices.Sorted(maps.Keys(set))
+	}()
 )
 
 // ignoredish: what the agents never touch themselves (ignored when the
@@ -228,10 +246,11 @@ func newWorld(rt *rapid.T) *world {
 			rt.Logf("kept: %s", dir)
 			return
 		}
-		for range 5 { // a lingering snapshot server may still write in the state dir
+		for range 40 { // a lingering snapshot server may still write in the state dir (it stops once it is gone)
 			if os.RemoveAll(dir) == nil {
 				return
 			}
+			time.Sleep(50 * time.Millisecond)
 		}
 	})
 	w := &world{rt: rt, dir: dir, repo: filepath.Join(dir, "repo"), outside: filepath.Join(dir, "outside"), home: filepath.Join(dir, "home"),
@@ -405,6 +424,7 @@ func (w *world) record(who string, before, after fileTree) {
 // text), PostToolUse or PostToolUseFailure, then PostToolBatch.
 func (w *world) call(s *session, tool string, input map[string]any, act func() (map[string]any, string)) {
 	if !s.started {
+		w.ops[len(w.ops)-1] += fmt.Sprintf(" (session %s starts first: SessionStart, UserPromptSubmit, its baseline)", s.name)
 		w.rt.Logf("session %s starts (SessionStart, UserPromptSubmit)", s.name)
 		w.start(s)
 	}
@@ -460,31 +480,27 @@ func (w *world) writable(rel string) bool {
 	return w.clear(rel) && (w.cur[rel] == nil || w.cur[rel].kind == 'f')
 }
 
+// pick draws a path (or a choice) from a fixed list, the first from the
+// drawn place on that keep allows: a fixed list rather than what the tree
+// holds, so that when rapid shrinks a sequence by dropping an operation,
+// the later ones mostly draw the same names.
 func (w *world) pick(label string, from []string, keep func(string) bool) (string, bool) {
-	var c []string
-	for _, p := range from {
-		if keep(p) {
-			c = append(c, p)
+	i := rapid.IntRange(0, len(from)-1).Draw(w.rt, label)
+	for k := range from {
+		if p := from[(i+k)%len(from)]; keep(p) {
+			return p, true
 		}
 	}
-	if len(c) == 0 {
-		return "", false
-	}
-	sort.Strings(c)
-	return rapid.SampledFrom(c).Draw(w.rt, label), true
-}
-
-func (w *world) paths() []string {
-	var ps []string
-	for p := range w.cur {
-		ps = append(ps, p)
-	}
-	return ps
+	return "", false
 }
 
 func (w *world) regular(p string) bool {
 	e := w.cur[p]
 	return e != nil && e.kind == 'f' && e.size <= 1<<20 && w.clear(p)
+}
+
+func (w *world) link(p string) bool {
+	return w.cur[p] != nil && w.cur[p].kind == 'l' && !ignoredish(p) && w.clear(p)
 }
 
 func (w *world) agentWrite(s *session) {
@@ -512,7 +528,7 @@ func (w *world) agentWrite(s *session) {
 }
 
 func (w *world) agentEdit(s *session) {
-	p, ok := w.pick("file", w.paths(), func(p string) bool { return !ignoredish(p) && w.regular(p) && firstLine(w.abs(p)) != "" })
+	p, ok := w.pick("file", names, func(p string) bool { return !ignoredish(p) && w.regular(p) && firstLine(w.abs(p)) != "" })
 	if !ok {
 		return
 	}
@@ -574,22 +590,24 @@ func mkdirFor(p string) string {
 // allows (none writes through a link or into a named pipe).
 func (w *world) command(s *session) (string, bool) {
 	regs := func(p string) bool { return !ignoredish(p) && w.regular(p) }
-	existing := func(p string) bool { return !ignoredish(p) && w.clear(p) }
+	existing := func(p string) bool { return w.cur[p] != nil && !ignoredish(p) && w.clear(p) }
 	// rapid favours the first of a list (and shrinks towards it): the
 	// commonest commands first, the slow ones (a few MB, 64 MiB) last.
-	var kinds []string
-	for _, k := range []string{"rm", "mv", "heredoc", "sed", "crlf", "symlink", "folder-to-link", "link-to-folder", "stash", "checkout", "chmod", "big", "overcap"} {
+	kinds := []string{"rm", "mv", "heredoc", "sed", "crlf", "symlink", "folder-to-link", "link-to-folder", "stash", "checkout", "chmod", "big", "overcap"}
+	kind, _ := w.pick("command", kinds, func(k string) bool {
 		switch {
 		case w.off[k], (k == "folder-to-link" || k == "link-to-folder") && w.off["symlink"]:
-		case k == "folder-to-link" && (w.cur["lib"] != nil || w.clear("lib")):
-		case k == "link-to-folder" && !slices.ContainsFunc(w.paths(), func(p string) bool { return w.cur[p].kind == 'l' && !ignoredish(p) && w.clear(p) }):
-		default:
-			kinds = append(kinds, k)
+			return false
+		case k == "folder-to-link":
+			return w.cur["lib"] == nil && !w.clear("lib")
+		case k == "link-to-folder":
+			return slices.ContainsFunc(names, w.link)
 		}
-	}
-	switch rapid.SampledFrom(kinds).Draw(w.rt, "command") {
+		return true
+	})
+	switch kind {
 	case "sed":
-		if p, ok := w.pick("file", w.paths(), regs); ok {
+		if p, ok := w.pick("file", names, regs); ok {
 			return "sed -i 's/[a-z]/&&/' -- " + sq(p), true
 		}
 	case "heredoc":
@@ -597,38 +615,34 @@ func (w *world) command(s *session) (string, bool) {
 			return mkdirFor(p) + "cat > " + sq(p) + " <<'EOF'\n" + w.text(s.name, false) + "EOF", true
 		}
 	case "mv":
-		src, ok1 := w.pick("from", w.paths(), existing)
+		src, ok1 := w.pick("from", names, existing)
 		dst, ok2 := w.pick("to", agentPaths, func(p string) bool { return p != src && w.writable(p) && !strings.HasPrefix(p, src+"/") })
 		if ok1 && ok2 {
 			return mkdirFor(dst) + "mv -f -T -- " + sq(src) + " " + sq(dst), true
 		}
 	case "rm":
-		if p, ok := w.pick("file", w.paths(), existing); ok {
+		if p, ok := w.pick("file", names, existing); ok {
 			return "rm -f -- " + sq(p), true
 		}
 	case "chmod":
-		if p, ok := w.pick("file", w.paths(), regs); ok {
+		if p, ok := w.pick("file", names, regs); ok {
 			return "chmod " + rapid.SampledFrom([]string{"+x", "-x"}).Draw(w.rt, "mode") + " -- " + sq(p), true
 		}
 	case "checkout":
-		var tracked []string
-		for p := range committed {
-			tracked = append(tracked, p)
-		}
-		if p, ok := w.pick("file", tracked, func(p string) bool { return !ignoredish(p) && w.clear(p) }); ok {
+		if p, ok := w.pick("file", slices.Sorted(maps.Keys(committed)), func(p string) bool { return !ignoredish(p) && w.clear(p) }); ok {
 			return "git checkout -- " + sq(p), true
 		}
 	case "stash":
 		return "git stash", true
 	case "symlink":
 		links := map[string]string{"link.txt": "../outside/target.txt", "readme.lnk": "README.md", "dir with space/up.lnk": "../src"}
-		if p, ok := w.pick("link", []string{"link.txt", "readme.lnk", "dir with space/up.lnk"}, func(p string) bool { return w.clear(p) && (w.cur[p] == nil || w.cur[p].kind != 'p') }); ok {
+		if p, ok := w.pick("link", linkPaths, func(p string) bool { return w.clear(p) && (w.cur[p] == nil || w.cur[p].kind != 'p') }); ok {
 			return mkdirFor(p) + "ln -sfn -- " + sq(links[p]) + " " + sq(p), true
 		}
 	case "folder-to-link":
 		return "rm -rf lib && ln -s ../outside lib", true
 	case "link-to-folder":
-		if p, ok := w.pick("link", w.paths(), func(p string) bool { return w.cur[p].kind == 'l' && !ignoredish(p) && w.clear(p) }); ok {
+		if p, ok := w.pick("link", names, w.link); ok {
 			return "rm -f -- " + sq(p) + " && mkdir -- " + sq(p) + " && printf 'inside a folder\\n' > " + sq(p+"/inner.txt"), true
 		}
 	case "big":
@@ -637,7 +651,7 @@ func (w *world) command(s *session) (string, bool) {
 			return mkdirFor(p) + fmt.Sprintf("yes 'big %d' | head -c 3000000 > ", w.n) + sq(p), true
 		}
 	case "overcap":
-		if p, ok := w.pick("file", append(w.paths(), "huge.bin"), func(p string) bool { return !ignoredish(p) && w.writable(p) }); ok {
+		if p, ok := w.pick("file", names, func(p string) bool { return !ignoredish(p) && w.writable(p) }); ok {
 			return fmt.Sprintf("truncate -s %d -- %s", storeCap+1, sq(p)), true
 		}
 	case "crlf":
@@ -681,13 +695,12 @@ func (w *world) agentGitignore(s *session) {
 // userEdit is the user's own change, made directly between the agents'
 // calls: no hook call around it.
 func (w *world) userEdit() {
-	kinds := []string{"write", "append", "delete", "chmod"}
-	if !w.off["fifo"] && w.cur["user.fifo"] == nil && w.clear("user.fifo") {
-		kinds = append(kinds, "fifo")
-	}
+	kind, _ := w.pick("user's edit", []string{"write", "append", "delete", "chmod", "fifo"}, func(k string) bool {
+		return k != "fifo" || !w.off["fifo"] && w.cur["user.fifo"] == nil && w.clear("user.fifo")
+	})
 	var desc string
 	var do func() error
-	switch rapid.SampledFrom(kinds).Draw(w.rt, "user's edit") {
+	switch kind {
 	case "write":
 		p, ok := w.pick("file", userPaths, w.writable)
 		if !ok {
@@ -702,7 +715,7 @@ func (w *world) userEdit() {
 			return os.WriteFile(w.abs(p), []byte(c), 0o644)
 		}
 	case "append":
-		p, ok := w.pick("file", w.paths(), w.regular)
+		p, ok := w.pick("file", names, w.regular)
 		if !ok {
 			return
 		}
@@ -718,13 +731,13 @@ func (w *world) userEdit() {
 			return firstErr(err, f.Close())
 		}
 	case "delete":
-		p, ok := w.pick("file", w.paths(), w.clear)
+		p, ok := w.pick("file", names, func(p string) bool { return w.cur[p] != nil && w.clear(p) })
 		if !ok {
 			return
 		}
 		desc, do = fmt.Sprintf("the user deletes %q", p), func() error { return os.Remove(w.abs(p)) }
 	case "chmod":
-		p, ok := w.pick("file", w.paths(), w.regular)
+		p, ok := w.pick("file", names, w.regular)
 		if !ok {
 			return
 		}
@@ -748,16 +761,12 @@ func firstErr(a, b error) error {
 	return b
 }
 
-func (w *world) started() []*session {
-	if w.b.started {
-		return []*session{w.a, w.b}
-	}
-	return []*session{w.a}
-}
-
 func (w *world) pickSession() *session {
-	ss := w.started()
-	return ss[rapid.IntRange(0, len(ss)-1).Draw(w.rt, "session")]
+	name, _ := w.pick("session", []string{"A", "B"}, func(n string) bool { return n == "A" || w.b.started })
+	if name == "B" {
+		return w.b
+	}
+	return w.a
 }
 
 func (w *world) snapshot() {
