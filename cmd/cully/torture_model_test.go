@@ -64,11 +64,15 @@ func (e *entry) String() string {
 	return fmt.Sprintf("file %04o %d B %s", e.perm, e.size, head)
 }
 
+// same compares two entries as run control keeps them: kind, content,
+// link target and the executable bit. Git, and so a snapshot, holds no
+// other permission bit: a rollback keeps a file's others as they are, and
+// a file it brings back gets the defaults (docs/run-control.md).
 func same(a, b *entry) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.kind == b.kind && a.perm == b.perm && a.sum == b.sum && a.target == b.target
+	return a.kind == b.kind && a.perm&0o100 == b.perm&0o100 && a.sum == b.sum && a.target == b.target
 }
 
 // holdable: what a snapshot can hold, so a rollback can put back: a file

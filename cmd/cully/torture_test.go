@@ -411,7 +411,7 @@ func (w *world) record(who string, before, after fileTree) {
 		}
 	}
 	for _, p := range differ(before, after) {
-		if b, a := before[p], after[p]; b != nil && a != nil && b.kind == 'f' && a.kind == 'f' && b.sum == a.sum && b.perm&0o100 == a.perm&0o100 {
+		if same(before[p], after[p]) {
 			continue
 		}
 		w.log = append(w.log, edit{path: p, who: who, op: w.op, before: before[p], after: after[p]})
