@@ -217,8 +217,11 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 	if len(notHeld) > 0 {
 		return plan, &RollbackError{Plan: plan, Problems: notHeld}
 	}
-	if req.DryRun || len(cs) == 0 {
+	if req.DryRun {
 		return plan, nil
+	}
+	if len(cs) == 0 {
+		return plan, markRollback(h, g, dir, m, req, plan, now, skips, false)
 	}
 	if probs := preflight(m.Root, plan); len(probs) > 0 {
 		return plan, &RollbackError{Plan: plan, Problems: probs}
@@ -233,21 +236,33 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 		}
 		return plan, e
 	}
-	if m.Store != "" {
-		// The rollback's own change, marked as a call's: its undo reverts it.
-		call := fmt.Sprintf("rollback-%d", plan.Undo)
-		after, afterSkips, err := capture(g, m, nil, false, req.policy(h).MaxFileBytes)
-		if err == nil {
-			err = appendMark(dir, Mark{Kind: "pre", Call: call, Tree: now, At: req.Now.Unix(), Skipped: skipPaths(skips)})
-		}
-		if err == nil {
-			err = appendMark(dir, Mark{Kind: "post", Call: call, Tree: after, At: req.Now.Unix(), Skipped: skipPaths(afterSkips)})
-		}
-		if err != nil {
-			return plan, fmt.Errorf("the rollback is done, but recording it for its undo failed (cully rollback --to %d still restores the state before): %w", plan.Undo, err)
-		}
+	return plan, markRollback(h, g, dir, m, req, plan, now, skips, true)
+}
+
+// markRollback marks the rollback's own change as a call's, so that its
+// undo reverts it; a rollback that changed nothing is marked too, as the
+// look at the tree it was (what others changed before it and after it are
+// two changes, not one that may cancel out).
+func markRollback(h store.Home, g git, dir string, m *Meta, req RollbackRequest, plan *Plan, now string, skips []Skip, changed bool) error {
+	if m.Store == "" {
+		return nil
 	}
-	return plan, nil
+	call := fmt.Sprintf("rollback-%d", plan.Undo)
+	after, afterSkips := now, skips
+	var err error
+	if changed {
+		after, afterSkips, err = capture(g, m, nil, false, req.policy(h).MaxFileBytes)
+	}
+	if err == nil {
+		err = appendMark(dir, Mark{Kind: "pre", Call: call, Tree: now, At: req.Now.Unix(), Skipped: skipPaths(skips)})
+	}
+	if err == nil {
+		err = appendMark(dir, Mark{Kind: "post", Call: call, Tree: after, At: req.Now.Unix(), Skipped: skipPaths(afterSkips)})
+	}
+	if err != nil {
+		return fmt.Errorf("the rollback is done, but recording it for its undo failed (cully rollback --to %d still restores the state before): %w", plan.Undo, err)
+	}
+	return nil
 }
 
 // held splits the changes into those a rollback may make and those whose
