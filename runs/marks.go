@@ -140,6 +140,23 @@ func TakeMark(h store.Home, req MarkRequest) (*MarkResult, error) {
 	return res, appendMark(dir, Mark{Kind: req.Kind, Call: req.Call, Tree: tree, At: req.Now.Unix(), Paths: fromRoot(m.Root, req.Dir, req.Paths), Skipped: skipPaths(skipped)})
 }
 
+// skipChanges are the paths in one of a and b but not the other: files
+// that came to be, or stopped being, present but not captured.
+func skipChanges(a, b []string) []string {
+	var out []string
+	for _, p := range a {
+		if !slices.Contains(b, p) {
+			out = append(out, p)
+		}
+	}
+	for _, p := range b {
+		if !slices.Contains(a, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // skipPaths are the paths of skips.
 func skipPaths(ks []Skip) []string {
 	var out []string
@@ -228,8 +245,10 @@ func markTrees(dir string) []string {
 type segment struct {
 	From, To string
 	Agent    bool
-	// Skipped: present but not captured at To (Mark.Skipped).
-	Skipped []string
+	// Skipped: present but not captured at To (Mark.Skipped); FromSkipped
+	// at From. A file coming into or out of them changed, though neither
+	// tree says so.
+	Skipped, FromSkipped []string
 	// Paths: of the changes, these are the agent's (a post mark with no
 	// pre: a host that has no hook before an edit).
 	Paths []string
@@ -241,7 +260,7 @@ type segment struct {
 // than openFor) at its start; a new pre closes a call of the same session
 // left open by a refused or interrupted call only by that time, so calls
 // running side by side stay open together.
-func history(ms []Mark, from int, fromTree, nowTree string) []segment {
+func history(ms []Mark, from int, fromTree string, fromSkipped []string, nowTree string, nowSkipped []string) []segment {
 	open := map[string]int64{}
 	// expire closes the calls open longer than openFor at mk: what changed
 	// while one was open that long is not known to be the agent's.
@@ -273,25 +292,25 @@ func history(ms []Mark, from int, fromTree, nowTree string) []segment {
 		apply(mk)
 	}
 	var segs []segment
-	cur := fromTree
+	cur, curSkipped := fromTree, fromSkipped
 	for _, mk := range ms[min(from, len(ms)):] {
 		expire(mk)
 		agent := len(open) > 0
-		if mk.Tree != cur {
-			sg := segment{From: cur, To: mk.Tree, Agent: agent, Skipped: mk.Skipped}
+		if mk.Tree != cur || !slices.Equal(mk.Skipped, curSkipped) {
+			sg := segment{From: cur, To: mk.Tree, Agent: agent, Skipped: mk.Skipped, FromSkipped: curSkipped}
 			if _, ok := open[mk.Call]; !ok && mk.Kind == "post" {
 				sg.Paths = mk.Paths
 			}
 			segs = append(segs, sg)
 		}
-		cur = mk.Tree
+		cur, curSkipped = mk.Tree, mk.Skipped
 		apply(mk)
 	}
 	// Since the last mark, nothing is known to be the agent's: a call
 	// still open may be one the user refused (no post comes), and what
 	// changed since may be the user's.
-	if nowTree != cur {
-		segs = append(segs, segment{From: cur, To: nowTree})
+	if nowTree != cur || !slices.Equal(nowSkipped, curSkipped) {
+		segs = append(segs, segment{From: cur, To: nowTree, Skipped: nowSkipped, FromSkipped: curSkipped})
 	}
 	return segs
 }
@@ -319,6 +338,9 @@ func attribute(g git, segs []segment, cs []change, target, now string, targetSki
 		changed, err := diffTrees(g, sg.From, sg.To)
 		if err != nil {
 			return nil, nil, nil, err
+		}
+		for _, p := range skipChanges(sg.FromSkipped, sg.Skipped) {
+			changed = append(changed, change{Path: p})
 		}
 		for _, c := range changed {
 			st := stories[c.Path]

@@ -191,7 +191,7 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 		return nil, err
 	}
 	if m.Store != "" {
-		segs := history(ms, target.State.Marks, target.State.Tree, now)
+		segs := history(ms, target.State.Marks, target.State.Tree, skipPaths(target.State.Skipped), now, skipPaths(skips))
 		var left []Skip
 		if cs, plan.Outside, left, err = attribute(g, segs, cs, target.State.Tree, now, skipPaths(target.State.Skipped)); err != nil {
 			return nil, err
