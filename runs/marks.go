@@ -52,8 +52,11 @@ type Mark struct {
 	Paths []string `json:"paths,omitempty"`
 	// Skipped are the files present but not captured then (too large, a
 	// secret, special): absent from Tree, yet not absent from the work
-	// tree, so a rollback never "restores" their absence.
-	Skipped []string `json:"skipped,omitempty"`
+	// tree, so a rollback never "restores" their absence. Written only when
+	// it differs from the mark before's (SameSkipped otherwise): a work
+	// tree with many large files would repeat them at every call.
+	Skipped     []string `json:"skipped,omitempty"`
+	SameSkipped bool     `json:"same_skipped,omitempty"`
 }
 
 // MarkRequest asks for a mark.
@@ -187,6 +190,11 @@ func (r MarkRequest) policy(h store.Home) Policy {
 
 // appendMark appends one mark to the run's marks (the run's lock held).
 func appendMark(dir string, mk Mark) error {
+	if len(mk.Skipped) > 0 {
+		if ms, err := readMarks(dir); err == nil && len(ms) > 0 && slices.Equal(ms[len(ms)-1].Skipped, mk.Skipped) {
+			mk.Skipped, mk.SameSkipped = nil, true
+		}
+	}
 	b, err := json.Marshal(mk)
 	if err != nil {
 		return err
@@ -214,12 +222,18 @@ func readMarks(dir string) ([]Mark, error) {
 	}
 	var out []Mark
 	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	sc.Buffer(make([]byte, 0, 4096), maxMetaFile)
 	for sc.Scan() {
 		var mk Mark
 		if json.Unmarshal(sc.Bytes(), &mk) == nil && mk.Tree != "" {
+			if mk.SameSkipped && len(out) > 0 {
+				mk.Skipped, mk.SameSkipped = out[len(out)-1].Skipped, false
+			}
 			out = append(out, mk)
 		}
+	}
+	if err := sc.Err(); err != nil {
+		return out, fmt.Errorf("read the run's marks: %w", err)
 	}
 	return out, nil
 }

@@ -235,3 +235,32 @@ func TestAgentPutBackWhatTheUserRemoved(t *testing.T) {
 		t.Fatalf("b.txt is back: plan %+v", p)
 	}
 }
+
+// Files not captured are written once, not again at every mark, and read
+// back at every mark.
+func TestMarksWriteSkippedOnce(t *testing.T) {
+	w := newWorld(t, true)
+	old := MaxFileBytes
+	MaxFileBytes = 100
+	defer func() { MaxFileBytes = old }()
+	w.write("big.bin", strings.Repeat("x", 200))
+	for i := range 5 {
+		w.call("c"+string(rune('0'+i)), func() { w.write("a.txt", strings.Repeat("a", i)) })
+	}
+	raw, err := os.ReadFile(filepath.Join(w.h.RunDir(w.run), marksFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(raw), "big.bin"); n != 1 {
+		t.Fatalf("big.bin written %d times:\n%s", n, raw)
+	}
+	ms, err := readMarks(w.h.RunDir(w.run))
+	if err != nil || len(ms) != 10 {
+		t.Fatalf("%d marks, %v", len(ms), err)
+	}
+	for i, mk := range ms {
+		if !equal(mk.Skipped, []string{"big.bin"}) {
+			t.Fatalf("mark %d: skipped %q", i, mk.Skipped)
+		}
+	}
+}
