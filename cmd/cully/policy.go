@@ -127,7 +127,7 @@ func (a *app) policyDoc(o policyOpts) (string, error) {
 	} else {
 		w("Each is raised once per occasion and shown in `cully status` and the panel; it is told to the agent only once you set a `[budget]` in the user config (none is set). ")
 	}
-	w("cully warns: it does not halt the agent (there is no enforce mode yet); `cully stop` is how you halt a run.\n\n")
+	w("In advise mode cully warns and never refuses a call. In enforce mode (`[budget] mode = \"enforce\"`; unset, unattended sessions are enforced and attended ones advised) an exceeded budget or a runaway told to the agent also halts the run: every later tool call is refused where cully can refuse one through the host (Claude Code today; the other hosts are told), until `cully resume --reason`. `cully stop` pauses a run in either mode.\n\n")
 
 	w("## 4. Graceful Shutdown Sequence\n\n")
 	w("`cully stop [--revert]`:\n\n")
