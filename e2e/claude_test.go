@@ -422,3 +422,63 @@ func TestEnforceHaltsTheRun(t *testing.T) {
 	}
 	t.Logf("the client's output after the halt: %s", tail(string(out), 600))
 }
+
+// In the real client, the hook's captures before and after each call that
+// may change files let a rollback revert what the agent's calls did and
+// leave what the user did: the agent's Write and shell edits go back, a
+// file the user wrote after the run stays, listed.
+func TestRollbackRevertsTheAgentsCalls(t *testing.T) {
+	s := newSession(t, nil, "CULLY_SNAPSHOTS=on", "CULLY_SNAPSHOT_LINGER=2s")
+	s.write("notes.txt", "one\ntwo\n")
+	s.write("old.txt", "old\n")
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-c", "user.email=e2e@example.com", "-c", "user.name=e2e"}, args...)...)
+		cmd.Dir, cmd.Env = s.project, s.env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-qm", "init")
+	s.api.script = []toolCall{
+		{Name: "Write", Input: map[string]any{"file_path": filepath.Join(s.project, "made.txt"), "content": "by the agent\n"}},
+		bash("sed -i s/one/agent/ notes.txt && rm old.txt"),
+	}
+	s.install()
+	s.run()
+	s.write("user.txt", "the user's, after the run\n")
+	cully := func(args ...string) string {
+		cmd := exec.Command(filepath.Join(binDir, "cully"), args...)
+		cmd.Dir, cmd.Env = s.project, s.env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("cully %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	cully("snapshot", "--wait", "--timeout", "60s")
+	marks := 0
+	runs, _ := filepath.Glob(filepath.Join(s.state, "runs", "*", "marks.jsonl"))
+	for _, f := range runs {
+		b, _ := os.ReadFile(f)
+		marks += bytes.Count(b, []byte("\n"))
+	}
+	if marks < 4 {
+		t.Fatalf("%d marks for two calls that change files, want a pre and a post each", marks)
+	}
+	out := cully("rollback", "--to", "0")
+	for _, want := range []string{"restored  notes.txt", "restored  old.txt", "removed   made.txt", "left      user.txt (changed outside the agent's calls)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	for f, want := range map[string]string{"notes.txt": "one\ntwo\n", "old.txt": "old\n", "user.txt": "the user's, after the run\n"} {
+		if b, err := os.ReadFile(filepath.Join(s.project, f)); err != nil || string(b) != want {
+			t.Errorf("%s = %q, %v; want %q", f, b, err, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(s.project, "made.txt")); err == nil {
+		t.Error("made.txt, the agent's, is still there")
+	}
+}
