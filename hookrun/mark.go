@@ -79,12 +79,7 @@ func Wait(dir string, args []string, wait time.Duration) error {
 	if err != nil {
 		return err
 	}
-	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
-	if err != nil {
-		return err
-	}
-	defer null.Close()
-	p, err := os.StartProcess(exe, append([]string{exe}, args...), &os.ProcAttr{Dir: dir, Env: os.Environ(), Files: []*os.File{null, null, null}})
+	p, err := startQuiet(exe, args, dir)
 	if err != nil {
 		return err
 	}
@@ -100,4 +95,14 @@ func Wait(dir string, args []string, wait time.Duration) error {
 		return fmt.Errorf("cully snapshot --mark: %s (errors.log says why)", st)
 	}
 	return nil
+}
+
+// startQuiet starts exe in dir with its stdio on the null device.
+func startQuiet(exe string, args []string, dir string) (*os.Process, error) {
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer null.Close()
+	return os.StartProcess(exe, append([]string{exe}, args...), &os.ProcAttr{Dir: dir, Env: os.Environ(), Files: []*os.File{null, null, null}})
 }
