@@ -79,7 +79,8 @@ type MarkRequest struct {
 
 // MarkResult is what a mark did.
 type MarkResult struct {
-	// Baseline: the run had no start state yet, and it was taken now.
+	// Baseline: the run had no start state yet, and it was taken now
+	// (also Snapshot when a destructive command is about to run).
 	Baseline bool
 	// Snapshot is the snapshot written before a destructive command.
 	Snapshot *Snapshot
@@ -105,11 +106,16 @@ func TakeMark(h store.Home, req MarkRequest) (*MarkResult, error) {
 		if req.Kind != "pre" {
 			return res, nil
 		}
-		if _, err := takeLocked(h, dir, Request{Session: req.Session, Run: req.Run, Task: req.Task, Reason: "baseline", Calls: req.Calls, Dir: req.Dir, Now: req.Now, Policy: req.Policy}); err != nil {
+		s, err := takeLocked(h, dir, Request{Session: req.Session, Run: req.Run, Task: req.Task, Reason: "baseline", Calls: req.Calls, Dir: req.Dir, Now: req.Now, Policy: req.Policy})
+		if err != nil {
 			return nil, err
 		}
 		res.Baseline = true
-		m, err = readMeta(dir)
+		if req.Destructive != "" {
+			res.Snapshot = s // the state before the destructive command
+		}
+		// The baseline is the state before the call: its tree is the mark's.
+		return res, appendMark(dir, Mark{Kind: req.Kind, Call: req.Call, Tree: s.State.Tree, At: req.Now.Unix(), Skipped: skipPaths(s.skips)})
 	}
 	if err != nil {
 		return nil, err

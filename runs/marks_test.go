@@ -264,3 +264,22 @@ func TestMarksWriteSkippedOnce(t *testing.T) {
 		}
 	}
 }
+
+// A run whose first call is a destructive command: its baseline is the
+// snapshot before it, and a rollback to it brings back what it removed.
+func TestDestructiveFirstCall(t *testing.T) {
+	w := newWorld(t, true)
+	w.write("scratch.txt", "untracked work\n")
+	res := w.mark("pre", "c1", "git clean -f")
+	if !res.Baseline || res.Snapshot == nil || res.Snapshot.Step != 0 {
+		t.Fatalf("%+v", res)
+	}
+	w.sh("git clean -qf")
+	w.mark("post", "c1", "")
+	if _, err := w.rollback(0, false); err != nil {
+		t.Fatal(err)
+	}
+	if w.read("scratch.txt") != "untracked work\n" {
+		t.Fatal("not recovered")
+	}
+}

@@ -220,8 +220,12 @@ func (m Model) snapshotSummary(r *engine.Run, w int) string {
 	if n := r.Pending(); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d pending", n))
 	}
-	if rc := r.Recoverable; rc != nil {
-		parts = append(parts, fmt.Sprintf("recoverable: cully rollback --to %d", rc.Step))
+	if rc := r.Recoverable; rc != nil { // first: what a narrow pane must not cut off
+		rec := fmt.Sprintf("recoverable: cully rollback --to %d", rc.Step)
+		if w < 44 {
+			rec = fmt.Sprintf("undo: rollback --to %d", rc.Step)
+		}
+		parts = append([]string{rec}, parts...)
 	}
 	return strings.Join(parts, " · ")
 }
@@ -288,6 +292,9 @@ func (m Model) runLine(r *engine.Run, w int) string {
 	}
 	if l := head + m.snapshotSummary(r, 0); width(l) <= w || r.Snapshots == 0 {
 		return l
+	}
+	if rc := r.Recoverable; rc != nil { // what a destructive command threw away comes back: never cut off
+		head += fmt.Sprintf("undo --to %d · ", rc.Step)
 	}
 	l := fmt.Sprintf("%sstep %d %s · %d file%s", head, r.LastStep, agoShort(m.now, unixTime(r.LastAt)), r.LastFiles, plural(r.LastFiles, "", "s"))
 	if n := r.Pending(); n > 0 {

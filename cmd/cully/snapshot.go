@@ -179,7 +179,7 @@ func (a *app) snapshotMark(o snapshotOpts) error {
 		}
 		return err
 	}
-	if res.Baseline {
+	if res.Baseline && res.Snapshot == nil {
 		a.recordSnapshot(h, o.session, o.run, string(engine.SnapFirst), 0, &runs.Snapshot{}, nil)
 	}
 	if s := res.Snapshot; s != nil {
