@@ -149,15 +149,13 @@ func TakeMark(h store.Home, req MarkRequest) (*MarkResult, error) {
 	return res, appendMark(dir, Mark{Kind: req.Kind, Call: req.Call, Tree: tree, At: req.Now.Unix(), Paths: fromRoot(m.Root, req.Dir, req.Paths), Skipped: skipPaths(skipped)})
 }
 
-// skipChanges are the paths in one of a and b but not the other: files
-// that came to be, or stopped being, present but not captured.
+// skipChanges are the paths in b but not in a: files that came to be
+// present but not captured (grown past the cap, made a FIFO), which no
+// tree shows. Leaving the list is no change of its own: a file captured
+// again shows in the trees, and git does not list a special file the
+// index no longer holds, so it drops out of later lists unchanged.
 func skipChanges(a, b []string) []string {
 	var out []string
-	for _, p := range a {
-		if !slices.Contains(b, p) {
-			out = append(out, p)
-		}
-	}
 	for _, p := range b {
 		if !slices.Contains(a, p) {
 			out = append(out, p)
