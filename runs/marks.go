@@ -57,6 +57,12 @@ type Mark struct {
 	// tree with many large files would repeat them at every call.
 	Skipped     []string `json:"skipped,omitempty"`
 	SameSkipped bool     `json:"same_skipped,omitempty"`
+	// Exact, on a post mark, says its Paths are all the call changed: a
+	// rollback's, which knows what it wrote. What else differs between its
+	// pre and post trees is no change of its own: a file it did not touch
+	// that its captures saw only after it (one an edit of .gitignore had
+	// hidden, which the rollback put back) is someone else's, never undone.
+	Exact bool `json:"exact,omitempty"`
 }
 
 // MarkRequest asks for a mark.
@@ -316,7 +322,10 @@ func history(ms []Mark, from int, fromTree string, fromSkipped []string, nowTree
 		agent := len(open) > 0
 		if mk.Tree != cur || !slices.Equal(mk.Skipped, curSkipped) {
 			sg := segment{From: cur, To: mk.Tree, Agent: agent, Skipped: mk.Skipped, FromSkipped: curSkipped}
-			if _, ok := open[mk.Call]; !ok && mk.Kind == "post" {
+			switch _, ok := open[mk.Call]; {
+			case mk.Kind == "post" && mk.Exact:
+				sg.Agent, sg.Paths = false, mk.Paths
+			case !ok && mk.Kind == "post":
 				sg.Paths = mk.Paths
 			}
 			segs = append(segs, sg)

@@ -283,3 +283,31 @@ func TestDestructiveFirstCall(t *testing.T) {
 		t.Fatal("not recovered")
 	}
 }
+
+// A file the user wrote while an agent's edit of .gitignore hid it from the
+// run's captures comes into view when a rollback
+// puts .gitignore back. The rollback did not write it: its undo keeps it
+// (torture seed 304 found the undo deleting it).
+func TestUndoKeepsAFileTheRollbackUnhid(t *testing.T) {
+	w := newWorld(t, true)
+	w.call("c0", func() { w.write("a.txt", "agent\n") })
+	w.call("c1", func() { w.write(".gitignore", "*.log\n*.txt\n") })
+	w.write("debug.txt", "the user's notes\n") // ignored now: no capture sees it
+	p, err := w.rollback(0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.read(".gitignore") != "*.log\n" || w.read("debug.txt") != "the user's notes\n" {
+		t.Fatal("the rollback did not put .gitignore back, or touched debug.log")
+	}
+	before := w.snapshotTree()
+	if _, err := w.rollback(p.Undo, false); err != nil {
+		t.Fatal(err)
+	}
+	if w.read("debug.txt") != "the user's notes\n" {
+		t.Fatal("the undo removed debug.txt, a file the user wrote that no call or rollback touched")
+	}
+	if w.read(".gitignore") != "*.log\n*.txt\n" || w.read("a.txt") != "agent\n" {
+		t.Fatalf("the undo did not restore the agent's work (tree before it:\n%s)", before)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -257,7 +258,8 @@ func markRollback(h store.Home, g git, dir string, m *Meta, req RollbackRequest,
 		err = appendMark(dir, Mark{Kind: "pre", Call: call, Tree: now, At: req.Now.Unix(), Skipped: skipPaths(skips)})
 	}
 	if err == nil {
-		err = appendMark(dir, Mark{Kind: "post", Call: call, Tree: after, At: req.Now.Unix(), Skipped: skipPaths(afterSkips)})
+		wrote := slices.Concat(plan.Restore, plan.Remove)
+		err = appendMark(dir, Mark{Kind: "post", Call: call, Tree: after, At: req.Now.Unix(), Skipped: skipPaths(afterSkips), Paths: wrote, Exact: true})
 	}
 	if err != nil {
 		return fmt.Errorf("the rollback is done, but recording it for its undo failed (cully rollback --to %d still restores the state before): %w", plan.Undo, err)
