@@ -132,32 +132,67 @@ func initStore(h store.Home, m *Meta, format string) error {
 // starts from the user's own index (read, never written): on a 1 GB
 // repository of 10,000 files the first baseline took 6.3 s hashing every
 // file, longer than a call waits for its mark. It reports whether it
-// seeded the index (a seed git then refuses is dropped: see start).
-func seedRunIndex(h store.Home, m *Meta, dir string) (bool, error) {
+// seeded the index (a seed git then refuses is dropped: see start), and
+// whether from the user's index.
+func seedRunIndex(h store.Home, m *Meta, dir string) (seeded, user bool, err error) {
 	seed := filepath.Join(h.StoreDir(m.Store), seedIndex)
 	b, err := os.ReadFile(seed)
 	if errors.Is(err, fs.ErrNotExist) && m.Git {
 		if out, gerr := (git{root: m.Root}).out(nil, "rev-parse", "--path-format=absolute", "--git-path", "index"); gerr == nil {
-			seed = strings.TrimSpace(string(out))
+			seed, user = strings.TrimSpace(string(out)), true
 			b, err = store.ReadSmallFile(seed, 1<<30)
 		}
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
+		return false, false, nil
 	}
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	idx := filepath.Join(dir, runIndex)
 	if err := store.WriteFileAtomic(idx, b); err != nil {
-		return false, err
+		return false, false, err
 	}
 	// The copy keeps the seed's time: git trusts an entry's stat only when
 	// the file is older than the index (see dryCapture).
 	if fi, err := os.Stat(seed); err == nil {
-		return true, os.Chtimes(idx, fi.ModTime(), fi.ModTime())
+		return true, user, os.Chtimes(idx, fi.ModTime(), fi.ModTime())
 	}
-	return true, nil
+	return true, user, nil
+}
+
+// converted lists the paths, of those given, whose blob in the user's
+// index need not be the file's bytes: git converts them when it adds them
+// (line endings under text or eol, or core.autocrlf; a filter such as
+// Git LFS; ident; a working-tree encoding). A run's index seeded from the
+// user's must not hold them: git would trust their size and times and
+// keep the converted blob, and a rollback would then write LF where the
+// file had CRLF (torture seed 306 found it, on a machine slow enough that
+// the index was not racily clean). all: every path is.
+func converted(user git, paths []string) (out []string, all bool, err error) {
+	if o, err := user.out(nil, "config", "--get", "core.autocrlf"); err == nil {
+		if v := strings.ToLower(strings.TrimSpace(string(o))); v == "true" || v == "input" {
+			return nil, true, nil
+		}
+	}
+	if len(paths) == 0 {
+		return nil, false, nil
+	}
+	o, err := user.out(nulJoin(paths), "check-attr", "-z", "--stdin", "text", "eol", "filter", "ident", "working-tree-encoding")
+	if err != nil {
+		return nil, false, err
+	}
+	f := nulFields(o) // path, attribute, value, …
+	seen := map[string]bool{}
+	for i := 0; i+2 < len(f); i += 3 {
+		p, v := f[i], f[i+2]
+		if v == "unspecified" || v == "unset" || seen[p] {
+			continue
+		}
+		seen[p] = true
+		out = append(out, p)
+	}
+	return out, false, nil
 }
 
 // keepSeed saves a run's index after its baseline as the store's seed.

@@ -41,6 +41,31 @@ func TestRollbackKeepsCRLF(t *testing.T) {
 	}
 }
 
+// The same when git trusts the user's index: the files are older than it,
+// so the user's entry for win.txt (its blob converted to LF by text=auto)
+// matches the file's size and times, and a run's index seeded from it
+// would hold LF for a CRLF file (torture seed 306, on a slow machine).
+func TestRollbackKeepsCRLFOfAnIndexedFile(t *testing.T) {
+	w := newWorld(t, false)
+	w.write(".gitattributes", "* text=auto\n")
+	w.write("win.txt", "one\r\ntwo\r\n")
+	old := time.Now().Add(-time.Hour)
+	for _, f := range []string{".gitattributes", "win.txt", "a.txt", "b.txt", "pkg/c.go", "dirty.txt", ".gitignore"} {
+		if err := os.Chtimes(filepath.Join(w.root, f), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.sh("git init -q && git add -A && git -c user.email=t@e -c user.name=t commit -qm init")
+	w.take("baseline")
+	w.call("c1", func() { w.write("win.txt", "agent\n") })
+	if _, err := w.rollback(0, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.read("win.txt"); got != "one\r\ntwo\r\n" {
+		t.Fatalf("win.txt %q, want its CRLF bytes back", got)
+	}
+}
+
 // A folder replaced by a link does not break the run: the next snapshot
 // records the link, and a rollback gives back the folder.
 func TestFolderReplacedByLink(t *testing.T) {

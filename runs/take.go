@@ -192,7 +192,7 @@ func baseline(h store.Home, dir string, req Request, m *Meta) (*Snapshot, error)
 	if err := writeExcludes(h, m, dir); err != nil {
 		return nil, err
 	}
-	seeded, err := seedRunIndex(h, m, dir)
+	seeded, fromUser, err := seedRunIndex(h, m, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -209,6 +209,22 @@ func baseline(h store.Home, dir string, req Request, m *Meta) (*Snapshot, error)
 		tracked = nulFields(out)
 	}
 	g := m.repo(h, dir)
+	if fromUser {
+		// The user's blobs of converted files are not their bytes: those
+		// entries leave the seed, and are hashed as they are.
+		conv, all, err := converted(git{root: m.Root}, tracked)
+		switch {
+		case err != nil || all:
+			if rerr := os.Remove(filepath.Join(dir, runIndex)); rerr != nil {
+				return nil, rerr
+			}
+			seeded = false
+		case len(conv) > 0:
+			if _, err := g.out(nulJoin(conv), "update-index", "-z", "--force-remove", "--stdin"); err != nil {
+				return nil, err
+			}
+		}
+	}
 	tree, skipped, err := capture(g, m, tracked, true, req.policy(h).MaxFileBytes)
 	if err != nil && seeded {
 		// A seed git will not take (the user's index split, or mid-merge
