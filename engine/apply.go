@@ -71,7 +71,11 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 			sigs = s.startRun(ev)
 		}
 		sigs = append(sigs, s.preTool(ev, cfg)...)
-		sigs = append(sigs, s.halt()...) // subagents' calls too: the run is halted
+		if h := s.halt(); h != nil {
+			sigs = append(sigs, h...) // subagents' calls too: the run is halted
+		} else if text := s.summaryOnly(ev, cfg); text != "" {
+			sigs = append(sigs, Signal{Kind: SignalHalt, Reason: RefuseCall, Text: text})
+		}
 		if s.rollbackTo != nil {
 			sigs = append(sigs, Signal{Kind: SignalRollback, ID: s.Run.ID, N: *s.rollbackTo})
 			s.rollbackTo = nil

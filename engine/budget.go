@@ -501,6 +501,31 @@ func (s *State) enforceAlerts(cfg *Config) {
 	}
 }
 
+// summaryOnly is the refusal of a call that would change files in a run
+// past 80% of its token budget, in enforce mode (seed 001's summary-only,
+// enforced): edits and commands not known to only read are refused;
+// reads, checks and the final summary go on. "" when the call may run.
+// It follows the figures: a budget doubled by `cully resume --raise` ends
+// it.
+func (s *State) summaryOnly(ev *Event, cfg *Config) string {
+	r := s.Run
+	if r == nil || ev.Class != ClassEdit && ev.Class != ClassRun || !cfg.Budget.enforces(s.attended()) {
+		return ""
+	}
+	var buf figureBuf
+	for _, f := range s.figures(ev.Time, cfg, &buf) {
+		if f.Res != ResTokens || !f.Known || f.Limit <= 0 || f.Used*10 <= f.Limit*summaryTenths {
+			continue
+		}
+		if !s.tells(AlertSummary+":"+strconv.FormatFloat(f.Limit, 'f', -1, 64), cfg) {
+			return ""
+		}
+		return fmt.Sprintf("cully (enforce mode): this run has used %s of its %s (%d%%, past 80%%): summary-only. This call would change files and is refused; reads, checks and your final summary go on. The user can double the budget with `cully resume --raise`.",
+			quantity(f.Res, f.Used), amount(f.Res, f.Limit), percent(f.Used, f.Limit))
+	}
+	return ""
+}
+
 // budgetNotes is what the budgets tell the foreground agent, on an event
 // whose answer reaches it: each alert not told yet, once — but only for a
 // budget the user set (Tells). An alert nobody is told stays untold:
@@ -619,26 +644,34 @@ func (s *State) tells(key string, cfg *Config) bool {
 	return cfg.Budget.Any() || !s.attended()
 }
 
-// resumeBudgets doubles every budget the run has exceeded, as of at: the
-// seed's answer to a false positive (legitimate, repetitive work).
-func (s *State) resumeBudgets(at time.Time, cfg *Config) []Resource {
-	r := s.Run
-	var raised []Resource
+// Raisable are the budgets `cully resume --raise` doubles as of at: each
+// the run has reached, and the token budget past the 80% of summary-only.
+func (s *State) Raisable(at time.Time, cfg *Config) []Resource {
+	var out []Resource
 	var buf figureBuf
 	for _, f := range s.figures(at, cfg, &buf) {
-		if !f.Known || f.Limit <= 0 || f.Used < f.Limit {
-			continue
+		if f.Known && f.Limit > 0 && (f.Used >= f.Limit || f.Res == ResTokens && f.Used*10 > f.Limit*summaryTenths) {
+			out = append(out, f.Res)
 		}
-		raised = append(raised, f.Res)
+	}
+	return out
+}
+
+// resumeBudgets doubles the budgets a resume raises (Raisable), as of at:
+// the seed's answer to a false positive (legitimate, repetitive work).
+func (s *State) resumeBudgets(at time.Time, cfg *Config) []Resource {
+	r := s.Run
+	raised := s.Raisable(at, cfg)
+	for _, res := range raised {
 		found := false
 		for i := range r.Budget.Doubled {
-			if r.Budget.Doubled[i].Res == f.Res {
+			if r.Budget.Doubled[i].Res == res {
 				r.Budget.Doubled[i].N++
 				found = true
 			}
 		}
 		if !found {
-			r.Budget.Doubled = append(r.Budget.Doubled, Doubling{Res: f.Res, N: 1})
+			r.Budget.Doubled = append(r.Budget.Doubled, Doubling{Res: res, N: 1})
 		}
 	}
 	return raised

@@ -387,3 +387,47 @@ func TestRepeatHaltsInEnforceMode(t *testing.T) {
 		t.Fatalf("the fourth identical call: halt %q, run %+v", h, s.st.Run.Halted)
 	}
 }
+
+// Past 80% of a token budget in enforce mode an edit and a command that
+// may change files are refused, the call alone (the run goes on); reads
+// and checks run; a resume that raises the budget ends it.
+func TestSummaryOnlyEnforced(t *testing.T) {
+	s := budgetSim(t, BudgetConfig{Tokens: 50_000, Mode: ModeEnforce})
+	s.prompt()
+	s.apply(usage(0, 0))
+	s.call(edit("a.go")) // progress: no token runaway
+	s.apply(usage(40_001, 0))
+	pre := func(ev Event) []Signal {
+		ev.Kind = KindPreTool
+		return s.apply(ev)
+	}
+	for _, ev := range []Event{edit("a.go"), {Tool: "Bash", Class: ClassRun, Cmd: "sed -i s/a/b/ a.go"}} {
+		sigs := pre(ev)
+		if h := Halt(sigs); !strings.Contains(h, "summary-only. This call would change files and is refused") || HaltEnds(sigs) {
+			t.Fatalf("%s past 80%%: halt %q, ends %v", ev.Tool, h, HaltEnds(sigs))
+		}
+	}
+	for _, ev := range []Event{read("b.go"), checkCmd("go test ./...")} {
+		if h := Halt(pre(ev)); h != "" {
+			t.Fatalf("%s refused: %q", ev.Tool, h)
+		}
+	}
+	if s.st.Run.Halted != nil {
+		t.Fatalf("summary-only halted the run: %+v", s.st.Run.Halted)
+	}
+	s.apply(Event{Kind: KindResume, Agent: "cully", Source: ResumeRaise, Note: "finish it"})
+	if h := Halt(pre(edit("a.go"))); h != "" {
+		t.Fatalf("after the budget was raised: %q", h)
+	}
+	// Advise mode: told, never refused.
+	a := budgetSim(t, BudgetConfig{Tokens: 50_000, Mode: ModeAdvise})
+	a.prompt()
+	a.apply(usage(0, 0))
+	a.call(read("a.go"))
+	a.apply(usage(40_001, 0))
+	ev := edit("a.go")
+	ev.Kind = KindPreTool
+	if h := Halt(a.apply(ev)); h != "" {
+		t.Fatalf("advise mode refused: %q", h)
+	}
+}

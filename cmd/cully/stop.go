@@ -206,14 +206,12 @@ func (a *app) resume(o resumeOpts) error {
 	return nil
 }
 
-// exceededBudgets names the budgets the run has used up as of now: those a
-// resume doubles (the reducer decides the same from the resume event).
+// exceededBudgets names the budgets a resume with --raise doubles as of
+// now (the reducer decides the same from the resume event).
 func exceededBudgets(st *engine.State, now time.Time, cfg *engine.Config) []string {
 	var out []string
-	for _, f := range st.Figures(now, cfg) {
-		if f.Known && f.Limit > 0 && f.Used >= f.Limit {
-			out = append(out, strings.ReplaceAll(string(f.Res), "_", " "))
-		}
+	for _, r := range st.Raisable(now, cfg) {
+		out = append(out, strings.ReplaceAll(string(r), "_", " "))
 	}
 	return out
 }
