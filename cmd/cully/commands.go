@@ -516,8 +516,8 @@ enforce mode; lifting your own cully stop needs none (docs/run-control.md).
 ` + whichChanges,
 		Example: `  cully resume
   cully resume --raise --reason "the bulk rename is legitimate"`,
-		Args:    a.noArgs,
-		RunE:    func(*cobra.Command, []string) error { return a.resume(o) },
+		Args: a.noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.resume(o) },
 	}
 	sessionFlags(c, &o.which, changes)
 	c.Flags().StringVar(&o.reason, "reason", "", "why the run may go on (recorded; required with --raise or after a halt of enforce mode)")
