@@ -88,7 +88,7 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	case KindBatch:
 		sigs = s.rejected(ev, cfg)
 	case KindStop:
-		sigs = append(s.runEnd(ev), s.halt()...) // ends the turn whatever another hook asked
+		sigs = append(s.runEnd(ev, cfg), s.halt()...) // ends the turn whatever another hook asked
 	case KindSnapshot, KindPause, KindResume, KindRollback:
 		s.runEvent(ev, cfg)
 	}

@@ -251,13 +251,39 @@ func (s *State) runCall(ev *Event) []Signal {
 	return sigs
 }
 
+// StopError is the Source of a turn's end the host reports as an error it
+// could not recover from (Claude Code's StopFailure).
+const StopError = "error"
+
 // runEnd asks for a snapshot of where the agent's turn ended, when it made
-// calls since the last one.
-func (s *State) runEnd(ev *Event) []Signal {
-	if s.Run == nil || ev.Subagent != "" || s.Run.Calls == s.Run.SnapCalls {
+// calls since the last one. A turn that ended on the host's unrecoverable
+// error with the run's files changed is a rollback trigger (seed 001): the
+// work may be half done. Shown; with auto_rollback in enforce mode the
+// run halts and its files go back to the last good snapshot.
+func (s *State) runEnd(ev *Event, cfg *Config) []Signal {
+	r := s.Run
+	if r == nil || ev.Subagent != "" {
 		return nil
 	}
-	return s.askSnapshot(ev, SnapEnd)
+	var sigs, rollback []Signal
+	if ev.Source == StopError && r.Edits > 0 {
+		what := "an error of its host"
+		if ev.Note != "" {
+			what += " (" + cutNote(ev.Note) + ")"
+		}
+		text := fmt.Sprintf("cully: the agent's turn ended on %s after %s; its work may be half done. Suggested: check it, or roll the run back to snapshot %d (`cully rollback --to %d`; `--dry-run` shows what it restores).",
+			what, plural(r.Edits, "edit"), r.GoodStep, r.GoodStep)
+		if r.alert(AlertRollback, fmt.Sprintf("%s:host-error:%d", AlertRollback, ev.Time.Unix()), text, ev.Time.Unix(), false) &&
+			cfg.Budget.AutoRollback && r.Halted == nil && cfg.Budget.enforces(s.attended()) {
+			r.Halted = &RunNote{At: ev.Time.Unix(), Note: text + fmt.Sprintf(" auto_rollback is on: cully rolls the run's files back to snapshot %d now.", r.GoodStep), By: HaltRollback}
+			r.Budget.Alerts[len(r.Budget.Alerts)-1].Told = true // no one to tell: the turn is over; the halt says it
+			rollback = []Signal{{Kind: SignalRollback, ID: r.ID, N: r.GoodStep}}
+		}
+	}
+	if r.Calls != r.SnapCalls {
+		sigs = append(sigs, s.askSnapshot(ev, SnapEnd)...)
+	}
+	return append(sigs, rollback...) // after the turn's own snapshot
 }
 
 func (r *Run) bookCheck(ev *Event) {
