@@ -80,26 +80,42 @@ func buildBudget(st *engine.State, now time.Time, cfg *engine.Config) runBudgetR
 // printBudget is the run's budget lines: one per resource, then each
 // alert.
 func printBudget(w io.Writer, b runBudgetReport) {
+	// With no budget, usage is shown plainly; with one, each resource as
+	// used / limit ("no budget" for the ones without).
 	var parts []string
+	set := false
+	for _, l := range b.Limits {
+		set = set || l.Limit != nil
+	}
 	for _, l := range b.Limits {
 		name := strings.ReplaceAll(string(l.Resource), "_", " ")
 		used := "unknown"
 		if l.Used != nil {
 			used = budgetNum(l.Resource, *l.Used)
 		}
-		limit := "no budget"
-		if l.Limit != nil {
-			limit = budgetNum(l.Resource, *l.Limit)
+		switch {
+		case l.Limit != nil:
+			used += " / " + budgetNum(l.Resource, *l.Limit)
+		case set:
+			used += " / no budget"
 		}
-		parts = append(parts, name+" "+used+" / "+limit)
+		parts = append(parts, name+" "+used)
 	}
-	fmt.Fprintf(w, "limits   %s task · %s\n", b.Class, strings.Join(parts, " · "))
+	if set {
+		fmt.Fprintf(w, "limits   %s\n", strings.Join(parts, " · "))
+	} else {
+		fmt.Fprintf(w, "usage    %s (no budget: [budget] in your config sets one)\n", strings.Join(parts, " · "))
+	}
 	for _, a := range b.Alerts {
 		text := a.Text
 		if text == "" {
 			continue // a warning the exceeded alert said more than
 		}
-		fmt.Fprintf(w, "  %s %s at %s\n", a.Kind, strings.TrimPrefix(strings.TrimPrefix(text, "cully "), a.Kind+": "), a.At.Format(time.RFC3339))
+		told := "shown"
+		if a.Told {
+			told = "told"
+		}
+		fmt.Fprintf(w, "  %s %s at %s (%s)\n", a.Kind, strings.TrimPrefix(strings.TrimPrefix(text, "cully "), a.Kind+": "), a.At.Format(time.RFC3339), told)
 	}
 }
 
