@@ -93,3 +93,12 @@ func TestCapabilityLists(t *testing.T) {
 		t.Errorf("halters %v (adapters: %v)", gotH, wantH)
 	}
 }
+
+// Every host refuses a halted run's calls through its own hook contract.
+func TestEveryAgentHalts(t *testing.T) {
+	for _, a := range All() {
+		if _, ok := HalterFor(a); !ok {
+			t.Errorf("%s cannot refuse a halted run's call", a.Name())
+		}
+	}
+}
