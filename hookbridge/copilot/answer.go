@@ -34,8 +34,8 @@ type claudeAnswer struct {
 
 // Encode returns the answer for a hook event: one JSON object carrying the
 // nudge as additional context, or nothing. It never sets a permission
-// decision and never blocks agentStop: cully has no mode that stops an
-// agent (the `unattended = "stop"` setting only words the nudge).
+// decision (EncodeHalt denies a halted run's call) and never blocks
+// agentStop, which would continue the turn.
 func (Agent) Encode(hookEvent, nudge string) []byte {
 	var b []byte
 	switch {
