@@ -63,6 +63,7 @@ var want = map[string]Result{
 	"gotest/build_failed":            r(Fail, "go test").n(1, 0, 1, 0, true),
 	"gotest/build_failed_tail":       r(Fail, "go test").n(0, 0, 1, 0, false),
 	"gotest/fail":                    r(Fail, "go test").n(2, 1, 0, 1, true),
+	"gotest/fail_tests":              r(Fail, "go test").n(1, 3, 0, 0, true), // three top-level tests failing in one package: 3
 	"gotest/fail_grep":               r(Fail, "go test").n(2, 1, 0, 0, false),
 	"gotest/fail_head":               r(Unknown, ""),
 	"gotest/fail_tail":               r(Fail, "go test").n(1, 0, 0, 1, false),

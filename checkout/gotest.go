@@ -23,9 +23,12 @@ const goJSON = 1 // -json events were seen
 //   - -json output has no such closing event: with several packages it
 //     settles the run only when the whole output is visible.
 //
-// Counts are packages: ok lines are Passed, FAIL lines Failed, build
-// failures Errors, `[no test files]` Skipped; Counted when the whole output
-// is visible.
+// Counts: ok lines are Passed (packages), build failures Errors,
+// `[no test files]` Skipped; Failed is the top-level tests that failed
+// (`--- FAIL:` at the start of a line, -json test `fail` events without a
+// subtest's `/`), or the package when its FAIL line follows none: more
+// failing tests in an already failing package is a worse run (the
+// rollback trigger's figure). Counted when the whole output is visible.
 func scanGoTest(t *tally, l *line, p *plan) bool {
 	b := l.b
 	if len(l.t) > 0 && l.t[0] == '{' && has(b, `"Action":"`) {
@@ -36,6 +39,7 @@ func scanGoTest(t *tally, l *line, p *plan) bool {
 	case pre(b, "ok  \t") || pre(b, "ok \t"):
 		t.known, t.unitPass, t.unitCounts = true, true, true
 		t.passed++
+		t.since = 0
 		goPackagePass(t, l, p)
 	case pre(b, "?   \t") && has(b, "[no test files]"):
 		t.known, t.unitPass, t.unitCounts = true, true, true
@@ -53,10 +57,14 @@ func scanGoTest(t *tally, l *line, p *plan) bool {
 		if has(b, "[build failed]") || has(b, "[setup failed]") {
 			t.errors++
 		} else {
-			t.failed++
+			t.failed += max(1, t.since)
 		}
+		t.since = 0
 	case pre(l.t, "--- FAIL:"):
 		t.known, t.fail = true, true
+		if pre(b, "--- FAIL:") { // a top-level test; a subtest's line is indented
+			t.since++
+		}
 	case pre(b, "panic: ") || pre(b, "fatal error: "):
 		t.fail = true
 	default:
@@ -110,18 +118,33 @@ func goJSONEvent(t *tally, b []byte, p *plan) {
 		}
 	case "fail":
 		t.known, t.fail = true, true
-		if !test {
-			if has(b, `"FailedBuild"`) {
-				t.errors++
-			} else {
-				t.failed++
-			}
+		switch {
+		case test && !goSubtest(b):
+			t.since++
+		case test:
+		case has(b, `"FailedBuild"`):
+			t.errors++
+			t.since = 0
+		default:
+			t.failed += max(1, t.since)
+			t.since = 0
 		}
 	case "build-fail":
 		t.known, t.fail = true, true
 	case "start", "run", "output", "pause", "cont", "bench", "build-output":
 		t.known = true
 	}
+}
+
+// goSubtest reports whether a -json event's test is a subtest ("Test":
+// "TestX/case").
+func goSubtest(b []byte) bool {
+	i := index(b, `"Test":"`)
+	rest := b[i+len(`"Test":"`):]
+	if j := index(rest, `"`); j >= 0 {
+		rest = rest[:j]
+	}
+	return index(rest, "/") >= 0
 }
 
 // goBuildLine reads the lines go build, go vet and go test share: compiler

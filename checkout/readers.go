@@ -21,6 +21,9 @@ type tally struct {
 	failCounted bool
 
 	passed, failed, errors, skipped int
+	// since: failing units seen since the last unit result line (go
+	// test: the top-level tests failing in the package under way).
+	since int
 
 	state uint32 // reader-specific flags
 }

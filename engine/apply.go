@@ -44,6 +44,7 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	switch ev.Kind {
 	case KindPrompt:
 		sigs = append(s.newTask(ev), s.startRun(ev)...)
+		sigs = append(sigs, s.halt()...) // a halted run takes no new task: the host refuses the prompt where it can
 	case KindSessionStart:
 		s.Ended = false
 		if ev.Source == "compact" || ev.Source == "clear" { // the agent's context was replaced
@@ -70,8 +71,10 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 			sigs = s.startRun(ev)
 		}
 		sigs = append(sigs, s.preTool(ev, cfg)...)
-		if s.Run != nil && s.Run.Halted != nil { // subagents' calls too: the run is halted
-			sigs = append(sigs, Signal{Kind: SignalHalt, Text: HaltText(s.Run.Halted)})
+		if h := s.halt(); h != nil {
+			sigs = append(sigs, h...) // subagents' calls too: the run is halted
+		} else if text := s.summaryOnly(ev, cfg); text != "" {
+			sigs = append(sigs, Signal{Kind: SignalHalt, Reason: RefuseCall, Text: text})
 		}
 		if s.rollbackTo != nil {
 			sigs = append(sigs, Signal{Kind: SignalRollback, ID: s.Run.ID, N: *s.rollbackTo})
@@ -81,10 +84,11 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	case KindPostTool:
 		sigs = append(s.postTool(ev, cfg), s.runCall(ev)...)
 		sigs = append(sigs, s.mark(ev, "post")...)
+		sigs = append(sigs, s.halt()...) // the call in flight when the run was halted: the host ends the loop where it can
 	case KindBatch:
 		sigs = s.rejected(ev, cfg)
 	case KindStop:
-		sigs = s.runEnd(ev)
+		sigs = append(s.runEnd(ev, cfg), s.halt()...) // ends the turn whatever another hook asked
 	case KindSnapshot, KindPause, KindResume, KindRollback:
 		s.runEvent(ev, cfg)
 	}
@@ -96,6 +100,15 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	s.budgetUsage()
 	ev.Task = s.Task
 	return sigs
+}
+
+// halt is the signal that a halted run's host refuses the event (a call, a
+// prompt) or ends the agent's loop with (a call's result, a turn's end).
+func (s *State) halt() []Signal {
+	if s.Run == nil || s.Run.Halted == nil {
+		return nil
+	}
+	return []Signal{{Kind: SignalHalt, Text: HaltText(s.Run.Halted)}}
 }
 
 // newTask opens a fresh observation boundary: a new task, and everything a
@@ -175,10 +188,11 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 	for _, w := range warned {
 		sigs = append(sigs, Signal{Kind: SignalGuard, Reason: w.Reason, Evidence: w.Evidence})
 		if w.Reason == ReasonRepeat {
-			s.bookRepeat(ev, w)
+			s.bookRepeat(ev, w, cfg)
 		}
 	}
 	s.judgeBudgets(ev, cfg)
+	s.enforceAlerts(cfg)
 	if ev.Defer { // this answer reaches no one: the call's post-tool event says it
 		if !ev.Quiet {
 			for i := len(s.Warnings) - len(warned); i < len(s.Warnings); i++ {

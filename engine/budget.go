@@ -57,6 +57,7 @@ const (
 	summaryTenths = 8 // seed 001: past 80% of the token budget, summary-only
 	maxAlerts     = 24
 	maxRunFiles   = fullRepoFiles // distinct files a run remembers: enough to tell its class
+	maxVerified   = 8             // distinct checks after an edit that count as progress: the few a project has
 )
 
 // BudgetConfig holds the user's own limits ([budget] in the user config; a
@@ -130,6 +131,35 @@ func DefaultLimit(r Resource, c TaskClass) float64 {
 	return 0
 }
 
+// ArmedLimit is the cap an unattended run (headless, print mode, `codex
+// exec`, a goal or autopilot mode) gets for a resource when the user set
+// none: far above what healthy tasks take, so that only a runaway reaches
+// it. Set from the development corpus (`go run ./bench/budgets CORPUS`:
+// 749 runs): tool calls p99 173, largest 276 → 500; wall clock p99 3.0 h
+// → 6 h (the largest, 21 h, is an interactive session left open);
+// tokens p99 438k, largest 705k → 2M. Each is about 3× the 99th
+// percentile and above every run seen; a reported runaway took 3,673
+// steps over 14.7 hours. An attended run gets no cap it did not ask for.
+// 0: none (cost: the corpus holds too few cost figures to say).
+func ArmedLimit(r Resource) float64 {
+	switch r {
+	case ResToolCalls:
+		return armedCalls
+	case ResWallClock:
+		return armedSeconds
+	case ResTokens:
+		return armedTokens
+	}
+	return 0
+}
+
+// The armed caps (ArmedLimit).
+const (
+	armedCalls   = 500
+	armedSeconds = 6 * 3600
+	armedTokens  = 2_000_000
+)
+
 // RunBudget is what the run keeps for its budgets.
 type RunBudget struct {
 	// Files are the distinct files the run modified (fingerprints), up to
@@ -138,6 +168,12 @@ type RunBudget struct {
 	// LastMod is the run's call count at its last file modification; 0:
 	// none yet.
 	LastMod int `json:"last_mod,omitempty"`
+	// LastProgress is the run's call count at its last progress: a file
+	// modification, or a check run for the first time since one (a test
+	// and a lint pass after an edit verify it); 0: none yet. Verified are
+	// the checks (fingerprints) run since the last modification.
+	LastProgress int      `json:"last_progress,omitempty"`
+	Verified     []string `json:"verified,omitempty"`
 	// The host's cumulative figures when the run first saw them: what the
 	// run used is the difference. Nil: not seen yet in this run.
 	TokBase  *int64   `json:"tok_base,omitempty"`
@@ -222,10 +258,13 @@ func (r *Run) doublings(res Resource) int {
 	return 0
 }
 
-// Limit is the run's budget for res: the user's limit, else the class
-// default, doubled once per resume that raised it; 0: none.
-func (r *Run) Limit(res Resource, cfg *Config) float64 {
-	l := DefaultLimit(res, r.Class(cfg))
+// Limit is the run's budget for res: the user's limit, else, for a run
+// nobody watches (attended false), the armed cap (ArmedLimit), doubled
+// once per resume that raised it; 0: none. The seed's class defaults are
+// a recommendation (the policy file's, status's), never a limit: on real
+// sessions they were passed by ordinary, approved tasks.
+func (r *Run) Limit(res Resource, cfg *Config, attended bool) float64 {
+	var l float64
 	b := cfg.Budget
 	switch {
 	case res == ResWallClock && b.WallSeconds > 0:
@@ -236,6 +275,8 @@ func (r *Run) Limit(res Resource, cfg *Config) float64 {
 		l = float64(b.Tokens)
 	case res == ResCost && b.CostUSD > 0:
 		l = b.CostUSD
+	case !attended:
+		l = ArmedLimit(res)
 	}
 	for range r.doublings(res) {
 		l *= 2
@@ -264,7 +305,7 @@ func (s *State) figures(now time.Time, cfg *Config, buf *figureBuf) []BudgetFigu
 	}
 	out := buf[:0]
 	for _, res := range resources {
-		f := BudgetFigure{Res: res, Limit: r.Limit(res, cfg), Default: DefaultLimit(res, r.Class(cfg))}
+		f := BudgetFigure{Res: res, Limit: r.Limit(res, cfg, s.attended()), Default: DefaultLimit(res, r.Class(cfg))}
 		switch res {
 		case ResWallClock:
 			f.Used, f.Known = max(now.Sub(r.Started).Seconds(), 0), true
@@ -332,9 +373,15 @@ func (r *Run) budgetCall(ev *Event) {
 	}
 	modified := ev.Class == ClassEdit && ev.Outcome != OutcomeFailed || ev.Changes && ev.Outcome != OutcomeFailed
 	if !modified {
+		if ev.Class == ClassCheck && b.LastMod > 0 && len(b.Verified) < maxVerified {
+			if fp := Fingerprint("check", preview(ev)); !contains(b.Verified, fp) {
+				b.Verified = append(b.Verified, fp)
+				b.LastProgress = r.Calls
+			}
+		}
 		return
 	}
-	b.LastMod = r.Calls
+	b.LastMod, b.LastProgress, b.Verified = r.Calls, r.Calls, nil
 	for _, t := range append([]string{ev.Target}, ev.Files...) {
 		if t == "" || len(b.Files) >= maxRunFiles {
 			continue
@@ -378,11 +425,14 @@ func (s *State) judgeBudgets(ev *Event, cfg *Config) {
 		return
 	}
 	at := ev.Time.Unix()
-	class := r.Class(cfg)
 	var buf figureBuf
 	for _, f := range s.figures(ev.Time, cfg, &buf) {
 		if !f.Known || f.Limit <= 0 {
 			continue
+		}
+		whose := ""
+		if !cfg.Budget.set(f.Res) {
+			whose = " (cully's cap on a run nobody watches)"
 		}
 		lim := strconv.FormatFloat(f.Limit, 'f', -1, 64)
 		exceeded := f.Used >= f.Limit
@@ -397,27 +447,90 @@ func (s *State) judgeBudgets(ev *Event, cfg *Config) {
 		wkey, xkey := AlertWarning+":"+string(f.Res)+":"+lim, AlertExceeded+":"+string(f.Res)+":"+lim
 		switch {
 		case exceeded && !r.alerted(xkey):
-			r.alert(AlertWarning, wkey, "", at, true) // the exceeded alert says more than the warning would
+			r.alert(AlertWarning, wkey, "", at, false) // the exceeded alert says more than the warning would
 			r.alert(AlertExceeded, xkey, fmt.Sprintf(
-				"cully budget: this run has used %s of its %s (%s task): the budget is exceeded. Suggested: end the turn with a summary of what is done and what remains; the user can double this budget with `cully resume --reason`.",
-				quantity(f.Res, f.Used), amount(f.Res, f.Limit), class), at, false)
+				"cully budget: this run has used %s of its %s%s: the budget is reached. Suggested: end the turn with a summary of what is done and what remains; the user can double this budget with `cully resume --raise`.",
+				quantity(f.Res, f.Used), amount(f.Res, f.Limit), whose), at, false)
 		case !exceeded && f.Used*10 >= f.Limit*warnTenths && !r.alerted(wkey):
 			r.alert(AlertWarning, wkey, fmt.Sprintf(
-				"cully budget warning: this run has used %s of its %s (%d%%, %s task). Suggested: finish the step at hand and summarise before starting another.",
-				quantity(f.Res, f.Used), amount(f.Res, f.Limit), percent(f.Used, f.Limit), class), at, false)
+				"cully budget warning: this run has used %s of its %s (%d%%)%s. Suggested: finish the step at hand and summarise before starting another.",
+				quantity(f.Res, f.Used), amount(f.Res, f.Limit), percent(f.Used, f.Limit), whose), at, false)
 		}
 	}
 	s.judgeRunaway(ev, cfg)
 }
 
-// budgetNotes is what the budgets tell the foreground agent before a call:
-// each alert not told yet, once — but only for a budget the user set. The
-// seed's defaults (300 s, 30 calls, 50,000 tokens for a standard task)
-// are far below what healthy tasks take: replayed over the development
-// corpus (134 sessions, 14,345 tool calls) telling their alerts gave 938
-// nudges, 6.5 per 100 calls, against 2 for every other rule together. So
-// the defaults' alerts and the runaway rules are shown (status, the panel)
-// and never told; a limit in the user's [budget] is theirs, and told.
+// enforceAlerts halts the run, in enforce mode, at the first alert due
+// that is told (tells) and stops work: a budget reached, a check made
+// worse with auto_rollback on, and a runaway where the user chose
+// enforce (an unattended run's auto mode halts at its budgets only). It runs before every
+// call, the foreground agent's or a subagent's, whatever channel the
+// host's answer has: the halt's refusal tells the agent why (HaltText),
+// so the alert is told by it.
+func (s *State) enforceAlerts(cfg *Config) {
+	r := s.Run
+	if r == nil || r.Halted != nil || !cfg.Budget.enforces(s.attended()) {
+		return
+	}
+	for i := range r.Budget.Alerts {
+		a := &r.Budget.Alerts[i]
+		if a.Told || a.Text == "" || !s.tells(a.Key, cfg) {
+			continue
+		}
+		switch a.Kind {
+		case AlertRollback:
+			// auto_rollback in enforce mode: the run halts (no call races
+			// the rollback) and its files go back to the last good
+			// snapshot, in the background.
+			note := a.Text + fmt.Sprintf(" auto_rollback is on: cully rolls the run's files back to snapshot %d now; what was read of them since is out of date.", r.GoodStep)
+			r.Halted = &RunNote{At: a.At, Note: note, By: HaltRollback}
+			step := r.GoodStep
+			s.rollbackTo = &step
+		case AlertExceeded:
+			r.Halted = &RunNote{At: a.At, Note: a.Text, By: HaltBudget}
+		case AlertRunaway:
+			if cfg.Budget.Mode != ModeEnforce { // a rule's judgement halts only where the user asked for it
+				continue
+			}
+			r.Halted = &RunNote{At: a.At, Note: a.Text, By: HaltRunaway}
+		default:
+			continue
+		}
+		a.Told = true
+		return
+	}
+}
+
+// summaryOnly is the refusal of a call that would change files in a run
+// past 80% of its token budget, in enforce mode (seed 001's summary-only,
+// enforced): edits and commands not known to only read are refused;
+// reads, checks and the final summary go on. "" when the call may run.
+// It follows the figures: a budget doubled by `cully resume --raise` ends
+// it.
+func (s *State) summaryOnly(ev *Event, cfg *Config) string {
+	r := s.Run
+	if r == nil || ev.Class != ClassEdit && ev.Class != ClassRun || !cfg.Budget.enforces(s.attended()) {
+		return ""
+	}
+	var buf figureBuf
+	for _, f := range s.figures(ev.Time, cfg, &buf) {
+		if f.Res != ResTokens || !f.Known || f.Limit <= 0 || f.Used*10 <= f.Limit*summaryTenths {
+			continue
+		}
+		if !s.tells(AlertSummary+":"+strconv.FormatFloat(f.Limit, 'f', -1, 64), cfg) {
+			return ""
+		}
+		return fmt.Sprintf("cully (enforce mode): this run has used %s of its %s (%d%%, past 80%%): summary-only. This call would change files and is refused; reads, checks and your final summary go on. The user can double the budget with `cully resume --raise`.",
+			quantity(f.Res, f.Used), amount(f.Res, f.Limit), percent(f.Used, f.Limit))
+	}
+	return ""
+}
+
+// budgetNotes is what the budgets tell the foreground agent, on an event
+// whose answer reaches it: each alert not told yet, once — but only for a
+// budget the user set (Tells). An alert nobody is told stays untold:
+// status and the panel show it, and `told` never claims it reached the
+// agent.
 func (s *State) budgetNotes(ev *Event, cfg *Config) []string {
 	r := s.Run
 	if r == nil || ev.Subagent != "" {
@@ -425,37 +538,89 @@ func (s *State) budgetNotes(ev *Event, cfg *Config) []string {
 	}
 	var lines []string
 	for i := range r.Budget.Alerts {
-		if a := &r.Budget.Alerts[i]; !a.Told {
+		if a := &r.Budget.Alerts[i]; !a.Told && a.Text != "" && s.tells(a.Key, cfg) {
 			a.Told = true
-			if a.Text != "" && cfg.Budget.Tells(a.Key) {
-				enforce := r.Halted == nil && cfg.Budget.enforces(s.attended())
-				switch {
-				case a.Kind == AlertRollback && enforce:
-					// auto_rollback in enforce mode: the run halts (no call
-					// races the rollback) and its files go back to the last
-					// good snapshot, in the background.
-					note := a.Text + fmt.Sprintf(" auto_rollback is on: cully rolls the run's files back to snapshot %d now; what was read of them since is out of date.", r.GoodStep)
-					lines = append(lines, note)
-					r.Halted = &RunNote{At: a.At, Note: note}
-					step := r.GoodStep
-					s.rollbackTo = &step
-				case (a.Kind == AlertExceeded || a.Kind == AlertRunaway) && enforce:
-					lines = append(lines, a.Text)
-					r.Halted = &RunNote{At: a.At, Note: a.Text}
-				default:
-					lines = append(lines, a.Text)
-				}
-			}
+			lines = append(lines, a.Text)
 		}
 	}
 	return lines
 }
 
+// What halted a run (RunNote.By).
+const (
+	HaltStop     = "stop"     // the user ran `cully stop`
+	HaltBudget   = "budget"   // enforce mode: a budget was reached
+	HaltRunaway  = "runaway"  // enforce mode: a runaway rule
+	HaltSnapshot = "snapshot" // enforce mode: a recovery snapshot failed
+	HaltRollback = "rollback" // enforce mode with auto_rollback: the run's files go back
+)
+
+// How `cully stop` and `cully resume` say what they do (Event.Source of
+// their KindPause and KindResume events).
+const (
+	PauseHalt   = "halt"  // cully stop: the run is halted, every call refused
+	PauseSoft   = "soft"  // cully stop --soft (and every pause recorded before): the agent is told, never refused
+	ResumeKeep  = "keep"  // cully resume without --raise: no budget changes
+	ResumeRaise = "raise" // cully resume --raise: the budgets the run reached are doubled (seed 001: 2×)
+)
+
+// HaltCause is what halted a run, in a few words: "cully stop",
+// "enforce mode: a budget".
+func HaltCause(h *RunNote) string {
+	switch h.By {
+	case HaltStop:
+		return "cully stop"
+	case HaltBudget:
+		return "enforce mode: a budget"
+	case HaltRunaway:
+		return "enforce mode: a runaway"
+	case HaltSnapshot:
+		return "enforce mode: a failed snapshot"
+	case HaltRollback:
+		return "enforce mode: auto_rollback"
+	}
+	return "enforce mode"
+}
+
+// ResumeCommand is how the user lets a halted run go on.
+func ResumeCommand(h *RunNote) string {
+	switch h.By {
+	case HaltStop:
+		return "cully resume"
+	case HaltBudget:
+		return "cully resume --raise --reason TEXT"
+	}
+	return "cully resume --reason TEXT"
+}
+
 // HaltText is what a halted run's refused tool call says, to the agent
 // and the user: why, and how the user lets it go on.
 func HaltText(h *RunNote) string {
+	switch h.By {
+	case HaltStop:
+		return "cully: the user stopped this run with `cully stop` at " + clock(h.At) +
+			". Every tool call is refused until they run `cully resume`. End the turn now with a short summary of what is done and what remains."
+	case HaltBudget:
+		return "cully halted this run (enforce mode) at " + clock(h.At) + ": " + strings.TrimPrefix(h.Note, "cully budget: ") +
+			" Every tool call is refused until the user runs `cully resume --raise` (which doubles the budget)."
+	}
 	return "cully halted this run (enforce mode) at " + clock(h.At) + ": " + strings.TrimPrefix(h.Note, "cully budget: ") +
-		" Every tool call is refused until the user runs `cully resume --reason TEXT` (which doubles the exceeded budgets)."
+		" Every tool call is refused until the user runs `cully resume`."
+}
+
+// set reports whether the user set a budget for res.
+func (b BudgetConfig) set(res Resource) bool {
+	switch res {
+	case ResWallClock:
+		return b.WallSeconds > 0
+	case ResToolCalls:
+		return b.ToolCalls > 0
+	case ResTokens:
+		return b.Tokens > 0
+	case ResCost:
+		return b.CostUSD > 0
+	}
+	return false
 }
 
 // Any reports whether the user set a budget of their own.
@@ -463,46 +628,50 @@ func (b BudgetConfig) Any() bool {
 	return b.WallSeconds > 0 || b.ToolCalls > 0 || b.Tokens > 0 || b.CostUSD > 0
 }
 
-// Tells reports whether an alert is the user's to hear about: its budget
-// is one the user set ([budget] in their config); a runaway or the
-// summary-only switch once the user set any budget.
-func (b BudgetConfig) Tells(key string) bool {
-	any := b.Any()
+// tells reports whether an alert is told to the agent (and, in enforce
+// mode, halts the run): a budget's, since every limit a run has is one
+// the user set or the armed cap of a run nobody watches; a rollback
+// trigger's when auto_rollback is on; a runaway's or summary-only's once
+// the user set any budget, or in a run nobody watches. The rest are
+// shown (status, the panel), never said.
+func (s *State) tells(key string, cfg *Config) bool {
 	switch {
 	case strings.HasPrefix(key, AlertRollback+":"):
-		return b.AutoRollback
-	case strings.Contains(key, ":"+string(ResWallClock)+":"):
-		return b.WallSeconds > 0
-	case strings.Contains(key, ":"+string(ResToolCalls)+":"):
-		return b.ToolCalls > 0
-	case strings.Contains(key, ":"+string(ResTokens)+":"):
-		return b.Tokens > 0
-	case strings.Contains(key, ":"+string(ResCost)+":"):
-		return b.CostUSD > 0
+		return cfg.Budget.AutoRollback
+	case strings.HasPrefix(key, AlertWarning+":"), strings.HasPrefix(key, AlertExceeded+":"):
+		return true
 	}
-	return any
+	return cfg.Budget.Any() || !s.attended()
 }
 
-// resumeBudgets doubles every budget the run has exceeded, as of at: the
-// seed's answer to a false positive (legitimate, repetitive work).
-func (s *State) resumeBudgets(at time.Time, cfg *Config) []Resource {
-	r := s.Run
-	var raised []Resource
+// Raisable are the budgets `cully resume --raise` doubles as of at: each
+// the run has reached, and the token budget past the 80% of summary-only.
+func (s *State) Raisable(at time.Time, cfg *Config) []Resource {
+	var out []Resource
 	var buf figureBuf
 	for _, f := range s.figures(at, cfg, &buf) {
-		if !f.Known || f.Limit <= 0 || f.Used < f.Limit {
-			continue
+		if f.Known && f.Limit > 0 && (f.Used >= f.Limit || f.Res == ResTokens && f.Used*10 > f.Limit*summaryTenths) {
+			out = append(out, f.Res)
 		}
-		raised = append(raised, f.Res)
+	}
+	return out
+}
+
+// resumeBudgets doubles the budgets a resume raises (Raisable), as of at:
+// the seed's answer to a false positive (legitimate, repetitive work).
+func (s *State) resumeBudgets(at time.Time, cfg *Config) []Resource {
+	r := s.Run
+	raised := s.Raisable(at, cfg)
+	for _, res := range raised {
 		found := false
 		for i := range r.Budget.Doubled {
-			if r.Budget.Doubled[i].Res == f.Res {
+			if r.Budget.Doubled[i].Res == res {
 				r.Budget.Doubled[i].N++
 				found = true
 			}
 		}
 		if !found {
-			r.Budget.Doubled = append(r.Budget.Doubled, Doubling{Res: f.Res, N: 1})
+			r.Budget.Doubled = append(r.Budget.Doubled, Doubling{Res: res, N: 1})
 		}
 	}
 	return raised

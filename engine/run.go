@@ -85,9 +85,11 @@ type Run struct {
 	Paused         *RunNote    `json:"paused,omitempty"`
 	Resumed        *RunNote    `json:"resumed,omitempty"` // the last resume and its note
 	RollbackFailed *RunFailure `json:"rollback_failed,omitempty"`
-	// Halted: in enforce mode, an exceeded budget or a runaway told to the
-	// agent halted the run (its text in Note); every later tool call is
-	// refused until a resume. Carried, as a pause is.
+	// Halted: the run is stopped, by the user (`cully stop`) or, in
+	// enforce mode, by an exceeded budget or a runaway told to the agent
+	// (By says which, Note what was said); every later tool call is
+	// refused, the agent's loop ended where the host can, until a resume.
+	// Carried, as a pause is.
 	Halted *RunNote `json:"halted,omitempty"`
 	// Notice is said once, before the foreground agent's next call (a
 	// rollback changed files under it). Carried.
@@ -114,6 +116,9 @@ type Recoverable struct {
 type RunNote struct {
 	At   int64  `json:"at"` // Unix seconds
 	Note string `json:"note,omitempty"`
+	// By is what halted a run (Halt*): "" in a run halted before it was
+	// kept, which then reads as an enforce-mode halt.
+	By string `json:"by,omitempty"`
 	// Doubled are the budgets a resume doubled: those the run had
 	// exceeded.
 	Doubled []Resource `json:"doubled,omitempty"`
@@ -246,13 +251,39 @@ func (s *State) runCall(ev *Event) []Signal {
 	return sigs
 }
 
+// StopError is the Source of a turn's end the host reports as an error it
+// could not recover from (Claude Code's StopFailure).
+const StopError = "error"
+
 // runEnd asks for a snapshot of where the agent's turn ended, when it made
-// calls since the last one.
-func (s *State) runEnd(ev *Event) []Signal {
-	if s.Run == nil || ev.Subagent != "" || s.Run.Calls == s.Run.SnapCalls {
+// calls since the last one. A turn that ended on the host's unrecoverable
+// error with the run's files changed is a rollback trigger (seed 001): the
+// work may be half done. Shown; with auto_rollback in enforce mode the
+// run halts and its files go back to the last good snapshot.
+func (s *State) runEnd(ev *Event, cfg *Config) []Signal {
+	r := s.Run
+	if r == nil || ev.Subagent != "" {
 		return nil
 	}
-	return s.askSnapshot(ev, SnapEnd)
+	var sigs, rollback []Signal
+	if ev.Source == StopError && r.Edits > 0 {
+		what := "an error of its host"
+		if ev.Note != "" {
+			what += " (" + cutNote(ev.Note) + ")"
+		}
+		text := fmt.Sprintf("cully: the agent's turn ended on %s after %s; its work may be half done. Suggested: check it, or roll the run back to snapshot %d (`cully rollback --to %d`; `--dry-run` shows what it restores).",
+			what, plural(r.Edits, "edit"), r.GoodStep, r.GoodStep)
+		if r.alert(AlertRollback, fmt.Sprintf("%s:host-error:%d", AlertRollback, ev.Time.Unix()), text, ev.Time.Unix(), false) &&
+			cfg.Budget.AutoRollback && r.Halted == nil && cfg.Budget.enforces(s.attended()) {
+			r.Halted = &RunNote{At: ev.Time.Unix(), Note: text + fmt.Sprintf(" auto_rollback is on: cully rolls the run's files back to snapshot %d now.", r.GoodStep), By: HaltRollback}
+			r.Budget.Alerts[len(r.Budget.Alerts)-1].Told = true // no one to tell: the turn is over; the halt says it
+			rollback = []Signal{{Kind: SignalRollback, ID: r.ID, N: r.GoodStep}}
+		}
+	}
+	if r.Calls != r.SnapCalls {
+		sigs = append(sigs, s.askSnapshot(ev, SnapEnd)...)
+	}
+	return append(sigs, rollback...) // after the turn's own snapshot
 }
 
 func (r *Run) bookCheck(ev *Event) {
@@ -333,9 +364,15 @@ func (s *State) runEvent(ev *Event, cfg *Config) {
 		}
 	case KindPause:
 		r.Paused = &RunNote{At: at, Note: cutNote(ev.Note)}
+		if ev.Source == PauseHalt {
+			r.Halted = &RunNote{At: at, Note: cutNote(ev.Note), By: HaltStop}
+		}
 	case KindResume:
 		r.Paused, r.RollbackFailed, r.Halted = nil, nil, nil
-		r.Resumed = &RunNote{At: at, Note: cutNote(ev.Note), Doubled: s.resumeBudgets(ev.Time, cfg)}
+		r.Resumed = &RunNote{At: at, Note: cutNote(ev.Note)}
+		if ev.Source != ResumeKeep { // a resume recorded before --raise doubled whatever was exceeded
+			r.Resumed.Doubled = s.resumeBudgets(ev.Time, cfg)
+		}
 	case KindRollback:
 		step := 0
 		if ev.Step != nil {
@@ -364,7 +401,7 @@ func (s *State) runNotes(ev *Event, cfg *Config) string {
 		return ""
 	}
 	var lines []string
-	if p := r.Paused; p != nil {
+	if p := r.Paused; p != nil && r.Halted == nil {
 		lines = append(lines, "cully: this run is paused: the user ran `cully stop` at "+clock(p.At)+
 			" and asked for no further changes until they resume it (`cully resume`). Suggested: end the turn with a short summary of what is done and what remains.")
 	}
@@ -377,12 +414,14 @@ func (s *State) runNotes(ev *Event, cfg *Config) string {
 				last = r.LastStep
 			}
 			text := snapshotFailedText(f, last)
-			lines = append(lines, text)
 			// Seed 001: a failed snapshot halts in enforce mode. Only when
 			// the user chose enforce: unset, an unattended run in a folder
-			// cully cannot snapshot would stop at its first call.
+			// cully cannot snapshot would stop at its first call. The
+			// halt's refusal says it.
 			if cfg.Budget.Mode == ModeEnforce && r.Halted == nil {
-				r.Halted = &RunNote{At: f.At, Note: text}
+				r.Halted = &RunNote{At: f.At, Note: text, By: HaltSnapshot}
+			} else {
+				lines = append(lines, text)
 			}
 		}
 		if r.Notice != "" {

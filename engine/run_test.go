@@ -2,6 +2,7 @@ package engine
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -336,5 +337,42 @@ func TestSnapshotFailureHaltsInEnforce(t *testing.T) {
 		if halted := Halt(sigs) != ""; halted != (mode == ModeEnforce) {
 			t.Errorf("mode %q: halted %v", mode, halted)
 		}
+	}
+}
+
+// A turn that ends on the host's unrecoverable error after the run edited
+// files is a rollback trigger: shown; with auto_rollback in enforce mode
+// the run halts and goes back to its last good snapshot.
+func TestHostErrorIsARollbackTrigger(t *testing.T) {
+	for _, enforce := range []bool{false, true} {
+		s := newSim(t)
+		s.cfg.Budget.AutoRollback = true
+		if enforce {
+			s.cfg.Budget.Mode = ModeEnforce
+		}
+		s.prompt()
+		s.call(edit("a.go"))
+		sigs := s.apply(Event{Kind: KindStop, Source: StopError, Note: "rate_limit"})
+		var alert *BudgetAlert
+		for i, a := range s.st.Run.Budget.Alerts {
+			if a.Kind == AlertRollback {
+				alert = &s.st.Run.Budget.Alerts[i]
+			}
+		}
+		if alert == nil || !strings.Contains(alert.Text, "ended on an error of its host (rate_limit) after 1 edit") {
+			t.Fatalf("enforce %v: alerts %+v", enforce, s.st.Run.Budget.Alerts)
+		}
+		rolled := slices.ContainsFunc(sigs, func(g Signal) bool { return g.Kind == SignalRollback })
+		if rolled != enforce || (s.st.Run.Halted != nil) != enforce {
+			t.Errorf("enforce %v: rollback signal %v, halted %+v", enforce, rolled, s.st.Run.Halted)
+		}
+	}
+	// No edit: nothing to roll back, nothing raised.
+	s := newSim(t)
+	s.prompt()
+	s.call(read("a.go"))
+	s.apply(Event{Kind: KindStop, Source: StopError})
+	if len(s.st.Run.Budget.Alerts) != 0 {
+		t.Errorf("a read-only run: %+v", s.st.Run.Budget.Alerts)
 	}
 }

@@ -87,6 +87,22 @@ type Signal struct {
 	N        int        `json:"n,omitempty"`    // a count the signal carries: the run's tool calls, for SignalSnapshot
 }
 
+// RefuseCall is the Reason of a SignalHalt that refuses the one call and
+// lets the agent go on (summary-only: an edit past 80% of the tokens in
+// enforce mode); without it a SignalHalt halts the run.
+const RefuseCall Reason = "call"
+
+// HaltEnds reports whether the refusal also ends the agent's loop: the
+// run is halted, not just this call refused.
+func HaltEnds(sigs []Signal) bool {
+	for _, s := range sigs {
+		if s.Kind == SignalHalt {
+			return s.Reason != RefuseCall
+		}
+	}
+	return false
+}
+
 // Halt returns the refusal's text when the call is refused, else "".
 func Halt(sigs []Signal) string {
 	for _, s := range sigs {

@@ -656,6 +656,10 @@ func (d *stateDecoder) runBudget(v []byte, g *engine.RunBudget) {
 			d.each(x, func(f []byte) { g.Files = append(g.Files, d.str(f)) })
 		case `"last_mod"`:
 			g.LastMod = d.int(x)
+		case `"last_progress"`:
+			g.LastProgress = d.int(x)
+		case `"verified"`:
+			d.each(x, func(f []byte) { g.Verified = append(g.Verified, d.str(f)) })
 		case `"tok_base"`:
 			if string(x) != "null" {
 				n := jsonlite.Int(x)
@@ -717,6 +721,8 @@ func (d *stateDecoder) runNote(v []byte) *engine.RunNote {
 			n.At = jsonlite.Int(x)
 		case `"note"`:
 			n.Note = d.str(x)
+		case `"by"`:
+			n.By = d.str(x)
 		case `"doubled"`:
 			d.each(x, func(r []byte) { n.Doubled = append(n.Doubled, engine.Resource(d.str(r))) })
 		}

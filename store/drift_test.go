@@ -483,3 +483,24 @@ func TestFallbackSaveKilledLeavesAState(t *testing.T) {
 		}
 	}
 }
+
+// Both copies of a state damaged (no crash makes this; damage does): a
+// reader gets the session replayed from the journal, with every call.
+func TestBothStatesDamagedReadFromTheJournal(t *testing.T) {
+	cfg := engine.DefaultConfig()
+	h := recorded(t, &cfg, 6)
+	s, err := openState(h.StatePath("s"), testLockWait, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hd := range s.hdr {
+		if hd.n > 0 {
+			s.f.WriteAt([]byte("\x00garbage"), int64(hd.off+hd.n/2))
+		}
+	}
+	s.Close()
+	st, err := h.ReadState("s", nil)
+	if err != nil || st.Events != 6 {
+		t.Fatalf("read %v, %v: want every call, from the journal", st, err)
+	}
+}

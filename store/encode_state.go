@@ -205,6 +205,8 @@ func appendRunBudget(b []byte, g *engine.RunBudget) []byte {
 	n := len(b)
 	b = appendList(b, "files", g.Files, func(b []byte, f string) []byte { return appendQuoted(b, f) })
 	b = appendInt(b, "last_mod", g.LastMod, true)
+	b = appendInt(b, "last_progress", g.LastProgress, true)
+	b = appendList(b, "verified", g.Verified, func(b []byte, f string) []byte { return appendQuoted(b, f) })
 	b = appendOptInt(b, "tok_base", g.TokBase)
 	if g.CostBase != nil {
 		b = strconv.AppendFloat(appendField(b, "cost_base"), *g.CostBase, 'f', -1, 64)
@@ -238,6 +240,7 @@ func appendRunBudget(b []byte, g *engine.RunBudget) []byte {
 func appendRunNote(b []byte, n *engine.RunNote) []byte {
 	b = strconv.AppendInt(append(b, `{"at":`...), n.At, 10)
 	b = appendStr(b, "note", n.Note, true)
+	b = appendStr(b, "by", n.By, true)
 	b = appendList(b, "doubled", n.Doubled, func(b []byte, r engine.Resource) []byte { return appendQuoted(b, string(r)) })
 	return append(b, '}')
 }

@@ -52,6 +52,7 @@ func richState() *engine.State {
 	apply(engine.Event{Kind: engine.KindSnapshot, Run: run, Source: "baseline", Outcome: engine.OutcomeOK, Step: step(3), PathCount: 4})
 	apply(engine.Event{Kind: engine.KindSnapshot, Run: run, Source: "destructive", Outcome: engine.OutcomeOK, Step: step(5), PathCount: 4})
 	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Write", Class: engine.ClassEdit, Target: "w.go", Outcome: engine.OutcomeOK})
+	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassCheck, Cmd: "go vet ./...", CmdFP: "vet", Outcome: engine.OutcomeOK, Exit: &zero}) // verifies the edit: progress
 	// Budgets: a base, tokens past the limit with little of the plan done,
 	// the alerts they raise, a resume that doubles the limit.
 	in0, in1, out := int64(100), int64(200_100), int64(7)
@@ -61,7 +62,7 @@ func richState() *engine.State {
 	apply(engine.Event{Kind: engine.KindPreTool, Tool: "Read", Class: engine.ClassRead, Target: "y.go"})
 	apply(engine.Event{Kind: engine.KindPause, Run: run, Note: "paused \"by\" cully stop"})
 	apply(engine.Event{Kind: engine.KindResume, Run: run, Note: "legitimate <bulk> work"})
-	apply(engine.Event{Kind: engine.KindPause, Run: run})
+	apply(engine.Event{Kind: engine.KindPause, Run: run, Source: engine.PauseHalt, Note: "cully stop"}) // halted by the user
 	apply(engine.Event{Kind: engine.KindSnapshot, Run: run, Source: "calls", Outcome: engine.OutcomeFailed, Step: step(4), Note: "disk full"})
 	apply(engine.Event{Kind: engine.KindPreTool, Tool: "Read", Class: engine.ClassRead, Target: "z.go"}) // tells the failure
 	apply(engine.Event{Kind: engine.KindSnapshot, Run: run, Source: "calls", Outcome: engine.OutcomeFailed, Step: step(4), Note: "disk still full"})

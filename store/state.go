@@ -372,12 +372,21 @@ func (h Home) ReadState(id string, cfg *engine.Config) (*engine.State, error) {
 		return nil, s.bad
 	}
 	st, pos, body, older, err := s.state(id)
-	if err != nil || pos == nil || !s.marked && older == nil {
-		return st, err
-	}
 	if cfg == nil {
 		d := engine.DefaultConfig()
 		cfg = &d
+	}
+	if err != nil && h.journalBytes() <= rebuildLimit {
+		// Neither copy of the state reads (both damaged): the reader gets
+		// the session replayed from the journal, which holds it all; the
+		// next hook call writes it anew.
+		re := engine.NewState(id)
+		if _, ferr := h.foldSession(re, id, nil, cfg); ferr == nil {
+			return re, nil
+		}
+	}
+	if err != nil || pos == nil || !s.marked && older == nil {
+		return st, err
 	}
 	caught, _, err := decodeChecked(body, id, s.f.path) // a copy to fold into: a failed catch-up returns st untouched
 	if err != nil {

@@ -22,8 +22,8 @@ func snapshotsOff(r *engine.Run) bool { return r.Asked == 0 && r.Snapshots == 0 
 
 // runHasRow: the run's section has a row to select. With snapshots off,
 // no alert told to the agent and nothing wrong it is a single dim line,
-// nothing to read further (the seed's defaults' alerts are shown, never
-// told: the Budget section's gauge has them).
+// nothing to read further (a runaway shown and not told is in the Budget
+// section).
 func runHasRow(r *engine.Run) bool {
 	return !snapshotsOff(r) || r.Paused != nil || r.Halted != nil || r.RollbackFailed != nil || slices.ContainsFunc(r.Budget.Alerts, func(a engine.BudgetAlert) bool { return a.Told })
 }
@@ -89,36 +89,18 @@ func amount(r engine.Resource, v float64) string {
 }
 
 // gauge is a budget's used share as a bar, filled to the nearest tenth:
-// in the accent colour from 90% (the warning's threshold) on for a budget
-// the user set; the seed's defaults, shown and never told, stay dim.
+// in the accent colour from 90% (the warning's threshold) on. A run has
+// a budget only where the user set one, or cully armed a run nobody
+// watches: there is no bar otherwise.
 func (m Model) gauge(f engine.BudgetFigure) string {
 	s := m.styles
 	share := f.Used / f.Limit
 	n := min(gaugeWidth, max(0, int(share*gaugeWidth+0.5)))
 	bar := strings.Repeat("█", n) + strings.Repeat("░", gaugeWidth-n)
-	switch {
-	case !m.userBudget(f.Res):
-		return s.Dim.Render(bar)
-	case share >= 0.9:
+	if share >= 0.9 {
 		return s.Accent.Render(bar)
 	}
 	return s.Text.Render(bar)
-}
-
-// userBudget: the user set this resource's budget ([budget]).
-func (m Model) userBudget(r engine.Resource) bool {
-	b := m.rules.Budget
-	switch r {
-	case engine.ResWallClock:
-		return b.WallSeconds > 0
-	case engine.ResToolCalls:
-		return b.ToolCalls > 0
-	case engine.ResTokens:
-		return b.Tokens > 0
-	case engine.ResCost:
-		return b.CostUSD > 0
-	}
-	return false
 }
 
 // runBudgetLines are the run's budgets, one gauge a line: used of the limit,
@@ -133,9 +115,9 @@ func (m Model) runBudgetLines(w int, st *engine.State) []string {
 	}
 	s := m.styles
 	minutes := at.Sub(r.Started).Minutes()
-	out := []string{"", s.Dim.Render(cut(fmt.Sprintf("budget · %s task", r.Class(&m.rules)), w))}
-	if !m.rules.Budget.Any() {
-		out = append(out, styleLines(s.Dim, wrapIndent("the seed's defaults: shown here, never told to the agent ([budget] in your config sets your own)", w, 2))...)
+	out := []string{"", s.Dim.Render(cut("budget", w))}
+	if !slices.ContainsFunc(figs, func(f engine.BudgetFigure) bool { return f.Limit > 0 }) {
+		out = append(out, styleLines(s.Dim, wrapIndent("no budget: usage only ([budget] in your config sets one; a run nobody watches gets cully's cap)", w, 2))...)
 	}
 	for _, f := range figs {
 		name := fmt.Sprintf("  %-10s ", resourceName(f.Res))
@@ -180,14 +162,17 @@ func (m Model) runAlert(r *engine.Run) (word, rest, next string) {
 		return "✗ ROLLBACK FAILED", fmt.Sprintf(" · to step %d · %s · %s", f.Step, agoShort(now, unixTime(f.At)), clean(f.Error)),
 			fmt.Sprintf("cully rollback --to %d retries · %s gives up", f.Step, resumeHint)
 	case r.Halted != nil:
-		return "■ HALTED", " since " + clock(now, unixTime(r.Halted.At)) + " · enforce mode: every tool call refused", resumeHint
+		if r.Halted.By == engine.HaltStop {
+			return "■ STOPPED", " since " + clock(now, unixTime(r.Halted.At)) + " · every call refused", engine.ResumeCommand(r.Halted)
+		}
+		return "■ HALTED", " since " + clock(now, unixTime(r.Halted.At)) + " · " + engine.HaltCause(r.Halted), engine.ResumeCommand(r.Halted)
 	case r.Paused != nil:
 		p := r.Paused
 		rest := " since " + clock(now, unixTime(p.At))
 		if p.Note != "" {
 			rest += " · " + clean(p.Note)
 		}
-		return "■ PAUSED", rest, resumeHint
+		return "■ PAUSED", rest, "cully resume"
 	case r.Failed != nil:
 		f := r.Failed
 		lost := "nothing of the run can be rolled back yet"
@@ -323,9 +308,12 @@ func (m Model) runDetail(w int, r *engine.Run) []string {
 		f := r.RollbackFailed
 		status, stStyle = fmt.Sprintf("the rollback to snapshot %d failed %s: %s", f.Step, when(now, unixTime(f.At)), clean(f.Error)), s.Accent.Render
 	case r.Halted != nil:
-		status, stStyle = "halted "+when(now, unixTime(r.Halted.At))+" (enforce mode): every tool call is refused and the agent stopped: "+clean(r.Halted.Note), s.Accent.Render
+	case r.Halted != nil && r.Halted.By == engine.HaltStop:
+		status, stStyle = "stopped "+when(now, unixTime(r.Halted.At))+" (cully stop): every tool call is refused until `cully resume`", s.Accent.Render
+	case r.Halted != nil:
+		status, stStyle = "halted "+when(now, unixTime(r.Halted.At))+" ("+engine.HaltCause(r.Halted)+"): every tool call is refused until `"+engine.ResumeCommand(r.Halted)+"`: "+clean(r.Halted.Note), s.Accent.Render
 	case r.Paused != nil:
-		status, stStyle = "paused "+when(now, unixTime(r.Paused.At))+" (cully stop): the agent is told before each call to make no further changes", s.Accent.Render
+		status, stStyle = "paused "+when(now, unixTime(r.Paused.At))+" (cully stop --soft): the agent is told before each call to make no further changes", s.Accent.Render
 	}
 	fs := []field{
 		{"state", status, stStyle},

@@ -36,7 +36,7 @@ func step(n int) *int { return &n }
 // paused: the user ran `cully stop`; the snapshot after it failed.
 func pausedScenario() *fakeBackend {
 	f := scenario()
-	runEvent(f, 40*time.Second, engine.Event{Kind: engine.KindPause, Note: "cully stop"})
+	runEvent(f, 40*time.Second, engine.Event{Kind: engine.KindPause, Source: engine.PauseHalt, Note: "cully stop"})
 	return f
 }
 
@@ -112,7 +112,7 @@ func TestRunAndAdvisorGoldens(t *testing.T) {
 // nothing else of the two sections.
 func TestRunAndAdvisorColorGolden(t *testing.T) {
 	f := advisorScenario()
-	runEvent(f, 40*time.Second, engine.Event{Kind: engine.KindPause, Note: "cully stop"})
+	runEvent(f, 40*time.Second, engine.Event{Kind: engine.KindPause, Source: engine.PauseHalt, Note: "cully stop"})
 	golden(t, "run-advisor-56x40-color", model(t, f, 56, 40).Render())
 }
 
@@ -163,7 +163,8 @@ func TestRunQuietStates(t *testing.T) {
 	f := scenario()
 	st := f.states[mainID]
 	st.Run.Asked, st.Run.Done, st.Run.Snapshots, st.Run.LastStep, st.Run.LastAt, st.Run.LastFiles = 0, 0, 0, 0, 0, 0
-	told := st.Run.Budget.Alerts
+	told := []engine.BudgetAlert{{Kind: engine.AlertWarning, Key: "budget-warning:tool_calls:40", At: st.Run.Started.Unix(),
+		Text: "cully budget warning: this run has used 36 of its 40 tool calls (90%).", Told: true}}
 	st.Run.Budget.Alerts = nil
 	m := model(t, f, 56, 40)
 	out := screen(m)
@@ -209,22 +210,22 @@ func TestAdvisorWaitEndsOnTick(t *testing.T) {
 	}
 }
 
-// The run's details show every budget as a gauge with its burn rate; with
-// the user's own budget the seed's-defaults note goes, and the Budget
-// section's gauge is the budget nearest its limit.
+// The run's details show the budget the user set as a gauge with its burn
+// rate, the others as plain usage; the Budget section's gauge is the
+// budget nearest its limit.
 func TestRunBudgetGauges(t *testing.T) {
 	f := scenario()
 	rules := engine.DefaultConfig()
 	rules.Budget.ToolCalls = 40
 	m := start(t, newModel(f, 56, 60, Options{Rules: &rules}))
 	out := screen(press(t, selectItem(t, m, "r:"), "enter"))
-	for _, want := range []string{"tool calls ███████░░░ 29 of 40 (72%) · 15/min", "wall clock ████░░░░░░ 1m56s of 5m (39%)", "tokens     unknown: the host gives no figure"} {
+	for _, want := range []string{"tool calls ███████░░░ 29 of 40 (72%) · 15/min", "wall clock 1m56s · no budget", "tokens     unknown: the host gives no figure"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("run details miss %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "the seed's defaults") {
-		t.Errorf("the defaults' note with a budget of the user's:\n%s", out)
+	if strings.Contains(out, "no budget: usage only") {
+		t.Errorf("the no-budget note with a budget of the user's:\n%s", out)
 	}
 	if list := screen(start(t, newModel(f, 56, 60, Options{Rules: &rules}))); !strings.Contains(list, "███████░░░ tool calls 29 of 40 (72%)") {
 		t.Errorf("no gauge in the Budget section:\n%s", list)

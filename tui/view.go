@@ -587,15 +587,8 @@ func (m Model) budgetLines(w int) []string {
 		text := fmt.Sprintf(" %s %s/%s", resourceName(f.Res), amount(f.Res, f.Used), amount(f.Res, f.Limit))
 		if w >= 44 {
 			text = fmt.Sprintf(" %s %s of %s (%.0f%%)", resourceName(f.Res), amount(f.Res, f.Used), amount(f.Res, f.Limit), 100*f.Used/f.Limit)
-			if !m.userBudget(f.Res) && w >= 56 {
-				text += " · default, not told"
-			}
 		}
-		style := s.Dim.Render
-		if m.userBudget(f.Res) {
-			style = s.Text.Render
-		}
-		out = append(out, "  "+m.gauge(f)+style(cut(text, max(0, w-2-gaugeWidth))))
+		out = append(out, "  "+m.gauge(f)+s.Text.Render(cut(text, max(0, w-2-gaugeWidth))))
 	}
 	return out
 }

@@ -101,6 +101,41 @@ func main() {
 		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s | %s |\n", c, n, share(in[0], n), share(in[1], n), share(in[2], known),
 			pair(calls, "%.0f"), pair(wall, "%.0f s"), pair(toks, "%.0f"))
 	}
+	tails(runs)
+}
+
+// tails prints, over every run whatever its class, the upper quantiles
+// the armed caps of an unattended run are set from (engine.ArmedLimit).
+func tails(runs []runFig) {
+	var calls, wall, toks []float64
+	for _, r := range runs {
+		calls, wall = append(calls, r.calls), append(wall, r.wall)
+		if r.known {
+			toks = append(toks, r.tokens)
+		}
+	}
+	q := func(v []float64, p float64) float64 {
+		if len(v) == 0 {
+			return 0
+		}
+		sort.Float64s(v)
+		return v[min(len(v)-1, int(p*float64(len(v))))]
+	}
+	fmt.Println("\n| every run | p50 | p90 | p99 | max | armed cap (unattended) | runs past it |")
+	fmt.Println("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+	for _, row := range []struct {
+		name string
+		v    []float64
+		res  engine.Resource
+	}{{"tool calls", calls, engine.ResToolCalls}, {"wall clock (s)", wall, engine.ResWallClock}, {"tokens", toks, engine.ResTokens}} {
+		armed, past := engine.ArmedLimit(row.res), 0
+		for _, x := range row.v {
+			if armed > 0 && x >= armed {
+				past++
+			}
+		}
+		fmt.Printf("| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %d of %d |\n", row.name, q(row.v, .5), q(row.v, .9), q(row.v, .99), q(row.v, 1), armed, past, len(row.v))
+	}
 }
 
 // replay plays one file and returns the figures of each run it ended.

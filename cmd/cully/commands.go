@@ -476,14 +476,17 @@ func stopCmd(a *app) *cobra.Command {
 	var o stopOpts
 	c := &cobra.Command{
 		Use:   "stop",
-		Short: "Pause the run: final snapshot, a summary of progress and what is left",
-		Long: `Stop this folder's (or the named) session's run gracefully: the tool call under way
-finishes by itself; the run is paused (every later hook call of the session tells the
-agent so, until cully resume); a final snapshot is taken; a summary says what the run
-did (tool calls, files modified, the checks it ran and how each last came out) and what
-is left as cully knows it (unverified edits, failing checks, open checkpoints).
---revert also puts the run's uncommitted changes back as they were at its start (files
-the run committed are kept), as cully rollback --to 0 does. cully status shows the pause.
+		Short: "Stop the run: its next tool call is refused; final snapshot and a summary",
+		Long: `Stop this folder's (or the named) session's run: the tool call under way finishes by
+itself; every later tool call is refused by the agent's host, with the reason, and the
+agent's turn ends where the host can end it (Claude Code, Codex, Gemini CLI), until
+cully resume; a final snapshot is taken; a summary says what the run did (tool calls,
+files modified, the checks it ran and how each last came out) and what is left as
+cully knows it (unverified edits, failing checks, open checkpoints).
+--soft only pauses: the agent is told at each call to make no further changes, and
+nothing is refused. --revert also puts the run's uncommitted changes back as they were
+at its start (files the run committed are kept), as cully rollback --to 0 does.
+cully status shows the stop.
 
 ` + whichChanges,
 		Example: `  cully stop
@@ -493,6 +496,7 @@ the run committed are kept), as cully rollback --to 0 does. cully status shows t
 	}
 	sessionFlags(c, &o.which, changes)
 	c.Flags().BoolVar(&o.revert, "revert", false, "also revert the run's uncommitted changes, to its start")
+	c.Flags().BoolVar(&o.soft, "soft", false, "only pause: tell the agent at each call, refuse nothing")
 	c.Flags().BoolVar(&o.force, "force", false, "with --revert: revert the rest when a file's content is held by no snapshot, leaving that file as it is")
 	return c
 }
@@ -500,20 +504,24 @@ the run committed are kept), as cully rollback --to 0 does. cully status shows t
 func resumeCmd(a *app) *cobra.Command {
 	var o resumeOpts
 	c := &cobra.Command{
-		Use:   "resume --reason TEXT",
-		Short: "End a pause (cully stop) with a note of why the run may go on",
-		Long: `Resume this folder's (or the named) session's paused run: the agent is no longer told it
-is paused, and --reason is recorded in the journal (also after a failed rollback, whose
-warning it clears). Every budget the run has exceeded is doubled, as seed 001 answers a
-false positive (legitimate, repetitive work), and the note says which (docs/run-control.md).
+		Use:   "resume [--raise] [--reason TEXT]",
+		Short: "Let a stopped or halted run go on; --raise doubles the budget it reached",
+		Long: `Resume this folder's (or the named) session's stopped, paused or halted run: its tool
+calls run again, and --reason is recorded in the journal (also after a failed rollback,
+whose warning it clears). --raise doubles every budget the run has reached, as seed 001
+answers a false positive (legitimate, repetitive work); a run halted at its budget needs
+it. A note (--reason) is required to override cully: with --raise, or after a halt of
+enforce mode; lifting your own cully stop needs none (docs/run-control.md).
 
 ` + whichChanges,
-		Example: `  cully resume --reason "the bulk rename is legitimate"`,
-		Args:    a.noArgs,
-		RunE:    func(*cobra.Command, []string) error { return a.resume(o) },
+		Example: `  cully resume
+  cully resume --raise --reason "the bulk rename is legitimate"`,
+		Args: a.noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.resume(o) },
 	}
 	sessionFlags(c, &o.which, changes)
-	c.Flags().StringVar(&o.reason, "reason", "", "why the run may go on (required; recorded)")
+	c.Flags().StringVar(&o.reason, "reason", "", "why the run may go on (recorded; required with --raise or after a halt of enforce mode)")
+	c.Flags().BoolVar(&o.raise, "raise", false, "double every budget the run has reached (seed 001: 2×)")
 	return c
 }
 

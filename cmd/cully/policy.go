@@ -101,42 +101,50 @@ func (a *app) policyDoc(o policyOpts) (string, error) {
 	w("Task class: %s (%s). Regenerate it after a change: `cully policy init --force`.\n\n", class, classNote)
 
 	w("## 1. Run Budget Table\n\n")
-	w("Limit is what cully enforces: your `[budget]` in the user config, else the class default. ")
+	w("Limit is what cully enforces: your `[budget]` in the user config; with none, an attended run has no limit and a run nobody watches (headless, print mode, `codex exec`) gets cully's cap, set far above every run of the development corpus (500 tool calls, 6 hours, 2,000,000 tokens). ")
 	w("Current Setting is what the agents' own configuration sets (%s); `none` where it sets nothing. ", read)
-	w("Recommended is seed 001's default for the class.\n\n")
+	w("Recommended is seed 001's default for the class, for reference: ordinary, approved tasks pass it, so cully never applies it by itself.\n\n")
 	w("| Resource | Limit | Current Setting | Recommended |\n| --- | --- | --- | --- |\n")
 	for _, res := range []engine.Resource{engine.ResWallClock, engine.ResTokens, engine.ResToolCalls, engine.ResCost} {
-		w("| %s | %s | %s | %s |\n", policyResName(res), policyLimit(res, class, b), policyCurrent(res, settings), policyRecommended(res, class))
+		w("| %s | %s | %s | %s |\n", policyResName(res), policyLimit(res, b), policyCurrent(res, settings), policyRecommended(res, class))
 	}
-	w("\ncully judges the budgets before each tool call: a budget warning within 10%% of a limit, budget exceeded at it, ")
+	w("\ncully judges the budgets before each tool call, subagents' included: a budget warning within 10%% of a limit, the budget reached at it, ")
 	w("summary-only past 80%% of the token budget. Tokens and cost are the host's own figures (`unknown` where the host gives none, and then that budget never fires). ")
-	w("`cully resume --reason TEXT` doubles each budget the run exceeded. `cully status` shows them.\n\n")
+	w("In enforce mode, at a budget the call in flight finishes, the run is halted (its state kept) and the next call is refused with the figures; `cully resume --raise --reason TEXT` doubles each budget the run reached and lets it go on. `cully status` shows them.\n\n")
 
 	w("## 2. Checkpoint Policy\n\n")
 	w("- Frequency: a snapshot at the run's start (step 0, the baseline), then every 10 tool calls or every 120 seconds (with a call since), whichever comes first; also when the agent ends its turn, before a rollback, at `cully stop`, and by hand (`cully snapshot`). `CULLY_SNAPSHOTS=off` turns them off.\n")
 	w("- Format: one JSON file per step with exactly `run_id` (the run's UUID), `step`, `timestamp` (ISO 8601, UTC), `state_snapshot` (the serialized state, with the git tree of the work tree at that step) and `files_modified` (every file that differs from the run's start).\n")
 	w("- Storage: `$CULLY_HOME/runs/<run_id>/snapshot-NNNNNN.json`, the content in one store per repository (`$CULLY_HOME/stores/`: stored once, capped and pruned, no secret file), which never writes to the repository. `cully snapshots` lists them; before and after each call that may change files a mark tells the agent's changes from the user's, and a rollback reverts only the agent's.\n")
-	w("- A snapshot that fails is recorded and shown (`cully status`: `snapshot N FAILED`); the agent is told once that changes from there cannot be rolled back. It is not halted.\n\n")
+	w("- A snapshot that fails is recorded and shown (`cully status`: `snapshot N FAILED`); the agent is told once that changes from there cannot be rolled back. In enforce mode, set by you, the run halts.\n\n")
 
 	w("## 3. Runaway Detection Rules\n\n")
 	w("1. 3 consecutive identical tool calls (tool and whole input, with the same result), judged before the fourth.\n")
-	w("2. Token usage past 80%% of the budget with under 20%% of the task complete, progress read from the agent's own plan (its todo tool); with no plan or no token figure it never fires.\n")
-	w("3. No file modified in the last 10 tool calls of a run that has modified a file.\n\n")
+	w("2. Token usage past 80%% of the budget with under 20%% of the task complete, progress read from the agent's own plan (its todo tool); with no plan, a run that has modified no file has done none of it; with no token figure it never fires.\n")
+	w("3. No progress in the last 10 tool calls of a run that has modified a file: progress is a modification, or a check run for the first time since one (tests and a lint after an edit verify it).\n\n")
 	if userBudget {
-		w("Each is raised once per occasion, shown in `cully status` and the panel, and told to the agent (you set a `[budget]`). ")
+		w("Each is raised once per occasion, shown in `cully status` and the panel, and told to the agent (you set a `[budget]`).\n\n")
 	} else {
-		w("Each is raised once per occasion and shown in `cully status` and the panel; it is told to the agent only once you set a `[budget]` in the user config (none is set). ")
+		w("Each is raised once per occasion and shown in `cully status` and the panel; it is told to the agent once you set a `[budget]` in the user config (none is set), or in a run nobody watches.\n\n")
 	}
-	w("In advise mode cully warns and never refuses a call. In enforce mode (`[budget] mode = \"enforce\"`; unset, unattended sessions are enforced and attended ones advised) an exceeded budget or a runaway told to the agent also halts the run: every later tool call is refused where cully can refuse one through the host (Claude Code today; the other hosts are told), until `cully resume --reason`. `cully stop` pauses a run in either mode.\n\n")
+	switch b.Mode {
+	case engine.ModeEnforce:
+		w("Mode: enforce (`[budget] mode = \"enforce\"`, set by you). A budget reached, or a runaway told to the agent, halts the run: the next tool call and every later one are refused through the host's own hook contract, with the reason, until `cully resume`.\n\n")
+	case engine.ModeAdvise:
+		w("Mode: advise (`[budget] mode = \"advise\"`, set by you). cully tells the agent and refuses no call, whatever a run uses; only `cully stop` refuses calls.\n\n")
+	default:
+		w("Mode: auto (no `[budget] mode` set). An attended run is advised: told, never refused. A run nobody watches is enforced at its budgets (yours, or cully's cap): the next call past one is refused until `cully resume --raise`. Runaways halt a run only in enforce mode, set by you.\n\n")
+	}
+	w("cully never refuses a call unless you ask it to: `cully stop`, enforce mode, or a budget of a run nobody watches.\n\n")
 
 	w("## 4. Graceful Shutdown Sequence\n\n")
-	w("`cully stop [--revert]`:\n\n")
-	w("1. The tool call under way completes by itself (cully cannot interrupt a tool).\n")
-	w("2. The run is set to paused first: the agent hears it before its next tool call, and at each later one until `cully resume --reason TEXT`.\n")
+	w("`cully stop [--soft] [--revert]`:\n\n")
+	w("1. The tool call under way completes by itself (cully cannot interrupt a tool); where the host can end the agent's loop, it ends after it.\n")
+	w("2. The run is halted first: the agent's next tool call is refused, with the reason, and every later one until `cully resume` (in any mode). `--soft` only pauses: the agent is told at each call, nothing is refused.\n")
 	w("3. A final snapshot is written (reason `stop`).\n")
 	w("4. A summary of progress and remaining work is printed: tool calls, edits, files modified, each check and how it last came out, and what is left as cully knows it.\n")
 	w("5. With `--revert`, the run's uncommitted partial changes are reverted to its start (files it committed are kept); the final snapshot is the undo.\n\n")
-	w("`cully resume --reason TEXT` ends the pause, records the reason, and doubles each budget the run exceeded.\n\n")
+	w("`cully resume` ends the stop; `--reason TEXT` is recorded, and required to override cully (after a halt of enforce mode, or with `--raise`, which doubles each budget the run reached).\n\n")
 
 	w("## 5. Rollback Policy\n\n")
 	w("- Mechanism: `cully rollback [--to STEP] [--dry-run]` puts back the files the run modified (`files_modified`) as they were at snapshot STEP (default: the last; `--to 0`: the run's start), and only those: surgical, not full-repo. The state before is snapshotted first, so a rollback can be undone.\n")
@@ -174,7 +182,7 @@ func policyQuantity(r engine.Resource, v float64) string {
 	return fmt.Sprintf("$%.2f", v)
 }
 
-func policyLimit(r engine.Resource, class engine.TaskClass, b engine.BudgetConfig) string {
+func policyLimit(r engine.Resource, b engine.BudgetConfig) string {
 	var user float64
 	switch r {
 	case engine.ResWallClock:
@@ -189,8 +197,8 @@ func policyLimit(r engine.Resource, class engine.TaskClass, b engine.BudgetConfi
 	if user > 0 {
 		return policyQuantity(r, user) + " (your [budget])"
 	}
-	if d := engine.DefaultLimit(r, class); d > 0 {
-		return policyQuantity(r, d) + " (" + string(class) + " default)"
+	if a := engine.ArmedLimit(r); a > 0 {
+		return "none when attended; " + policyQuantity(r, a) + " for a run nobody watches (cully's cap)"
 	}
 	return "none (no cost budget without [budget] cost_usd)"
 }

@@ -140,6 +140,10 @@ type checkReport struct {
 type noteReport struct {
 	At   time.Time `json:"at"`
 	Note string    `json:"note"`
+	// A halt's: what halted the run ("cully stop", "enforce mode: a
+	// budget") and the command that lets it go on.
+	By     string `json:"by,omitempty"`
+	Resume string `json:"resume,omitempty"`
 }
 
 type failureReport struct {
@@ -188,7 +192,10 @@ func buildRunReport(h store.Home, st *engine.State, now time.Time, cfg *engine.C
 		rep.Resumed = &noteReport{At: unixTime(p.At), Note: p.Note}
 	}
 	if p := r.Halted; p != nil {
-		rep.Halted, rep.State = &noteReport{At: unixTime(p.At), Note: p.Note}, "halted"
+		rep.Halted, rep.State = &noteReport{At: unixTime(p.At), Note: p.Note, By: engine.HaltCause(p), Resume: engine.ResumeCommand(p)}, "halted"
+		if p.By == engine.HaltStop {
+			rep.State = "stopped"
+		}
 	}
 	if f := r.RollbackFailed; f != nil {
 		rf := &rollbackFailed{failureReport: failureReport{Step: f.Step, At: unixTime(f.At), Error: f.Error}}
@@ -210,9 +217,13 @@ func printRun(w io.Writer, r *runReport, now time.Time) {
 	case r.RollbackFailed != nil:
 		state = " · ROLLBACK FAILED"
 	case r.Halted != nil:
-		state = fmt.Sprintf(" · HALTED since %s (enforce mode: every tool call refused; `cully resume --reason` goes on)", r.Halted.At.Format(time.RFC3339))
+		word := "HALTED"
+		if r.State == "stopped" {
+			word = "STOPPED"
+		}
+		state = fmt.Sprintf(" · %s since %s (%s: every tool call refused; `%s` goes on)", word, r.Halted.At.Format(time.RFC3339), r.Halted.By, r.Halted.Resume)
 	case r.Paused != nil:
-		state = fmt.Sprintf(" · PAUSED since %s (cully stop; `cully resume --reason` goes on)", r.Paused.At.Format(time.RFC3339))
+		state = fmt.Sprintf(" · PAUSED since %s (cully stop --soft: the agent is told, nothing refused; `cully resume` goes on)", r.Paused.At.Format(time.RFC3339))
 	}
 	fmt.Fprintf(w, "run      %s (task %d) · %d calls · %d edits%s\n", shortID(r.ID), r.Task, r.ToolCalls, r.Edits, state)
 	s := r.Snapshots

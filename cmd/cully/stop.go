@@ -14,11 +14,14 @@ type stopOpts struct {
 	which
 	revert bool
 	force  bool
+	soft   bool
 }
 
 // stop is seed 001's graceful shutdown. The agent's current tool call
-// finishes by itself (cully cannot interrupt it); the run is paused first,
-// so the agent hears it at its very next call while the rest is done;
+// finishes by itself (cully cannot interrupt it); the run is halted first,
+// so the host refuses the agent's very next call (and ends its loop where
+// it can) while the rest is done — with --soft only paused: the agent is
+// told at each call, never refused;
 // then the final snapshot, the summary of progress and of what is left,
 // and with --revert the run's uncommitted changes undone (to its start).
 func (a *app) stop(o stopOpts) error {
@@ -28,7 +31,11 @@ func (a *app) stop(o stopOpts) error {
 	}
 	now, _ := a.now()
 	r := st.Run
-	if _, err := a.record(h, &engine.Event{Agent: "cully", Session: st.Session, Hook: "stop", Kind: engine.KindPause, Run: r.ID, Note: "cully stop"}); err != nil {
+	how, note := engine.PauseHalt, "cully stop"
+	if o.soft {
+		how, note = engine.PauseSoft, "cully stop --soft"
+	}
+	if _, err := a.record(h, &engine.Event{Agent: "cully", Session: st.Session, Hook: "stop", Kind: engine.KindPause, Source: how, Run: r.ID, Note: note}); err != nil {
 		return fail(errorCode(err), err, "cannot pause run %s: %s", shortID(r.ID), plain(err))
 	}
 	req := runs.Request{Session: st.Session, Run: r.ID, Task: r.Task, Reason: string(engine.SnapStop), Calls: r.Calls, Dir: st.Cwd, Now: now, Policy: a.policy(h)}
@@ -74,7 +81,11 @@ func (a *app) stop(o stopOpts) error {
 // it, what was reverted, and how to go on.
 func printStop(w io.Writer, st *engine.State, final *runs.Snapshot, plan *runs.Plan, reverted bool) {
 	r := st.Run
-	fmt.Fprintf(w, "cully stop: run %s (session %s, task %d) is paused\n", r.ID, shortID(st.Session), r.Task)
+	if r.Halted != nil {
+		fmt.Fprintf(w, "cully stop: run %s (session %s, task %d) is stopped\n", r.ID, shortID(st.Session), r.Task)
+	} else {
+		fmt.Fprintf(w, "cully stop: run %s (session %s, task %d) is paused\n", r.ID, shortID(st.Session), r.Task)
+	}
 	if final != nil {
 		fmt.Fprintf(w, "final snapshot: step %d, %s\n", final.Step, final.Timestamp)
 	} else {
@@ -118,7 +129,11 @@ func printStop(w io.Writer, st *engine.State, final *runs.Snapshot, plan *runs.P
 			fmt.Fprintf(w, "; undo with: cully rollback --to %d\n", plan.Undo)
 		}
 	}
-	fmt.Fprintln(w, "the agent is told at its next tool call that the run is paused; to go on: cully resume --reason \"why\"")
+	if r.Halted != nil {
+		fmt.Fprintln(w, "the agent's next tool call is refused, and its host ends the turn where it can; to go on: cully resume")
+		return
+	}
+	fmt.Fprintln(w, "the agent is told at each tool call that the run is paused (--soft: nothing is refused); to go on: cully resume")
 }
 
 func outcomeWord(o engine.Outcome) string {
@@ -134,17 +149,18 @@ func outcomeWord(o engine.Outcome) string {
 type resumeOpts struct {
 	which
 	reason string
+	raise  bool
 }
 
-// resume ends a pause (and a failed rollback's escalation) with the user's
-// note, which the journal keeps, and doubles every budget the run has
-// exceeded (seed 001's answer to a false positive). A run that exceeded a
-// budget may be resumed without a pause: the doubling is what it asks for.
+// resume ends a stop, a pause or a halt (and a failed rollback's
+// escalation). --raise doubles every budget the run has reached (seed
+// 001's answer to a false positive: legitimate, repetitive work, resumed
+// at 2× with a note of why); a run halted at its budget needs it, as
+// without it the next call would be past the budget again. The note
+// (--reason, recorded in the journal) is what overrides cully: it is
+// required but for lifting the user's own stop.
 func (a *app) resume(o resumeOpts) error {
 	reason := strings.TrimSpace(o.reason)
-	if reason == "" {
-		return fmt.Errorf("%w: cully resume needs --reason TEXT: why the run may go on (it is recorded)", errUsage)
-	}
 	h, st, _, err := a.runOf(o.which, changes)
 	if err != nil {
 		return err
@@ -153,29 +169,49 @@ func (a *app) resume(o resumeOpts) error {
 	now, _ := a.now()
 	cfg := a.config()
 	exceeded := exceededBudgets(st, now, &cfg)
-	if r.Paused == nil && r.RollbackFailed == nil && len(exceeded) == 0 {
-		return fail(codeNotPaused, nil, "run %s of session %s is not paused (`cully stop` pauses it)", shortID(r.ID), shortID(st.Session))
+	if r.Paused == nil && r.Halted == nil && r.RollbackFailed == nil && len(exceeded) == 0 {
+		return fail(codeNotPaused, nil, "run %s of session %s is not stopped (`cully stop` stops it)", shortID(r.ID), shortID(st.Session))
 	}
-	if _, err := a.record(h, &engine.Event{Agent: "cully", Session: st.Session, Hook: "resume", Kind: engine.KindResume, Run: r.ID, Note: reason}); err != nil {
+	byUser := r.Halted == nil || r.Halted.By == engine.HaltStop
+	switch {
+	case o.raise && reason == "":
+		return fmt.Errorf("%w: cully resume --raise needs --reason TEXT: why the run may use more (it is recorded)", errUsage)
+	case !byUser && reason == "":
+		return fmt.Errorf("%w: cully halted this run (%s); cully resume needs --reason TEXT: why it may go on (it is recorded)", errUsage, engine.HaltCause(r.Halted))
+	case !o.raise && r.Halted != nil && r.Halted.By == engine.HaltBudget && len(exceeded) > 0:
+		return fmt.Errorf("%w: run %s stopped at its budget (%s): `cully resume --raise --reason TEXT` doubles it and lets the run go on", errUsage, shortID(r.ID), strings.Join(exceeded, ", "))
+	}
+	how := engine.ResumeKeep
+	if o.raise {
+		how = engine.ResumeRaise
+	}
+	if _, err := a.record(h, &engine.Event{Agent: "cully", Session: st.Session, Hook: "resume", Kind: engine.KindResume, Source: how, Run: r.ID, Note: reason}); err != nil {
 		return fail(errorCode(err), err, "cannot resume run %s: %s", shortID(r.ID), plain(err))
 	}
-	fmt.Fprintf(termSafe{a.stdout}, "resumed run %s (session %s); recorded: %q\n", shortID(r.ID), shortID(st.Session), reason)
-	if len(exceeded) == 0 {
-		fmt.Fprintln(a.stdout, "the agent is no longer told the run is paused; no budget was exceeded, so none was doubled")
-		return nil
+	out := termSafe{a.stdout}
+	if reason != "" {
+		fmt.Fprintf(out, "resumed run %s (session %s); recorded: %q\n", shortID(r.ID), shortID(st.Session), reason)
+	} else {
+		fmt.Fprintf(out, "resumed run %s (session %s)\n", shortID(r.ID), shortID(st.Session))
 	}
-	fmt.Fprintf(a.stdout, "doubled: %s (the budgets the run had exceeded)\n", strings.Join(exceeded, ", "))
+	switch {
+	case o.raise && len(exceeded) > 0:
+		fmt.Fprintf(out, "doubled: %s (the budgets the run had reached)\n", strings.Join(exceeded, ", "))
+	case o.raise:
+		fmt.Fprintln(out, "no budget was reached, so none was raised")
+	case len(exceeded) > 0:
+		fmt.Fprintf(out, "still past its budget: %s (`cully resume --raise` doubles it)\n", strings.Join(exceeded, ", "))
+	}
+	fmt.Fprintln(out, "the agent's calls run again")
 	return nil
 }
 
-// exceededBudgets names the budgets the run has used up as of now: those a
-// resume doubles (the reducer decides the same from the resume event).
+// exceededBudgets names the budgets a resume with --raise doubles as of
+// now (the reducer decides the same from the resume event).
 func exceededBudgets(st *engine.State, now time.Time, cfg *engine.Config) []string {
 	var out []string
-	for _, f := range st.Figures(now, cfg) {
-		if f.Known && f.Limit > 0 && f.Used >= f.Limit {
-			out = append(out, strings.ReplaceAll(string(f.Res), "_", " "))
-		}
+	for _, r := range st.Raisable(now, cfg) {
+		out = append(out, strings.ReplaceAll(string(r), "_", " "))
 	}
 	return out
 }

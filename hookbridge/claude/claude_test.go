@@ -325,3 +325,19 @@ func TestDecodeClaudeTodoProgress(t *testing.T) {
 		t.Fatalf("an empty list: plan %+v, err %v", ev.Plan, err)
 	}
 }
+
+// StopFailure (captured: the mock API answered 400) is a turn's end on an
+// error the client could not recover from.
+func TestStopFailureIsAHostError(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "hooks", "StopFailure.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := Agent{}.Decode(raw, hookbridge.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Kind != engine.KindStop || ev.Source != engine.StopError || ev.Note != "unknown" {
+		t.Fatalf("kind %s source %q note %q", ev.Kind, ev.Source, ev.Note)
+	}
+}

@@ -92,6 +92,8 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env, memo shellMemo) (*engi
 		ev.Source = "start"
 	case "SubagentStop":
 		ev.Source = "stop"
+	case "StopFailure": // the turn ended on an error the client could not recover from (the API's)
+		ev.Source, ev.Note = engine.StopError, hookbridge.Preview(p.Str("error"))
 	}
 	switch ev.Kind {
 	case engine.KindPreTool, engine.KindPostTool:

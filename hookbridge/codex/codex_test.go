@@ -324,16 +324,16 @@ func TestCompleteReadIsBounded(t *testing.T) {
 	}
 	pos := engine.TranscriptPos{}
 	var u engine.HostUsage
-	if !readRollout(path, &pos, &u) {
+	if !readRollout(path, &pos, &u, nil) {
 		t.Fatal("nothing read")
 	}
 	if pos.Off != int64(b.Len()) || len(pos.Exits) != 1 || pos.Exits[0].ID != "new" {
 		t.Errorf("read to %d of %d, exits %s: want the end, and only the newest outcome", pos.Off, b.Len(), jsonOf(pos.Exits))
 	}
-	if readRollout(path, &pos, &u) {
+	if readRollout(path, &pos, &u, nil) {
 		t.Error("nothing new, yet the position moved")
 	}
-	if readRollout(filepath.Join(dir, "missing"), &pos, &u) || readRollout(dir, &pos, &u) {
+	if readRollout(filepath.Join(dir, "missing"), &pos, &u, nil) || readRollout(dir, &pos, &u, nil) {
 		t.Error("a missing rollout, or a folder, must read as nothing")
 	}
 }
@@ -614,6 +614,22 @@ func TestHookShellTakesEnv(t *testing.T) {
 	} {
 		if got := hookShellTakesEnv(c.shells); got != c.want {
 			t.Errorf("hookShellTakesEnv(%q) = %v, want %v", c.shells, got, c.want)
+		}
+	}
+}
+
+// The rollout's first line says who runs the session: `codex exec`
+// (originator codex_exec, source exec) runs with nobody watching.
+func TestRolloutSaysExecIsHeadless(t *testing.T) {
+	for line, exec := range map[string]bool{
+		`{"timestamp":"2026-11-30T12:00:00Z","type":"session_meta","payload":{"id":"s","originator":"codex_exec","source":"exec","cwd":"/p"}}`: true,
+		`{"timestamp":"2026-11-30T12:00:00Z","type":"session_meta","payload":{"id":"s","originator":"codex-tui","source":"cli","cwd":"/p"}}`:   false,
+	} {
+		var meta rolloutMeta
+		var u engine.HostUsage
+		readLine([]byte(line), &engine.TranscriptPos{}, &u, &meta)
+		if !meta.seen || meta.exec != exec {
+			t.Errorf("%s: %+v, want exec %v", line, meta, exec)
 		}
 	}
 }

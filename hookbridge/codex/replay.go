@@ -120,6 +120,9 @@ type player struct {
 	// parent's work, replayed from the parent's own rollout, not the fork's.
 	forkID  string
 	copying bool
+	// headless: the rollout's session_meta says `codex exec` ran it; the
+	// session start says so (Event.Attended), as the hook's Complete does.
+	headless bool
 }
 
 func newPlayer(cfg *engine.Config, fn func(ev *engine.Event) error) *player {
@@ -243,6 +246,9 @@ func (p *player) line(line []byte) error {
 		if !first {
 			src = srcResume
 		}
+		if first {
+			p.headless = pl.Str("originator") == "codex_exec" || pl.Str("source") == "exec"
+		}
 		o := p.base(hookStart)
 		o["source"] = src
 		return p.decode(o, at, nil)
@@ -269,7 +275,7 @@ func (p *player) line(line []byte) error {
 func (p *player) event(typ, line []byte, pl jsonlite.Object, at time.Time) error {
 	pos := engine.TranscriptPos{}
 	u := p.usage
-	readLine(line, &pos, &u) // the hook's own reading: outcomes and figures
+	readLine(line, &pos, &u, nil) // the hook's own reading: outcomes and figures
 	if !u.Equal(&p.usage) {
 		p.usage, p.fresh = u, true
 	}
@@ -561,6 +567,10 @@ func (p *player) decode(o jsonlite.Object, at time.Time, end *ended) error {
 	}
 	ev.TranscriptPath = ""
 	ev.Usage = nil
+	if ev.Kind == engine.KindSessionStart {
+		attended := !p.headless
+		ev.Attended = &attended
+	}
 	if p.fresh {
 		u := p.usage
 		if p.model != nil {

@@ -55,8 +55,13 @@ func (Agent) Complete(raw []byte, env hookbridge.Env, ev *engine.Event, st *engi
 		if st.Transcript != nil && st.Transcript.File == pos.File {
 			pos = *st.Transcript.Clone()
 		}
-		if readRollout(ev.TranscriptPath, &pos, &usage) {
+		var meta rolloutMeta
+		if readRollout(ev.TranscriptPath, &pos, &usage, &meta) {
 			ev.Transcript = &pos
+		}
+		if meta.seen { // the rollout's first line: `codex exec` runs with nobody watching
+			attended := !meta.exec
+			ev.Attended = &attended
 		}
 		if ev.Kind == engine.KindPostTool && ev.ToolUseID != "" {
 			if end, ok := claim(&pos, ev.ToolUseID); ok {
@@ -91,7 +96,7 @@ func claim(pos *engine.TranscriptPos, id string) (ended, bool) {
 // readRollout reads what was written to the rollout after pos.Off, up to
 // its last whole line, into pos (the outcomes) and u (the token counts). It
 // reports whether it moved pos.
-func readRollout(path string, pos *engine.TranscriptPos, u *engine.HostUsage) bool {
+func readRollout(path string, pos *engine.TranscriptPos, u *engine.HostUsage, meta *rolloutMeta) bool {
 	lines, next, rewritten, ok := hookbridge.ReadOn(path, pos.Off, maxRead)
 	if rewritten { // shorter than what was read of it: rewritten, read anew
 		pos.Off, pos.Exits = 0, nil
@@ -100,7 +105,7 @@ func readRollout(path string, pos *engine.TranscriptPos, u *engine.HostUsage) bo
 		return false
 	}
 	for _, line := range lines {
-		readLine(line, pos, u)
+		readLine(line, pos, u, meta)
 	}
 	if n := len(pos.Exits); n > maxExits {
 		pos.Exits = append(pos.Exits[:0:0], pos.Exits[n-maxExits:]...)
@@ -108,6 +113,11 @@ func readRollout(path string, pos *engine.TranscriptPos, u *engine.HostUsage) bo
 	pos.Off = next
 	return true
 }
+
+// rolloutMeta is what the rollout's first line (session_meta) says of the
+// session: seen, and whether `codex exec` runs it (originator
+// "codex_exec", source "exec"): headless, nobody watching.
+type rolloutMeta struct{ seen, exec bool }
 
 // skipLine ends a walk of a rollout line's members early: the line holds
 // nothing the hook reads, or what it reads has been found.
@@ -118,15 +128,16 @@ const skipLine = decodeError("skip")
 //	{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"CommandExecution","id":"call_1","status":"failed","exit_code":3,…}}}
 //	{"type":"event_msg","payload":{"type":"task_started","model_context_window":258400,…}}
 //	{"type":"token_usage_record","payload":{"usage":{"input_tokens":1000,…},"thread_token_usage":{"input_tokens":1000,"output_tokens":50,…}}}
+//	{"type":"session_meta","payload":{"originator":"codex_exec","source":"exec",…}}
 //
 // Other lines are left at their "type", which comes before their payload.
-func readLine(line []byte, pos *engine.TranscriptPos, u *engine.HostUsage) {
+func readLine(line []byte, pos *engine.TranscriptPos, u *engine.HostUsage, meta *rolloutMeta) {
 	var typ, payload []byte
 	_ = jsonlite.Members(line, func(k, v []byte) error {
 		switch string(k) {
 		case `"type"`:
 			typ = v
-			if string(v) != `"event_msg"` && string(v) != `"token_usage_record"` {
+			if string(v) != `"event_msg"` && string(v) != `"token_usage_record"` && string(v) != `"session_meta"` {
 				return skipLine
 			}
 		case `"payload"`:
@@ -141,6 +152,12 @@ func readLine(line []byte, pos *engine.TranscriptPos, u *engine.HostUsage) {
 		return
 	}
 	p := jsonlite.AsObject(payload)
+	if string(typ) == `"session_meta"` {
+		if meta != nil {
+			meta.seen, meta.exec = true, p.Str("originator") == "codex_exec" || p.Str("source") == "exec"
+		}
+		return
+	}
 	if string(typ) == `"token_usage_record"` {
 		if last := p.Sub("usage"); last != nil {
 			setInt(&u.ContextTokens, last["input_tokens"])

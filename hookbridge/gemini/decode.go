@@ -92,6 +92,9 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 	if ev.Kind != engine.KindPostTool {
 		return
 	}
+	if ev.Tool == "write_todos" { // the agent's plan: the token runaway's measure of progress
+		ev.Plan = todoProgress(in)
+	}
 	resp := p.Sub("tool_response")
 	if isShell {
 		shellOutcome(ev, resp)
@@ -226,4 +229,25 @@ func checkOutput(ev *engine.Event, resp jsonlite.Object, command string) {
 		return
 	}
 	hookbridge.TakeOutputOutcome(ev, outcome, head, tail)
+}
+
+// todoProgress reads write_todos' list ({"todos":[{"description",
+// "status"}]}, status pending, in_progress, completed or cancelled): items
+// done of those not cancelled.
+func todoProgress(in jsonlite.Object) *engine.PlanProgress {
+	p := &engine.PlanProgress{}
+	for _, raw := range in.Items("todos") {
+		switch jsonlite.AsObject(raw).Str("status") {
+		case "cancelled":
+		case "completed":
+			p.Done++
+			p.Total++
+		default:
+			p.Total++
+		}
+	}
+	if p.Total == 0 {
+		return nil
+	}
+	return p
 }

@@ -217,3 +217,15 @@ func TestSessionUsage(t *testing.T) {
 		t.Error("a log without replies gave figures")
 	}
 }
+
+// write_todos is the agent's plan: its items done of those not cancelled.
+func TestWriteTodosIsThePlan(t *testing.T) {
+	raw := `{"session_id":"s","hook_event_name":"AfterTool","cwd":"/p","tool_name":"write_todos","tool_input":{"todos":[{"description":"a","status":"completed"},{"description":"b","status":"in_progress"},{"description":"c","status":"cancelled"},{"description":"d","status":"pending"}]},"tool_response":{"llmContent":"ok"}}`
+	ev, err := Agent{}.Decode([]byte(raw), hookbridge.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Plan == nil || ev.Plan.Done != 1 || ev.Plan.Total != 3 {
+		t.Fatalf("plan %+v, want 1 of 3", ev.Plan)
+	}
+}
