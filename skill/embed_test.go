@@ -34,7 +34,7 @@ func TestRunControlSkill(t *testing.T) {
 	if !strings.HasPrefix(text, "---\nname: autonomous-run-control\ndescription: ") || !strings.Contains(text[4:], "\n---\n") {
 		t.Fatal("run-control SKILL.md must start with frontmatter naming the skill and describing it")
 	}
-	for _, must := range []string{"[budget]", "cully status", "cully snapshots", "cully snapshot`", "cully stop", "cully rollback --to STEP --dry-run", "cully resume --reason", "budget warning", "summary-only", "runaway", "references/checkpoint-rules.md", "references/failure-escalation.md"} {
+	for _, must := range []string{"[budget]", "cully status", "cully snapshots", "cully snapshot`", "cully stop", "cully rollback --to STEP --dry-run", "cully resume --raise --reason", "budget warning", "summary-only", "runaway", "references/checkpoint-rules.md", "references/failure-escalation.md"} {
 		if !strings.Contains(text, must) {
 			t.Errorf("run-control skill lacks %q", must)
 		}
@@ -44,7 +44,7 @@ func TestRunControlSkill(t *testing.T) {
 			t.Errorf("checkpoint-rules.md lacks %s", must)
 		}
 	}
-	for _, must := range []string{"snapshot N FAILED", "ROLLBACK FAILED", "runaway", "budget exceeded"} {
+	for _, must := range []string{"snapshot N FAILED", "ROLLBACK FAILED", "runaway", "budget reached"} {
 		if !strings.Contains(strings.ToLower(files[2].Text), strings.ToLower(must)) {
 			t.Errorf("failure-escalation.md lacks %q", must)
 		}

@@ -21,7 +21,8 @@ func newRoot(a *app) *cobra.Command {
 On every tool call the agent runs cully-hook: cully records the call in a shared
 journal, applies local rules (no model call) and hands the agent a short,
 deduplicated nudge when it loops, re-reads, explores without acting, or edits
-without checking. It never blocks the agent.
+without checking. It refuses a call only when you ask it to: cully stop,
+enforce mode, or the budget of a run nobody watches.
 
 Environment: CULLY_HOME (state dir), CULLY_CONFIG (config file), CULLY_GUARD=off
 (no nudges), CULLY_NOW (RFC 3339 fixed clock; anything else is an error),
