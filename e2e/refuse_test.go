@@ -16,7 +16,7 @@ import (
 // The refusal tests: in each real client, a user budget of 3 tool calls in
 // enforce mode halts the run at the 4th call, which the host refuses
 // through its own hook contract (the call's file is never made), the
-// reason reaching the model; after `cully resume` the same session's calls
+// reason reaching the model; after `cully resume --raise` the same session's calls
 // run again. Every call creates a file of its own, so what ran is on disk.
 
 // enforce3 is the user config: a budget of 3 tool calls, enforced.
@@ -81,10 +81,11 @@ func runClient(t *testing.T, env []string, dir, bin string, args ...string) stri
 	return out.String()
 }
 
-// resume runs `cully resume` in the project: the run's halt ends.
+// resume runs `cully resume --raise` in the project: the run's halt ends
+// and its budget doubles.
 func resume(t *testing.T, env []string, project string) {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(binDir, "cully"), "resume", "--reason", "e2e: the calls are legitimate")
+	cmd := exec.Command(filepath.Join(binDir, "cully"), "resume", "--raise", "--reason", "e2e: the calls are legitimate")
 	cmd.Env, cmd.Dir = env, project
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("cully resume: %v\n%s", err, out)
@@ -108,7 +109,7 @@ func halts(records []map[string]any) map[string]int {
 // Claude Code: the 4th call is denied and the session stopped there
 // (continue false); the reason is the stop's, shown to the user, and the
 // model reads it in the refused call's result once the session is resumed
-// after `cully resume`, whose calls then run.
+// after `cully resume --raise`, whose calls then run.
 func TestClaudeRefusesAHaltedRun(t *testing.T) {
 	start := time.Now()
 	s := newSession(t, calls(touches("refuse", 6), bash))
@@ -145,7 +146,7 @@ func TestClaudeRefusesAHaltedRun(t *testing.T) {
 
 // Codex: the 4th call and every one after it are denied (PreToolUse takes
 // no continue:false), the model reading "Command blocked by PreToolUse
-// hook: <reason>" as each one's output; after `cully resume` the resumed
+// hook: <reason>" as each one's output; after `cully resume --raise` the resumed
 // session's calls run.
 func TestCodexRefusesAHaltedRun(t *testing.T) {
 	start := time.Now()
@@ -172,18 +173,9 @@ func TestCodexRefusesAHaltedRun(t *testing.T) {
 	t.Logf("halted in %v; resumed, 2 more calls in %v", halted, time.Since(start)-halted)
 }
 
-// deferredRuns is how many calls run, under a budget of 3 enforced, in a
-// host whose pre-tool answers carry no nudge (Gemini CLI, opencode: the
-// adapter marks the event Defer). The engine decides the halt as it tells
-// the exceeded budget, and on such a host it tells it at the 4th call's
-// post-tool event: the 4th call runs, and the 5th is the first refused.
-// Once the engine decides the halt at the 4th call's pre-tool event
-// whatever the host, this is 3, as in every other host.
-const deferredRuns = 4
-
-// Gemini CLI: the first call of the halted run is denied (BeforeTool
-// deny), the model reading "Tool execution blocked: <reason>" as its
-// result; after `cully resume` the resumed session's calls run.
+// Gemini CLI: the 4th call and every one after it are denied (BeforeTool
+// deny), the model reading "Tool execution blocked: <reason>" as each
+// one's result; after `cully resume --raise` the resumed session's calls run.
 func TestGeminiRefusesAHaltedRun(t *testing.T) {
 	start := time.Now()
 	s := newGeminiSession(t, calls(touches("refuse", 6), shell))
@@ -191,12 +183,12 @@ func TestGeminiRefusesAHaltedRun(t *testing.T) {
 	s.install()
 	args := []string{geminiJS(t), "--yolo", "--output-format", "json"}
 	out := runClient(t, s.env, s.project, "node", append(args, "-p", "Do the scripted steps.")...)
-	ranFirst(t, s.project, "refuse", 6, deferredRuns, out)
-	if s.api.count(deferredRuns+1, "Tool execution blocked: "+haltMark) != 1 {
-		t.Errorf("the request after the first refused call does not show the model the refusal once")
+	ranFirst(t, s.project, "refuse", 6, 3, out)
+	if s.api.count(4, "Tool execution blocked: "+haltMark) != 1 {
+		t.Errorf("the request after the 4th call does not show the model the refusal once")
 	}
-	if h := halts(s.journal()); h["BeforeTool"] != 6-deferredRuns {
-		t.Errorf("halted records by hook: %v, want the %d refused BeforeTool", h, 6-deferredRuns)
+	if h := halts(s.journal()); h["BeforeTool"] != 3 {
+		t.Errorf("halted records by hook: %v, want the %d refused BeforeTool", h, 3)
 	}
 	halted := time.Since(start)
 	resume(t, s.env, s.project)
@@ -206,9 +198,9 @@ func TestGeminiRefusesAHaltedRun(t *testing.T) {
 	t.Logf("halted in %v; resumed, 2 more calls in %v", halted, time.Since(start)-halted)
 }
 
-// opencode: the plugin throws the block cully answers at the first call
-// of the halted run (tool.execute.before), the model reading it as the
-// call's error; after `cully resume` the continued session's calls run.
+// opencode: the plugin throws the block cully answers at the 4th call's
+// tool.execute.before and every one after it, the model reading it as the
+// call's error; after `cully resume --raise` the continued session's calls run.
 func TestOpencodeRefusesAHaltedRun(t *testing.T) {
 	start := time.Now()
 	ocBash := func(c string) toolCall {
@@ -222,12 +214,12 @@ func TestOpencodeRefusesAHaltedRun(t *testing.T) {
 	s.env = append(s.env, "CULLY_CONFIG="+cfg)
 	s.install()
 	out := runClient(t, s.env, s.project, opencodeBin(t), "run", "Do the scripted steps.")
-	ranFirst(t, s.project, "refuse", 6, deferredRuns, out)
-	if s.api.count(deferredRuns+1, haltMark) != 1 {
-		t.Errorf("the request after the first refused call does not show the model the refusal once")
+	ranFirst(t, s.project, "refuse", 6, 3, out)
+	if s.api.count(4, haltMark) != 1 {
+		t.Errorf("the request after the 4th call does not show the model the refusal once")
 	}
-	if h := halts(s.journal()); h["tool.execute.before"] != 6-deferredRuns {
-		t.Errorf("halted records by hook: %v, want the %d refused tool.execute.before", h, 6-deferredRuns)
+	if h := halts(s.journal()); h["tool.execute.before"] != 3 {
+		t.Errorf("halted records by hook: %v, want the %d refused tool.execute.before", h, 3)
 	}
 	halted := time.Since(start)
 	resume(t, s.env, s.project)
@@ -239,7 +231,7 @@ func TestOpencodeRefusesAHaltedRun(t *testing.T) {
 
 // GitHub Copilot CLI: the 4th call is denied (preToolUse
 // permissionDecision deny), the model reading the reason as its result;
-// after `cully resume` the continued session's calls run.
+// after `cully resume --raise` the continued session's calls run.
 func TestCopilotRefusesAHaltedRun(t *testing.T) {
 	start := time.Now()
 	s := newCopilotSession(t, calls(touches("refuse", 5), copilotBash))

@@ -192,6 +192,10 @@ type Halter interface {
 	// It never answers anything that allows a call: a refusal must not skip
 	// the user's own approval.
 	EncodeHalt(hookEvent, reason, nudge string) []byte
+	// EncodeRefuse refuses one pre-tool call and lets the agent go on
+	// (engine.RefuseCall: summary-only): EncodeHalt's refusal without
+	// ending the loop. Other events get plain Encode(hookEvent, nudge).
+	EncodeRefuse(hookEvent, reason, nudge string) []byte
 }
 
 // Truster is an installer for an agent that runs user hooks only once the

@@ -89,6 +89,19 @@ func (a Agent) EncodeHalt(hookEvent, reason, nudge string) []byte {
 	return append(b, '\n')
 }
 
+// EncodeRefuse refuses a PreToolUse call alone (summary-only): denied
+// with the reason, the nudge after it, and the session goes on. Other
+// events get the plain answer.
+func (a Agent) EncodeRefuse(hookEvent, reason, nudge string) []byte {
+	if hookEvent != "PreToolUse" {
+		return a.Encode(hookEvent, nudge)
+	}
+	h := haltAnswer{HookSpecificOutput: &haltHookOutput{HookEventName: hookEvent, PermissionDecision: "deny",
+		PermissionDecisionReason: joinLines(reason, nudge)}}
+	b, _ := json.Marshal(h)
+	return append(b, '\n')
+}
+
 // joinLines is the reason with the nudge, when there is one, on the lines
 // after it.
 func joinLines(reason, nudge string) string {

@@ -101,3 +101,12 @@ func (a Agent) EncodeHalt(hookEvent, reason, nudge string) []byte {
 	}
 	return append(b, "}\n"...)
 }
+
+// EncodeRefuse refuses a pre-tool call alone (summary-only): EncodeHalt's
+// refusal, which ends nothing here. Other events get the plain answer.
+func (a Agent) EncodeRefuse(hookEvent, reason, nudge string) []byte {
+	if hookEvent == "PreToolUse" {
+		return a.EncodeHalt(hookEvent, reason, nudge)
+	}
+	return a.Encode(hookEvent, nudge)
+}

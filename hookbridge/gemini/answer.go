@@ -91,3 +91,12 @@ func joinLines(reason, nudge string) string {
 	}
 	return reason + "\n" + nudge
 }
+
+// EncodeRefuse refuses a pre-tool call alone (summary-only): EncodeHalt's
+// refusal, which ends nothing here. Other events get the plain answer.
+func (a Agent) EncodeRefuse(hookEvent, reason, nudge string) []byte {
+	if hookEvent == "BeforeTool" {
+		return a.EncodeHalt(hookEvent, reason, nudge)
+	}
+	return a.Encode(hookEvent, nudge)
+}

@@ -38,3 +38,12 @@ func (a Agent) EncodeHalt(hookEvent, reason, nudge string) []byte {
 	b, _ := json.Marshal(answer{Block: reason})
 	return append(b, '\n')
 }
+
+// EncodeRefuse refuses a pre-tool call alone (summary-only): EncodeHalt's
+// refusal, which ends nothing here. Other events get the plain answer.
+func (a Agent) EncodeRefuse(hookEvent, reason, nudge string) []byte {
+	if hookEvent == evBefore {
+		return a.EncodeHalt(hookEvent, reason, nudge)
+	}
+	return a.Encode(hookEvent, nudge)
+}
