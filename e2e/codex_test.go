@@ -87,8 +87,17 @@ type responsesAPI struct {
 	url    string
 
 	mu       sync.Mutex
+	rebase   bool // then: the next request's turn is the new script's first
+	base     int
 	requests []map[string]any
 	issued   []string
+}
+
+// then gives the mock a new script for a resumed session (mockAPI.then).
+func (m *responsesAPI) then(script []string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.script, m.rebase = script, true
 }
 
 func newResponsesAPI(t *testing.T, script []string) *responsesAPI {
@@ -125,6 +134,10 @@ func (m *responsesAPI) responses(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	m.mu.Lock()
+	if m.rebase {
+		m.base, m.rebase = turn, false
+	}
+	turn -= m.base
 	m.requests = append(m.requests, body)
 	n := len(m.requests)
 	var cmd, id string

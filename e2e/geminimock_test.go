@@ -23,6 +23,8 @@ type geminiMock struct {
 	url    string
 
 	mu       sync.Mutex
+	rebase   bool // then: the next request's turn is the new script's first
+	base     int
 	requests []map[string]any // streamGenerateContent bodies, in order
 	other    []string         // other requests, by path
 }
@@ -65,18 +67,29 @@ func (m *geminiMock) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	m.mu.Lock()
+	if m.rebase {
+		m.base, m.rebase = turn, false
+	}
+	turn -= m.base
 	m.requests = append(m.requests, body)
 	n := len(m.requests)
-	m.mu.Unlock()
 	part := map[string]any{"text": "Done."}
 	if turn < len(m.script) {
 		part = map[string]any{"functionCall": map[string]any{"name": m.script[turn].Name, "args": m.script[turn].Input}}
 	}
+	m.mu.Unlock()
 	usage["promptTokenCount"] = 1000 + n
 	b, _ := json.Marshal(map[string]any{"candidates": []any{map[string]any{"index": 0, "finishReason": "STOP",
 		"content": map[string]any{"role": "model", "parts": []any{part}}}}, "usageMetadata": usage, "modelVersion": "gemini-e2e"})
 	w.Header().Set("Content-Type", "text/event-stream")
 	fmt.Fprintf(w, "data: %s\r\n\r\n", b)
+}
+
+// then gives the mock a new script for a resumed session (mockAPI.then).
+func (m *geminiMock) then(script []toolCall) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.script, m.rebase = script, true
 }
 
 // geminiTexts returns every text a request shows the model: text parts

@@ -39,6 +39,8 @@ type mockAPI struct {
 	gate func(turn int)
 
 	mu             sync.Mutex
+	rebase         bool             // then: the next request's turn is the new script's first
+	base           int              // the turn the script starts at
 	requests       []map[string]any // /v1/messages bodies, in order
 	issued         []string         // tool_use ids handed out, in order
 	workerRequests []map[string]any
@@ -98,6 +100,10 @@ func (m *mockAPI) messages(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	m.mu.Lock()
+	if m.rebase {
+		m.base, m.rebase = turn, false
+	}
+	turn -= m.base
 	m.requests = append(m.requests, body)
 	m.arrived = append(m.arrived, time.Now())
 	n := len(m.requests)
@@ -116,6 +122,15 @@ func (m *mockAPI) messages(w http.ResponseWriter, r *http.Request) {
 	m.mu.Lock()
 	m.answered = append(m.answered, time.Now())
 	m.mu.Unlock()
+}
+
+// then gives the mock a new script for a session resumed with a new
+// prompt: its first call answers the next request, whatever the history
+// before it holds.
+func (m *mockAPI) then(script []toolCall) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.script, m.rebase = script, true
 }
 
 // callGaps are the client's times over each tool call (see arrived).

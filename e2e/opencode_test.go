@@ -53,7 +53,16 @@ type openaiMock struct {
 	url    string
 
 	mu       sync.Mutex
+	rebase   bool // then: the next request's turn is the new script's first
+	base     int
 	requests []map[string]any // requests with tools, in order
+}
+
+// then gives the mock a new script for a resumed session (mockAPI.then).
+func (m *openaiMock) then(script []toolCall) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.script, m.rebase = script, true
 }
 
 func newOpenAIMock(t *testing.T, script []toolCall) *openaiMock {
@@ -84,10 +93,15 @@ func (m *openaiMock) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	_, tools := body["tools"]
 	m.mu.Lock()
+	if tools && m.rebase {
+		m.base, m.rebase = turn, false
+	}
+	turn -= m.base
 	if tools {
 		m.requests = append(m.requests, body)
 	}
 	n := len(m.requests)
+	script := m.script
 	m.mu.Unlock()
 	w.Header().Set("Content-Type", "text/event-stream")
 	send := func(delta map[string]any, finish any) {
@@ -103,10 +117,10 @@ func (m *openaiMock) serve(w http.ResponseWriter, r *http.Request) {
 	case !tools:
 		send(map[string]any{"role": "assistant", "content": "Scripted run"}, nil)
 		send(map[string]any{}, "stop")
-	case turn < len(m.script):
-		args, _ := json.Marshal(m.script[turn].Input)
+	case turn < len(script):
+		args, _ := json.Marshal(script[turn].Input)
 		send(map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{"index": 0, "id": fmt.Sprintf("call_%d", n), "type": "function",
-			"function": map[string]any{"name": m.script[turn].Name, "arguments": string(args)}}}}, nil)
+			"function": map[string]any{"name": script[turn].Name, "arguments": string(args)}}}}, nil)
 		send(map[string]any{}, "tool_calls")
 	default:
 		send(map[string]any{"role": "assistant", "content": "Done."}, nil)

@@ -169,14 +169,33 @@ type Completer interface {
 	Complete(raw []byte, env Env, ev *engine.Event, st *engine.State)
 }
 
-// Halter is an agent whose host can refuse a tool call and stop the agent
-// from its hook (Claude Code): enforce mode halts a run through it. Hosts
-// without one are told, never stopped.
+// Halter is an agent whose host can refuse a tool call from its hook:
+// a halted run (enforce mode, `cully stop`) is refused through it, in the
+// host's own hook contract. Every adapter is one.
 type Halter interface {
 	Agent
-	// EncodeHalt is Encode for a call of a halted run: the host refuses
-	// it and stops, the reason said to the model and the user.
+	// EncodeHalt is the answer to any event of a halted run; reason is
+	// engine.HaltText (why, and what the user must do), passed on as is,
+	// and nudge what Encode would have carried.
+	//
+	//   - Pre-tool events: the call is refused, the model told the reason
+	//     with the nudge after it.
+	//   - Post-tool events: the agent's loop ends after the call in flight
+	//     where the host can (continue:false), else plain Encode.
+	//   - Turn-end events (Stop, AfterAgent, agentStop): the turn ends where
+	//     the host can, never continued (continue:false overrides another
+	//     hook's block in Claude Code).
+	//   - Prompt events (UserPromptSubmit, BeforeAgent, beforeSubmitPrompt):
+	//     the prompt is blocked with the reason where the host can.
+	//   - Everything else: plain Encode(hookEvent, nudge).
+	//
+	// It never answers anything that allows a call: a refusal must not skip
+	// the user's own approval.
 	EncodeHalt(hookEvent, reason, nudge string) []byte
+	// EncodeRefuse refuses one pre-tool call and lets the agent go on
+	// (engine.RefuseCall: summary-only): EncodeHalt's refusal without
+	// ending the loop. Other events get plain Encode(hookEvent, nudge).
+	EncodeRefuse(hookEvent, reason, nudge string) []byte
 }
 
 // Truster is an installer for an agent that runs user hooks only once the

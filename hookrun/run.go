@@ -207,6 +207,9 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	}
 	if reason := engine.Halt(sigs); reason != "" {
 		if h, ok := agents.HalterFor(agent); ok {
+			if !engine.HaltEnds(sigs) { // this call alone is refused: the agent goes on
+				return h.EncodeRefuse(ev.Hook, reason, engine.Nudge(sigs)), ev, nil
+			}
 			return h.EncodeHalt(ev.Hook, reason, engine.Nudge(sigs)), ev, nil
 		}
 		// A host that cannot refuse a call is told why it should stop.

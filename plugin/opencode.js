@@ -1,7 +1,10 @@
 // cully's plugin for opencode: it forwards each tool call and the session's
 // events to cully's hook, and appends what the hook answers to the tool's
-// result, which is what opencode shows the model.
-// cully-plugin-version: 2
+// result, which is what opencode shows the model. When the hook answers a
+// call with a block (a halted run), the plugin throws it, opencode's way
+// to refuse the call; it never throws for anything else, cully's own
+// failures included.
+// cully-plugin-version: 3
 // `cully install --agent opencode` wrote this file; `cully uninstall --agent
 // opencode` removes it. An edited copy is yours: install leaves it alone.
 import { spawn } from "node:child_process"
@@ -65,12 +68,15 @@ export const CullyPlugin = async ({ directory, worktree }) => {
   const errored = new Set() // calls whose error was already sent
   return {
     "tool.execute.before": async (input, output) => {
-      await send("tool.execute.before", {
+      const answer = await send("tool.execute.before", {
         session_id: input.sessionID,
         tool_name: input.tool,
         tool_use_id: input.callID,
         tool_input: output.args,
       })
+      if (answer && typeof answer.block === "string" && answer.block !== "") {
+        throw new Error(answer.block)
+      }
     },
     "tool.execute.after": async (input, output) => {
       const meta = (output && output.metadata) || {}

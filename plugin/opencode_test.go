@@ -152,3 +152,82 @@ func TestOpencodePluginVersion(t *testing.T) {
 		t.Error("the plugin lacks the version line doctor checks, or the hook placeholder")
 	}
 }
+
+// refuseHarness calls tool.execute.before once and prints whether the
+// plugin threw, and with what message.
+const refuseHarness = `
+import { CullyPlugin } from "./cully.js"
+const hooks = await CullyPlugin({ directory: "/w/project", worktree: "/w/project" })
+let res = { threw: false }
+try {
+  await hooks["tool.execute.before"]({ tool: "bash", sessionID: "ses_1", callID: "call_1" }, { args: { command: "touch x" } })
+} catch (e) {
+  res = { threw: true, message: e instanceof Error ? e.message : String(e) }
+}
+console.log(JSON.stringify(res))
+`
+
+// The installed plugin refuses a call (throws, opencode's way) exactly
+// when the hook's answer says block, with the hook's text as the error's
+// message; whatever else the hook does (context, an empty or non-text
+// block, garbage, a failure, a hook that is not there) the call goes on.
+func TestOpencodePluginRefusesOnBlockOnly(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the plugin runs under opencode's JavaScript runtime")
+	}
+	const reason = "cully halted this run (enforce mode) at 12:00: \"quoted\"\nEvery tool call is refused until the user runs `cully resume`."
+	block, _ := json.Marshal(map[string]string{"block": reason})
+	for _, c := range []struct {
+		name, script string
+		missing      bool
+		threw        bool
+	}{
+		{name: "block", script: "printf '%s\\n' '" + string(block) + "'", threw: true},
+		{name: "context", script: `echo '{"context":"cully: a note"}'`},
+		{name: "empty block", script: `echo '{"block":""}'`},
+		{name: "block not text", script: `echo '{"block":true}'`},
+		{name: "garbage", script: `echo '{"block": "cut short'`},
+		{name: "failed", script: "exit 3"},
+		{name: "nothing", script: "exit 0"},
+		{name: "missing hook", missing: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			hook := filepath.Join(dir, "hook")
+			if !c.missing {
+				if err := os.WriteFile(hook, []byte("#!/bin/sh\ncat >/dev/null\n"+c.script+"\n"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tg := hookbridge.Target{Settings: filepath.Join(dir, "cully.js")}
+			plan, err := opencode.Agent{}.Install(tg, nil, hookbridge.InstallOptions{HookCommand: "'" + hook + "'", Plugin: For("opencode")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(tg.Settings, plan.After, 0o644)
+			os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"type":"module"}`), 0o644)
+			os.WriteFile(filepath.Join(dir, "harness.js"), []byte(refuseHarness), 0o644)
+			cmd := exec.Command(node, "harness.js")
+			cmd.Dir = dir
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("node: %v\n%s", err, out)
+			}
+			var res struct {
+				Threw   bool
+				Message string
+			}
+			if err := json.Unmarshal(out, &res); err != nil {
+				t.Fatalf("harness printed %s", out)
+			}
+			if res.Threw != c.threw || c.threw && res.Message != reason {
+				t.Errorf("threw %v with %q; want threw %v with the hook's reason", res.Threw, res.Message, c.threw)
+			}
+		})
+	}
+	// The adapter's answer is the one the plugin throws.
+	if got, want := string(opencode.Agent{}.EncodeHalt("tool.execute.before", reason, "")), string(block)+"\n"; got != want {
+		t.Errorf("EncodeHalt: %s, want %s", got, want)
+	}
+}

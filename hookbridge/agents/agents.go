@@ -68,7 +68,9 @@ func completers() []hookbridge.Completer {
 	return []hookbridge.Completer{claude.Agent{}, codex.Agent{}}
 }
 
-func halters() []hookbridge.Halter { return []hookbridge.Halter{claude.Agent{}} }
+func halters() []hookbridge.Halter {
+	return []hookbridge.Halter{claude.Agent{}, codex.Agent{}, gemini.Agent{}, opencode.Agent{}, copilot.Agent{}, cursor.Agent{}}
+}
 
 // HalterFor is the agent's Halter capability, if it has one.
 func HalterFor(a hookbridge.Agent) (hookbridge.Halter, bool) {

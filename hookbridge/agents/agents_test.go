@@ -93,3 +93,45 @@ func TestCapabilityLists(t *testing.T) {
 		t.Errorf("halters %v (adapters: %v)", gotH, wantH)
 	}
 }
+
+// Every host refuses a halted run's calls through its own hook contract.
+func TestEveryAgentHalts(t *testing.T) {
+	for _, a := range All() {
+		if _, ok := HalterFor(a); !ok {
+			t.Errorf("%s cannot refuse a halted run's call", a.Name())
+		}
+	}
+}
+
+// A call refused alone (summary-only) is each host's pre-tool refusal,
+// which never ends the agent's loop: Claude Code's deny without
+// "continue": false, every other host's EncodeHalt answer (none of their
+// pre-tool refusals ends anything); other events get the plain answer.
+func TestEncodeRefuseEndsNothing(t *testing.T) {
+	const reason, nudge = "cully: summary-only: this edit is refused.", "cully: a note"
+	pre := map[string][]string{
+		"claude": {"PreToolUse"}, "codex": {"PreToolUse"}, "gemini": {"BeforeTool"}, "opencode": {"tool.execute.before"},
+		"copilot": {"preToolUse", "PreToolUse"}, "cursor": {"preToolUse", "beforeShellExecution", "beforeMCPExecution"},
+	}
+	for _, a := range All() {
+		h, _ := HalterFor(a)
+		events := pre[a.Name()]
+		if len(events) == 0 {
+			t.Fatalf("%s: no pre-tool event listed here", a.Name())
+		}
+		for _, ev := range events {
+			got := string(h.EncodeRefuse(ev, reason, nudge))
+			if !strings.Contains(got, `"deny"`) && !strings.Contains(got, `"block"`) || strings.Contains(got, `"continue"`) {
+				t.Errorf("%s %s: %s, want a refusal that ends nothing", a.Name(), ev, got)
+			}
+			if a.Name() != "claude" && got != string(h.EncodeHalt(ev, reason, nudge)) {
+				t.Errorf("%s %s: %s differs from the halt's refusal", a.Name(), ev, got)
+			}
+		}
+		for _, ev := range []string{"PostToolUse", "Stop", "AfterTool", "session.idle", "postToolUse", "stop"} {
+			if got, plain := string(h.EncodeRefuse(ev, reason, nudge)), string(a.Encode(ev, nudge)); got != plain {
+				t.Errorf("%s %s: %s, want the plain answer %s", a.Name(), ev, got, plain)
+			}
+		}
+	}
+}

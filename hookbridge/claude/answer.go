@@ -36,35 +36,77 @@ func (Agent) Encode(hookEvent string, nudge string) []byte {
 	return append(b, '\n')
 }
 
-// haltAnswer refuses a tool call and stops the agent: Claude Code's own
-// stop mechanism for a PreToolUse hook (permissionDecision "deny" with the
-// reason the model reads, and "continue": false with the reason the user
-// sees), proven in the real client by the end-to-end test.
+// haltAnswer is the answer to an event of a halted run: Claude Code's own
+// stop mechanism. On PreToolUse, permissionDecision "deny" with the reason
+// the model reads, and "continue": false with the reason the user sees
+// (proven in the real client by the end-to-end test: the call does not
+// run, the session ends); on the events after a call and at a turn's end,
+// "continue": false, which "stops Claude entirely and takes precedence"
+// over any other hook's answer (a Stop hook's block included); on
+// UserPromptSubmit, decision "block", which drops the prompt unprocessed
+// and shows the user the reason.
 type haltAnswer struct {
-	Continue           bool   `json:"continue"`
-	StopReason         string `json:"stopReason"`
-	HookSpecificOutput struct {
-		HookEventName            string `json:"hookEventName"`
-		PermissionDecision       string `json:"permissionDecision"`
-		PermissionDecisionReason string `json:"permissionDecisionReason"`
-	} `json:"hookSpecificOutput"`
+	Continue           *bool           `json:"continue,omitempty"`
+	StopReason         string          `json:"stopReason,omitempty"`
+	Decision           string          `json:"decision,omitempty"`
+	Reason             string          `json:"reason,omitempty"`
+	HookSpecificOutput *haltHookOutput `json:"hookSpecificOutput,omitempty"`
 }
 
-// EncodeHalt returns the answer that refuses a PreToolUse call of a halted
-// run (enforce mode), with the nudge due, if any, after the reason. Other
-// events get the plain answer: only a call about to run can be refused.
+type haltHookOutput struct {
+	HookEventName            string `json:"hookEventName"`
+	PermissionDecision       string `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+	AdditionalContext        string `json:"additionalContext,omitempty"`
+}
+
+// EncodeHalt returns the answer to an event of a halted run (the
+// hookbridge.Halter contract): PreToolUse refused and the session stopped,
+// the nudge due, if any, after the reason; the agent stopped after a call
+// (its nudge kept as context, for a session resumed later) and at a
+// turn's end; a prompt blocked. Other events get the plain answer.
 func (a Agent) EncodeHalt(hookEvent, reason, nudge string) []byte {
-	if hookEvent != "PreToolUse" {
+	stop := false
+	h := haltAnswer{StopReason: reason}
+	switch hookEvent {
+	case "PreToolUse":
+		h.Continue = &stop
+		h.HookSpecificOutput = &haltHookOutput{HookEventName: hookEvent, PermissionDecision: "deny",
+			PermissionDecisionReason: joinLines(reason, nudge)}
+	case "PostToolUse", "PostToolUseFailure", "PostToolBatch":
+		h.Continue = &stop
+		if nudge != "" {
+			h.HookSpecificOutput = &haltHookOutput{HookEventName: hookEvent, AdditionalContext: nudge}
+		}
+	case "Stop", "SubagentStop":
+		h.Continue = &stop
+	case "UserPromptSubmit":
+		h = haltAnswer{Decision: "block", Reason: reason}
+	default:
 		return a.Encode(hookEvent, nudge)
-	}
-	var h haltAnswer
-	h.StopReason = reason
-	h.HookSpecificOutput.HookEventName = hookEvent
-	h.HookSpecificOutput.PermissionDecision = "deny"
-	h.HookSpecificOutput.PermissionDecisionReason = reason
-	if nudge != "" {
-		h.HookSpecificOutput.PermissionDecisionReason += "\n" + nudge
 	}
 	b, _ := json.Marshal(h)
 	return append(b, '\n')
+}
+
+// EncodeRefuse refuses a PreToolUse call alone (summary-only): denied
+// with the reason, the nudge after it, and the session goes on. Other
+// events get the plain answer.
+func (a Agent) EncodeRefuse(hookEvent, reason, nudge string) []byte {
+	if hookEvent != "PreToolUse" {
+		return a.Encode(hookEvent, nudge)
+	}
+	h := haltAnswer{HookSpecificOutput: &haltHookOutput{HookEventName: hookEvent, PermissionDecision: "deny",
+		PermissionDecisionReason: joinLines(reason, nudge)}}
+	b, _ := json.Marshal(h)
+	return append(b, '\n')
+}
+
+// joinLines is the reason with the nudge, when there is one, on the lines
+// after it.
+func joinLines(reason, nudge string) string {
+	if nudge == "" {
+		return reason
+	}
+	return reason + "\n" + nudge
 }

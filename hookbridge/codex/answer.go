@@ -57,3 +57,56 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	return append(b, '"')
 }
+
+// EncodeHalt returns the answer to an event of a halted run (the
+// hookbridge.Halter contract), each exactly what the event's 0.171.0
+// output schema accepts:
+//
+//   - PreToolUse: permissionDecision "deny" with the reason (the nudge
+//     after it); Codex shows the model "Command blocked by PreToolUse hook:
+//     <reason>" as the call's output. PreToolUse rejects "continue": false.
+//   - PostToolUse: "continue": false, which ends the turn after the call
+//     in flight, with the reason as stopReason and the nudge as context.
+//   - Stop, SubagentStop: "continue": false, never a block (a block would
+//     continue the turn).
+//   - UserPromptSubmit: decision "block" with the reason: the prompt is
+//     not run.
+//
+// Other events get the plain answer.
+func (a Agent) EncodeHalt(hookEvent, reason, nudge string) []byte {
+	b := make([]byte, 0, len(reason)+len(nudge)+160)
+	switch hookEvent {
+	case "PreToolUse":
+		b = append(b, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":`...)
+		if nudge != "" {
+			reason += "\n" + nudge
+		}
+		b = appendJSONString(b, reason)
+		b = append(b, '}')
+	case "PostToolUse", "Stop", "SubagentStop":
+		b = append(b, `{"continue":false,"stopReason":`...)
+		b = appendJSONString(b, reason)
+		if nudge != "" && contextEvent(hookEvent) {
+			b = append(b, `,"hookSpecificOutput":{"hookEventName":`...)
+			b = strconv.AppendQuote(b, hookEvent)
+			b = append(b, `,"additionalContext":`...)
+			b = appendJSONString(b, nudge)
+			b = append(b, '}')
+		}
+	case "UserPromptSubmit":
+		b = append(b, `{"decision":"block","reason":`...)
+		b = appendJSONString(b, reason)
+	default:
+		return a.Encode(hookEvent, nudge)
+	}
+	return append(b, "}\n"...)
+}
+
+// EncodeRefuse refuses a pre-tool call alone (summary-only): EncodeHalt's
+// refusal, which ends nothing here. Other events get the plain answer.
+func (a Agent) EncodeRefuse(hookEvent, reason, nudge string) []byte {
+	if hookEvent == "PreToolUse" {
+		return a.EncodeHalt(hookEvent, reason, nudge)
+	}
+	return a.Encode(hookEvent, nudge)
+}

@@ -11,6 +11,7 @@
 // Invariants: Copilot CLI's own (camelCase) hook events carry no event
 // name in their payload, so every entry cully installs names its event in
 // the entry's environment (EventVar), and Decode reads it from there. The
-// hook answers only with additionalContext and never with a permission
-// decision or a stop block.
+// hook answers with additionalContext, with a permission decision only to
+// deny a halted run's call, and never with a stop block (agentStop's block
+// continues the turn).
 package copilot

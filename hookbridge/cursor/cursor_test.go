@@ -171,8 +171,8 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
-// No Cursor hook gets an answer: a message to the model needs a
-// permission decision, and cully makes none.
+// No Cursor hook gets an answer outside a halted run: a message to the
+// model needs a permission decision, and cully makes none but a refusal.
 func TestEncodeAnswersNothing(t *testing.T) {
 	for _, ev := range Events {
 		if out := agent.Encode(ev, "cully: a note"); out != nil {

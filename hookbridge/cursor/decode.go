@@ -42,8 +42,9 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 		}
 	case engine.KindPreTool:
 		// No answer to a pre-tool hook reaches the model without a
-		// permission decision, which cully never makes: the rules run, and
-		// no nudge is composed that no one would read.
+		// permission decision, which cully makes only to refuse a halted
+		// run's call (EncodeHalt): the rules run, and no nudge is composed
+		// that no one would read.
 		ev.Quiet = true
 		decodeTool(ev, p, env)
 	case engine.KindPostTool:

@@ -12,7 +12,7 @@ import (
 
 // PluginVersion is the version line cully's plugin carries: doctor tells
 // a plugin an older cully wrote by it.
-const PluginVersion = "// cully-plugin-version: 2" // 2: the hook runs with install.HookEnv
+const PluginVersion = "// cully-plugin-version: 3" // 2: the hook runs with install.HookEnv; 3: a halted run's call is refused
 
 // pluginMark opens every plugin cully writes: install and uninstall touch
 // only a file that starts with it.

@@ -118,3 +118,21 @@ func TestTargets(t *testing.T) {
 		t.Errorf("targets: %+v %+v %+v", u, p, s)
 	}
 }
+
+// A halted run: tool.execute.before answers block, with the reason and
+// the nudge after it (the plugin throws it); every other event gets the
+// plain answer: nothing else the plugin sees can stop opencode.
+func TestEncodeHalt(t *testing.T) {
+	const reason = "cully halted this run (enforce mode) at 12:00: the budget is exceeded."
+	if got := string(Agent{}.EncodeHalt(evBefore, reason, "cully: x")); got != `{"block":"cully halted this run (enforce mode) at 12:00: the budget is exceeded.\ncully: x"}`+"\n" {
+		t.Errorf("before: %q", got)
+	}
+	if got := string(Agent{}.EncodeHalt(evBefore, reason, "")); got != `{"block":"cully halted this run (enforce mode) at 12:00: the budget is exceeded."}`+"\n" {
+		t.Errorf("before, no nudge: %q", got)
+	}
+	for _, h := range []string{evAfter, evToolError, evMessage, evCreated, evIdle, evCompacted, evDeleted} {
+		if got, plain := string(Agent{}.EncodeHalt(h, reason, "cully: x")), string(Agent{}.Encode(h, "cully: x")); got != plain {
+			t.Errorf("%s: %q, want the plain answer %q", h, got, plain)
+		}
+	}
+}
