@@ -17,7 +17,10 @@ import (
 // enforce mode halts the run at the 4th call, which the host refuses
 // through its own hook contract (the call's file is never made), the
 // reason reaching the model; after `cully resume --raise` the same session's calls
-// run again. Every call creates a file of its own, so what ran is on disk.
+// run again, until one of them runs `cully stop` (as the user would from
+// another terminal while it is under way): the next is refused, or the
+// host's loop ends after it; after `cully resume` the calls run again.
+// Every call creates a file of its own, so what ran is on disk.
 
 // enforce3 is the user config: a budget of 3 tool calls, enforced.
 const enforce3 = "[budget]\ntool_calls = 3\nmode = \"enforce\"\n"
@@ -92,6 +95,28 @@ func resume(t *testing.T, env []string, project string) {
 	}
 }
 
+// stopCalls are the second phase's commands: the first runs `cully stop`
+// in the project while it is the call in flight (as a user would from
+// another terminal), the second must then be refused, or never asked for
+// where the host ends the agent's loop after the call in flight.
+func stopCalls() []string {
+	return []string{"touch again-1 && " + filepath.Join(binDir, "cully") + " stop", "touch again-2"}
+}
+
+// unstop runs `cully resume` in the project: the user's own stop needs
+// no note.
+func unstop(t *testing.T, env []string, project string) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(binDir, "cully"), "resume")
+	cmd.Env, cmd.Dir = env, project
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("cully resume: %v\n%s", err, out)
+	}
+}
+
+// stopMark opens the refusal of a stopped run (engine.HaltText).
+const stopMark = "cully: the user stopped this run"
+
 // halts counts the journal's records that carry a halt signal, by hook.
 func halts(records []map[string]any) map[string]int {
 	n := map[string]int{}
@@ -133,15 +158,25 @@ func TestClaudeRefusesAHaltedRun(t *testing.T) {
 		session, _ = r["session"].(string)
 	}
 	resume(t, s.env, s.project)
-	s.api.then(calls(touches("again", 2), bash))
+	s.api.then(calls(stopCalls(), bash))
 	asked := len(s.api.requests)
 	out = runClient(t, s.env, s.project, claudeBin, append([]string{"-p", "Go on.", "--resume", session}, args...)...)
-	ranFirst(t, s.project, "again", 2, 2, out)
 	ranFirst(t, s.project, "refuse", 6, 3, out)
 	if len(s.api.requests) <= asked || count(s.api.requests[asked], haltMark) == 0 {
 		t.Errorf("the resumed session's first request does not show the model the refusal's reason")
 	}
-	t.Logf("halted in %v; resumed, 2 more calls in %v", halted, time.Since(start)-halted)
+	// cully stop in the call in flight: its result ends the session
+	// (continue false); nothing else runs.
+	ranFirst(t, s.project, "again", 2, 1, out)
+	if !strings.Contains(out, stopMark) {
+		t.Errorf("the client did not show the stop's reason:\n%s", tail(out, 3000))
+	}
+	stopped := time.Since(start)
+	unstop(t, s.env, s.project)
+	s.api.then(calls(touches("final", 1), bash))
+	out = runClient(t, s.env, s.project, claudeBin, append([]string{"-p", "Go on.", "--resume", session}, args...)...)
+	ranFirst(t, s.project, "final", 1, 1, out)
+	t.Logf("halted in %v; resumed and stopped in %v; resumed in %v", halted, stopped-halted, time.Since(start)-stopped)
 }
 
 // Codex: the 4th call and every one after it are denied (PreToolUse takes
@@ -167,10 +202,16 @@ func TestCodexRefusesAHaltedRun(t *testing.T) {
 	}
 	halted := time.Since(start)
 	resume(t, s.env, s.project)
-	s.api.then(touches("again", 2))
-	out := runClient(t, s.env, s.project, needCodex(t), "exec", "resume", "--last", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "Go on.")
-	ranFirst(t, s.project, "again", 2, 2, out)
-	t.Logf("halted in %v; resumed, 2 more calls in %v", halted, time.Since(start)-halted)
+	s.api.then(stopCalls())
+	again := []string{"exec", "resume", "--last", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "Go on."}
+	out := runClient(t, s.env, s.project, needCodex(t), again...)
+	ranFirst(t, s.project, "again", 2, 1, out) // cully stop in the call in flight: the next is refused
+	stopped := time.Since(start)
+	unstop(t, s.env, s.project)
+	s.api.then(touches("final", 1))
+	out = runClient(t, s.env, s.project, needCodex(t), again...)
+	ranFirst(t, s.project, "final", 1, 1, out)
+	t.Logf("halted in %v; resumed and stopped in %v; resumed in %v", halted, stopped-halted, time.Since(start)-stopped)
 }
 
 // Gemini CLI: the 4th call and every one after it are denied (BeforeTool
@@ -192,10 +233,15 @@ func TestGeminiRefusesAHaltedRun(t *testing.T) {
 	}
 	halted := time.Since(start)
 	resume(t, s.env, s.project)
-	s.api.then(calls(touches("again", 2), shell))
+	s.api.then(calls(stopCalls(), shell))
 	out = runClient(t, s.env, s.project, "node", append(args, "--resume", "latest", "-p", "Go on.")...)
-	ranFirst(t, s.project, "again", 2, 2, out)
-	t.Logf("halted in %v; resumed, 2 more calls in %v", halted, time.Since(start)-halted)
+	ranFirst(t, s.project, "again", 2, 1, out) // cully stop in the call in flight: nothing else runs
+	stopped := time.Since(start)
+	unstop(t, s.env, s.project)
+	s.api.then(calls(touches("final", 1), shell))
+	out = runClient(t, s.env, s.project, "node", append(args, "--resume", "latest", "-p", "Go on.")...)
+	ranFirst(t, s.project, "final", 1, 1, out)
+	t.Logf("halted in %v; resumed and stopped in %v; resumed in %v", halted, stopped-halted, time.Since(start)-stopped)
 }
 
 // opencode: the plugin throws the block cully answers at the 4th call's
@@ -223,10 +269,15 @@ func TestOpencodeRefusesAHaltedRun(t *testing.T) {
 	}
 	halted := time.Since(start)
 	resume(t, s.env, s.project)
-	s.api.then(calls(touches("again", 2), ocBash))
+	s.api.then(calls(stopCalls(), ocBash))
 	out = runClient(t, s.env, s.project, opencodeBin(t), "run", "--continue", "Go on.")
-	ranFirst(t, s.project, "again", 2, 2, out)
-	t.Logf("halted in %v; resumed, 2 more calls in %v", halted, time.Since(start)-halted)
+	ranFirst(t, s.project, "again", 2, 1, out) // cully stop in the call in flight: the next is refused
+	stopped := time.Since(start)
+	unstop(t, s.env, s.project)
+	s.api.then(calls(touches("final", 1), ocBash))
+	out = runClient(t, s.env, s.project, opencodeBin(t), "run", "--continue", "Go on.")
+	ranFirst(t, s.project, "final", 1, 1, out)
+	t.Logf("halted in %v; resumed and stopped in %v; resumed in %v", halted, stopped-halted, time.Since(start)-stopped)
 }
 
 // GitHub Copilot CLI: the 4th call is denied (preToolUse
@@ -248,8 +299,13 @@ func TestCopilotRefusesAHaltedRun(t *testing.T) {
 	}
 	halted := time.Since(start)
 	resume(t, s.env, s.project)
-	s.api.then(calls(touches("again", 2), copilotBash))
+	s.api.then(calls(stopCalls(), copilotBash))
 	out = runClient(t, s.env, s.project, s.bin, append([]string{"--continue", "-p", "Go on."}, args...)...)
-	ranFirst(t, s.project, "again", 2, 2, out)
-	t.Logf("halted in %v; resumed, 2 more calls in %v", halted, time.Since(start)-halted)
+	ranFirst(t, s.project, "again", 2, 1, out) // cully stop in the call in flight: the next is refused
+	stopped := time.Since(start)
+	unstop(t, s.env, s.project)
+	s.api.then(calls(touches("final", 1), copilotBash))
+	out = runClient(t, s.env, s.project, s.bin, append([]string{"--continue", "-p", "Go on."}, args...)...)
+	ranFirst(t, s.project, "final", 1, 1, out)
+	t.Logf("halted in %v; resumed and stopped in %v; resumed in %v", halted, stopped-halted, time.Since(start)-stopped)
 }
