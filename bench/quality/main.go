@@ -31,7 +31,7 @@ const labelsFile = "bench/quality/labels.tsv"
 
 func main() {
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: quality contexts CORPUS OUTDIR | quality report CORPUS")
+		fmt.Fprintln(os.Stderr, "usage: quality contexts CORPUS OUTDIR | quality runaways CORPUS [OUTDIR] | quality report CORPUS")
 		os.Exit(2)
 	}
 	var err error
@@ -42,6 +42,18 @@ func main() {
 			break
 		}
 		err = contexts(os.Args[2], os.Args[3])
+	case "runaways":
+		out := ""
+		switch len(os.Args) {
+		case 3:
+		case 4:
+			out = os.Args[3]
+		default:
+			err = fmt.Errorf("usage: quality runaways CORPUS [OUTDIR]")
+		}
+		if err == nil {
+			err = runaways(os.Args[2], out)
+		}
 	case "report":
 		err = report(os.Args[2])
 	default:
