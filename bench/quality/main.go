@@ -5,6 +5,7 @@
 //
 //	go run ./bench/quality contexts CORPUS OUTDIR   # context files, outside the repository
 //	go run ./bench/quality report CORPUS > docs/quality.md
+//	go run ./bench/quality runaways CORPUS [OUTDIR]  # run control's alerts; blind contexts in OUTDIR
 //
 // QUALITY_CONFIG names a cully config file to replay with instead of the
 // defaults, to measure a variant. CORPUS is a folder of transcripts (../shared/corpus/rebuild.sh writes
