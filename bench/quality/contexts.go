@@ -96,8 +96,16 @@ func callAt(n nudge, items []item) int {
 // renderAt writes one nudge in its context, the nudged call being
 // items[at] (-1: not found).
 func renderAt(n nudge, items []item, at int) string {
+	head := fmt.Sprintf("nudge %s · session %s · before call %d (%s %s) at %s\n\n", n.ID, n.Session, n.Call, n.Tool, n.Preview, n.Time.UTC().Format(time.RFC3339))
+	return renderContext(head, ">>> CULLY NUDGE, delivered before the next call:\n"+n.Text+"\n<<<", items, at)
+}
+
+// renderContext writes a point of a session in its context: head, the
+// task's prompt, the calls before, mark at the point (items[at], -1: not
+// found), the calls after.
+func renderContext(head, mark string, items []item, at int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "nudge %s · session %s · before call %d (%s %s) at %s\n\n", n.ID, n.Session, n.Call, n.Tool, n.Preview, n.Time.UTC().Format(time.RFC3339))
+	b.WriteString(head)
 	if at < 0 {
 		b.WriteString("(the call was not found in the transcript)\n")
 		return b.String()
@@ -109,6 +117,16 @@ func renderAt(n nudge, items []item, at int) string {
 		}
 	}
 	b.WriteString("BEFORE:\n")
+	// Times are shown as a clock; a line marks each new day, so that a
+	// night between two calls is seen.
+	day := ""
+	write := func(it item) {
+		if d := it.at.UTC().Format("2006-01-02"); d != day {
+			fmt.Fprintf(&b, "--- %s ---\n", d)
+			day = d
+		}
+		writeItem(&b, it)
+	}
 	start, calls := at, 0
 	for start > 0 && calls < callsBefore {
 		start--
@@ -117,9 +135,9 @@ func renderAt(n nudge, items []item, at int) string {
 		}
 	}
 	for _, it := range items[start:at] {
-		writeItem(&b, it)
+		write(it)
 	}
-	fmt.Fprintf(&b, "\n>>> CULLY NUDGE, delivered before the next call:\n%s\n<<<\n\nAFTER:\n", n.Text)
+	fmt.Fprintf(&b, "\n%s\n\nAFTER:\n", mark)
 	calls = 0
 	for _, it := range items[at:] {
 		if it.kind == "call" {
@@ -128,7 +146,7 @@ func renderAt(n nudge, items []item, at int) string {
 				break
 			}
 		}
-		writeItem(&b, it)
+		write(it)
 	}
 	return b.String()
 }

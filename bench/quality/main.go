@@ -5,6 +5,7 @@
 //
 //	go run ./bench/quality contexts CORPUS OUTDIR   # context files, outside the repository
 //	go run ./bench/quality report CORPUS > docs/quality.md
+//	go run ./bench/quality runaways CORPUS [OUTDIR]  # run control's alerts; blind contexts in OUTDIR
 //
 // QUALITY_CONFIG names a cully config file to replay with instead of the
 // defaults, to measure a variant. CORPUS is a folder of transcripts (../shared/corpus/rebuild.sh writes
@@ -31,7 +32,7 @@ const labelsFile = "bench/quality/labels.tsv"
 
 func main() {
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: quality contexts CORPUS OUTDIR | quality report CORPUS")
+		fmt.Fprintln(os.Stderr, "usage: quality contexts CORPUS OUTDIR | quality runaways CORPUS [OUTDIR] | quality report CORPUS")
 		os.Exit(2)
 	}
 	var err error
@@ -42,6 +43,18 @@ func main() {
 			break
 		}
 		err = contexts(os.Args[2], os.Args[3])
+	case "runaways":
+		out := ""
+		switch len(os.Args) {
+		case 3:
+		case 4:
+			out = os.Args[3]
+		default:
+			err = fmt.Errorf("usage: quality runaways CORPUS [OUTDIR]")
+		}
+		if err == nil {
+			err = runaways(os.Args[2], out)
+		}
 	case "report":
 		err = report(os.Args[2])
 	default:

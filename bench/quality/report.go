@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -124,6 +125,7 @@ func report(corpus string) error {
 		fmt.Fprintf(w, "(`%s`)\n", scenarioLine)
 	}
 	fmt.Fprintln(w)
+	budgetsSection(w, corpus)
 	fmt.Fprintln(w, "## The labels")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Every nudge labelled so far, under the defaults or a variant above, keyed by session and the")
@@ -140,6 +142,53 @@ func report(corpus string) error {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", short(l.Session), l.Time, l.Rules, l.Verdict, strings.ReplaceAll(l.Reason, "|", "/"))
 	}
 	return nil
+}
+
+// budgetsSection prints "Budgets and runaways": run control's alerts on
+// the corpus (runaways.go). Not labelled yet: figures only.
+func budgetsSection(w io.Writer, corpus string) {
+	sessions, err := corpusSessions(corpus)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "quality: budgets and runaways: %v\n", err)
+		return
+	}
+	fmt.Fprintln(w, "## Budgets and runaways")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run control's alerts (docs/run-control.md) on the same corpus, replayed in three ways")
+	fmt.Fprintln(w, "(`go run ./bench/quality runaways CORPUS` prints this table alone):")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "1. **as recorded**, with the shipped defaults: each session attended or not as its")
+	fmt.Fprintln(w, "   transcript says (Claude Code's print mode and SDK, `codex exec` and Codex's reviews run")
+	fmt.Fprintln(w, "   nobody watches). An attended run has no budget unless you set one, so it meets only the")
+	fmt.Fprintln(w, "   runaway rules, shown in `cully status` and the panel and not told to the agent;")
+	fmt.Fprintln(w, "2. **every session unattended**: what the same work would meet run headless — cully's")
+	fmt.Fprintln(w, "   caps (500 calls, 6 h, 2M tokens), told to the agent, a reached cap halting the run;")
+	fmt.Fprintln(w, "3. **the seed's standard budget set in `[budget]`** (30 calls, 300 s, 50,000 tokens) in")
+	fmt.Fprintln(w, "   advise mode: what a budget that size would say on ordinary work.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "*Raised*: alerts the rules raised (each once per task); *told*: those that reached the agent;")
+	fmt.Fprintln(w, "*halts*: runs halted (every later call refused until `cully resume`). The replay resumes a")
+	fmt.Fprintln(w, "halted run at once (with `--raise` after a budget) to measure the rest of the session.")
+	fmt.Fprintln(w, "*Sessions*: sessions where the rule fired. A run is a task: from a prompt to the next, so")
+	fmt.Fprintln(w, "its wall clock includes the time the session sat waiting for the user.")
+	fmt.Fprintln(w)
+	ts := measureRunaways(sessions)
+	printRunaways(w, ts)
+	fmt.Fprintln(w)
+	if seed := ts[len(ts)-1]; seed.calls > 0 {
+		hit := map[string]bool{}
+		for _, a := range seed.alerts {
+			hit[a.session] = true
+		}
+		fmt.Fprintf(w, "The seed's standard budget would speak %.1f times per 100 tool calls, in %d of the %d sessions:\n",
+			100*float64(len(seed.alerts))/float64(seed.calls), len(hit), seed.sessions)
+		fmt.Fprintln(w, "ordinary tasks pass 30 calls and 5 minutes. That is why it is a recommendation (`cully")
+		fmt.Fprintln(w, "status`, the policy file), not a limit, and why an attended run has no budget it did not ask for.")
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "Not labelled yet: whether each alert was worth an interruption is being judged blind,")
+	fmt.Fprintln(w, "as the nudges were.")
+	fmt.Fprintln(w)
 }
 
 func pct(a, b int) string {
