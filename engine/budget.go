@@ -174,6 +174,10 @@ type RunBudget struct {
 	// the checks (fingerprints) run since the last modification.
 	LastProgress int      `json:"last_progress,omitempty"`
 	Verified     []string `json:"verified,omitempty"`
+	// Stall counts the calls since the last progress that could have made
+	// some: waiting on a background task or a subagent, keeping the task
+	// list, asking the user are not work left undone.
+	Stall int `json:"stall,omitempty"`
 	// The host's cumulative figures when the run first saw them: what the
 	// run used is the difference. Nil: not seen yet in this run.
 	TokBase  *int64   `json:"tok_base,omitempty"`
@@ -376,12 +380,18 @@ func (r *Run) budgetCall(ev *Event) {
 		if ev.Class == ClassCheck && b.LastMod > 0 && len(b.Verified) < maxVerified {
 			if fp := Fingerprint("check", preview(ev)); !contains(b.Verified, fp) {
 				b.Verified = append(b.Verified, fp)
-				b.LastProgress = r.Calls
+				b.LastProgress, b.Stall = r.Calls, 0
+				return
 			}
+		}
+		switch ev.Class {
+		case ClassPoll, ClassOther, ClassAsk:
+		default:
+			b.Stall++
 		}
 		return
 	}
-	b.LastMod, b.LastProgress, b.Verified = r.Calls, r.Calls, nil
+	b.LastMod, b.LastProgress, b.Verified, b.Stall = r.Calls, r.Calls, nil, 0
 	for _, t := range append([]string{ev.Target}, ev.Files...) {
 		if t == "" || len(b.Files) >= maxRunFiles {
 			continue
@@ -659,19 +669,31 @@ func (s *State) Raisable(at time.Time, cfg *Config) []Resource {
 
 // resumeBudgets doubles the budgets a resume raises (Raisable), as of at:
 // the seed's answer to a false positive (legitimate, repetitive work).
+// Each is doubled once, or as often as it takes to be above what the run
+// has used (a run stopped overnight is past twice its wall clock): a
+// raise never leaves a budget that halts the next call again.
 func (s *State) resumeBudgets(at time.Time, cfg *Config) []Resource {
 	r := s.Run
-	raised := s.Raisable(at, cfg)
-	for _, res := range raised {
+	var raised []Resource
+	var buf figureBuf
+	for _, f := range s.figures(at, cfg, &buf) {
+		if !f.Known || f.Limit <= 0 || !(f.Used >= f.Limit || f.Res == ResTokens && f.Used*10 > f.Limit*summaryTenths) {
+			continue
+		}
+		raised = append(raised, f.Res)
+		n := 1
+		for l := f.Limit * 2; n < 20 && (l <= f.Used || f.Res == ResTokens && f.Used*10 > l*summaryTenths); l *= 2 {
+			n++
+		}
 		found := false
 		for i := range r.Budget.Doubled {
-			if r.Budget.Doubled[i].Res == res {
-				r.Budget.Doubled[i].N++
+			if r.Budget.Doubled[i].Res == f.Res {
+				r.Budget.Doubled[i].N += n
 				found = true
 			}
 		}
 		if !found {
-			r.Budget.Doubled = append(r.Budget.Doubled, Doubling{Res: res, N: 1})
+			r.Budget.Doubled = append(r.Budget.Doubled, Doubling{Res: f.Res, N: n})
 		}
 	}
 	return raised

@@ -266,6 +266,15 @@ func TestRunawayRules(t *testing.T) {
 			}
 			return readN(i)
 		}, "since this run last modified a file or ran a new check (at its call 5)", 16},
+		{"waiting and task lists are not work left undone", 16, nil, func(i int) Event {
+			switch {
+			case i == 1:
+				return edit("a.go")
+			case i%2 == 0:
+				return Event{Tool: "TaskOutput", Class: ClassPoll}
+			}
+			return Event{Tool: "TodoWrite", Class: ClassOther}
+		}, "runaway", 0},
 		{"a check re-run is not", 16, nil, func(i int) Event {
 			switch i {
 			case 1:
@@ -429,5 +438,25 @@ func TestSummaryOnlyEnforced(t *testing.T) {
 	ev.Kind = KindPreTool
 	if h := Halt(a.apply(ev)); h != "" {
 		t.Fatalf("advise mode refused: %q", h)
+	}
+}
+
+// A run far past its budget (stopped overnight) is raised above what it
+// used: its next call is not halted again.
+func TestRaiseClearsTheBudget(t *testing.T) {
+	s := budgetSim(t, BudgetConfig{WallSeconds: 60, Mode: ModeEnforce})
+	s.prompt()
+	s.call(readN(1))
+	s.now = s.now.Add(5 * time.Minute)
+	s.call(readN(2))
+	if s.st.Run.Halted == nil {
+		t.Fatal("not halted past the wall clock")
+	}
+	s.apply(Event{Kind: KindResume, Agent: "cully", Source: ResumeRaise, Note: "long but fine"})
+	if l := s.st.Run.Limit(ResWallClock, &s.cfg, true); l <= 300 {
+		t.Fatalf("raised to %v s, not above the 300+ s used", l)
+	}
+	if s.call(readN(3)); s.st.Run.Halted != nil {
+		t.Fatalf("halted again right after the raise: %+v", s.st.Run.Halted)
 	}
 }

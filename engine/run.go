@@ -307,13 +307,13 @@ func (r *Run) bookCheck(ev *Event) {
 		}
 		base := c.Base.Failed + c.Base.Errors
 		if c.Bad > base {
-			kind := "failing tests"
+			kind := "failing test"
 			if c.Base.Passed == 0 && t.Passed == 0 {
-				kind = "errors" // a linter or a type checker: problems, no passes
+				kind = "error" // a linter or a type checker: problems, no passes
 			}
 			r.alert(AlertRollback, fmt.Sprintf("%s:%s:%d", AlertRollback, c.Cmd, c.Bad), fmt.Sprintf(
-				"cully: `%s` now reports %d %s, against %d at this run's start: the run made it worse. Suggested: fix that first, or ask the user to roll the run back to snapshot %d (`cully rollback --to %d`; `--dry-run` shows what it restores).",
-				c.Cmd, c.Bad, kind, base, r.GoodStep, r.GoodStep), ev.Time.Unix(), false)
+				"cully: `%s` now reports %s, against %d at this run's start: the run made it worse. Suggested: fix that first, or ask the user to roll the run back to snapshot %d (`cully rollback --to %d`; `--dry-run` shows what it restores).",
+				c.Cmd, plural(c.Bad, kind), base, r.GoodStep, r.GoodStep), ev.Time.Unix(), false)
 		}
 	}
 	r.Checks = append(r.Checks, c)

@@ -23,7 +23,10 @@ import (
 //	    before its first change is the exploring checkpoint's business).
 //	    Progress is a modification, or a check run for the first time
 //	    since one: the seed's "no file modified in 10 calls" fired
-//	    whenever an agent ran lint and tests after editing.
+//	    whenever an agent ran lint and tests after editing. Waiting on a
+//	    background task or a subagent, keeping the task list and asking
+//	    the user are not counted: on the corpus they made a third of the
+//	    rule's windows.
 const (
 	stallCalls     = 10 // seed 001: no new file modifications in the last 10 tool calls
 	runawayTenths  = 8  // seed 001: token usage past 80% of budget …
@@ -59,10 +62,10 @@ func (s *State) judgeRunaway(ev *Event, cfg *Config) {
 				quantity(f.Res, f.Used), amount(f.Res, f.Limit), percent(f.Used, f.Limit), done), at, false)
 		}
 	}
-	if b := r.Budget; b.LastMod > 0 && r.Calls-b.LastProgress >= stallCalls {
+	if b := r.Budget; b.LastMod > 0 && b.Stall >= stallCalls {
 		r.alert(AlertRunaway, runawayKeyStart+RunawayStalled+":"+strconv.Itoa(b.LastProgress), fmt.Sprintf(
 			"cully runaway: %d tool calls since this run last modified a file or ran a new check (at its call %d). Suggested: say what the calls are for, or summarise and end the turn.",
-			r.Calls-b.LastProgress, b.LastProgress), at, false)
+			b.Stall, b.LastProgress), at, false)
 	}
 }
 

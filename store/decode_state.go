@@ -660,6 +660,8 @@ func (d *stateDecoder) runBudget(v []byte, g *engine.RunBudget) {
 			g.LastProgress = d.int(x)
 		case `"verified"`:
 			d.each(x, func(f []byte) { g.Verified = append(g.Verified, d.str(f)) })
+		case `"stall"`:
+			g.Stall = d.int(x)
 		case `"tok_base"`:
 			if string(x) != "null" {
 				n := jsonlite.Int(x)

@@ -207,6 +207,7 @@ func appendRunBudget(b []byte, g *engine.RunBudget) []byte {
 	b = appendInt(b, "last_mod", g.LastMod, true)
 	b = appendInt(b, "last_progress", g.LastProgress, true)
 	b = appendList(b, "verified", g.Verified, func(b []byte, f string) []byte { return appendQuoted(b, f) })
+	b = appendInt(b, "stall", g.Stall, true)
 	b = appendOptInt(b, "tok_base", g.TokBase)
 	if g.CostBase != nil {
 		b = strconv.AppendFloat(appendField(b, "cost_base"), *g.CostBase, 'f', -1, 64)
