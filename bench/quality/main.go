@@ -4,6 +4,7 @@
 // joins the nudges with their labels and prints docs/quality.md.
 //
 //	go run ./bench/quality contexts CORPUS OUTDIR   # context files, outside the repository
+//	go run ./bench/quality sessions CORPUS OUTDIR   # whole sessions, calls numbered, for marking moments blind
 //	go run ./bench/quality report CORPUS > docs/quality.md
 //	go run ./bench/quality runaways CORPUS [OUTDIR]  # run control's alerts; blind contexts in OUTDIR
 //
@@ -32,7 +33,7 @@ const labelsFile = "bench/quality/labels.tsv"
 
 func main() {
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: quality contexts CORPUS OUTDIR | quality runaways CORPUS [OUTDIR] | quality report CORPUS")
+		fmt.Fprintln(os.Stderr, "usage: quality contexts CORPUS OUTDIR | quality sessions CORPUS OUTDIR | quality runaways CORPUS [OUTDIR] | quality report CORPUS")
 		os.Exit(2)
 	}
 	var err error
@@ -55,6 +56,12 @@ func main() {
 		if err == nil {
 			err = runaways(os.Args[2], out)
 		}
+	case "sessions":
+		if len(os.Args) != 4 {
+			err = fmt.Errorf("usage: quality sessions CORPUS OUTDIR")
+			break
+		}
+		err = sessions(os.Args[2], os.Args[3])
 	case "report":
 		err = report(os.Args[2])
 	default:
