@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -186,8 +189,74 @@ func budgetsSection(w io.Writer, corpus string) {
 		fmt.Fprintln(w, "status`, the policy file), not a limit, and why an attended run has no budget it did not ask for.")
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintln(w, "Not labelled yet: whether each alert was worth an interruption is being judged blind,")
-	fmt.Fprintln(w, "as the nudges were.")
+	runawayLabels(w, ts)
+}
+
+// runawayLabels prints the blind labels of the alerts (bench/quality/
+// runaway-labels.tsv, keyed by session and the alert key's hash: a reviewer who had not read the rules judged each
+// alert's context, not knowing which rule chose it, as MOMENTS.md asks),
+// by rule, joined to this replay's alerts by session and key.
+func runawayLabels(w io.Writer, ts []runTally) {
+	f, err := os.Open("bench/quality/runaway-labels.tsv")
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	type verdicts struct{ worth, noise, unclear int }
+	labels := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		c := strings.Split(sc.Text(), "\t")
+		if len(c) >= 4 && c[0] != "session" {
+			labels[c[0]+"\t"+c[2]] = c[3]
+		}
+	}
+	by := map[string]*verdicts{}
+	var rules []string
+	seen := map[string]bool{}
+	for _, t := range ts[:2] { // the shipped defaults, as recorded and unattended
+		for _, a := range t.alerts {
+			sum := sha256.Sum256([]byte(a.key)) // the key holds a command's preview: only its hash is kept
+			k := a.session + "\t" + hex.EncodeToString(sum[:8])
+			v, ok := labels[k]
+			if !ok || seen[k] {
+				continue
+			}
+			seen[k] = true
+			if by[a.rule] == nil {
+				by[a.rule] = &verdicts{}
+				rules = append(rules, a.rule)
+			}
+			switch v {
+			case "worth":
+				by[a.rule].worth++
+			case "noise":
+				by[a.rule].noise++
+			default:
+				by[a.rule].unclear++
+			}
+		}
+	}
+	sort.Strings(rules)
+	fmt.Fprintln(w, "Blind labels of the alerts the shipped defaults raise (each judged from its context by a")
+	fmt.Fprintln(w, "reviewer who had not read the rules and was not told which rule chose it; bench/quality/runaway-labels.tsv):")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| rule | labelled | worth a look | noise | what is done with it |")
+	fmt.Fprintln(w, "| --- | ---: | ---: | ---: | --- |")
+	for _, r := range rules {
+		v := by[r]
+		n := v.worth + v.noise + v.unclear
+		what := "shown in status and the panel"
+		switch {
+		case strings.HasPrefix(r, "runaway (c)"):
+			what = "shown only: never told, never halts"
+		case strings.HasPrefix(r, "budget reached"):
+			what = "told and halting in a run nobody watches (these were attended sessions waiting overnight for the user, which a headless run cannot do)"
+		case strings.HasPrefix(r, "rollback"):
+			what = "shown only; told or acted on with auto_rollback"
+		}
+		fmt.Fprintf(w, "| %s | %d | %d (%s) | %d | %s |\n", r, n, v.worth, pct(v.worth, n), v.noise, what)
+	}
 	fmt.Fprintln(w)
 }
 
