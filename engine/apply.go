@@ -43,7 +43,8 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	var sigs []Signal
 	switch ev.Kind {
 	case KindPrompt:
-		sigs = append(s.newTask(ev), s.startRun(ev)...)
+		sigs = s.idlePrompt(ev, cfg) // told before the new task supersedes what is open
+		sigs = append(append(sigs, s.newTask(ev)...), s.startRun(ev)...)
 	case KindSessionStart:
 		s.Ended = false
 		if ev.Source == "compact" || ev.Source == "clear" { // the agent's context was replaced
@@ -66,6 +67,7 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 			s.Advice = &Advice{Text: ev.Advice, At: ev.Time.Unix()}
 		}
 	case KindPreTool:
+		s.idleActed()
 		if s.Run == nil { // cully saw no prompt: the run starts before this call
 			sigs = s.startRun(ev)
 		}
@@ -79,12 +81,19 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 		}
 		sigs = append(sigs, s.mark(ev, "pre")...)
 	case KindPostTool:
+		s.idleActed()
 		sigs = append(s.postTool(ev, cfg), s.runCall(ev)...)
 		sigs = append(sigs, s.mark(ev, "post")...)
 	case KindBatch:
+		if len(ev.Rejected) > 0 {
+			s.idleActed()
+		}
 		sigs = s.rejected(ev, cfg)
 	case KindStop:
-		sigs = s.runEnd(ev)
+		sigs = append(s.runEnd(ev), s.idleEnd(ev, cfg)...)
+		if s.Run != nil && s.Run.Halted != nil && ev.Subagent == "" { // the host may stop the agent here too
+			sigs = append(sigs, Signal{Kind: SignalHalt, Text: HaltText(s.Run.Halted)})
+		}
 	case KindSnapshot, KindPause, KindResume, KindRollback:
 		s.runEvent(ev, cfg)
 	}

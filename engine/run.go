@@ -335,6 +335,9 @@ func (s *State) runEvent(ev *Event, cfg *Config) {
 		r.Paused = &RunNote{At: at, Note: cutNote(ev.Note)}
 	case KindResume:
 		r.Paused, r.RollbackFailed, r.Halted = nil, nil, nil
+		if s.Idle != nil { // the user let the run go on: the idle turns so far are theirs to judge
+			s.Idle.restart()
+		}
 		r.Resumed = &RunNote{At: at, Note: cutNote(ev.Note), Doubled: s.resumeBudgets(ev.Time, cfg)}
 	case KindRollback:
 		step := 0
