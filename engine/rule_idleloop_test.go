@@ -45,14 +45,23 @@ func TestIdleLoopRule(t *testing.T) {
 		at, halt, told int
 		evidence       string // in the checkpoint or the halt note
 	}{
+		// anthropics/claude-code#64447: under /goal, "Awaiting your choice
+		// (Option A or B). Nothing actionable on my end." after each "Goal
+		// not yet met… continuing", no call, until interrupted.
 		{name: "three alike turn ends with no call between", steps: []string{"P do it", "S " + wait, "S " + wait, "S " + wait},
 			at: 4, evidence: "the last 3 turns ended with no tool call and the same closing message"},
 		{name: "two are not a loop", steps: []string{"P do it", "S " + wait, "S " + wait}},
 		{name: "a tool call between breaks it", steps: []string{"P do it", "S " + wait, "S " + wait, "T", "S " + wait, "S " + wait}},
 		{name: "a refused call between breaks it", steps: []string{"P do it", "S " + wait, "S " + wait, "X", "S " + wait}},
 		{name: "the user's different prompts reset it", steps: []string{"P do it", "S Done.", "P and the docs?", "S Done.", "P thanks", "S Done."}},
+		// github.com/google-gemini/gemini-cli#12737, #2708: the closing
+		// "The task is complete. I'm ready for the next task." again and
+		// again; a /loop re-sends its prompt the same way each time.
 		{name: "the same prompt re-sent does not, and is the channel", steps: []string{"P go", "S Done.", "P go", "S Done.", "P go", "S Done.", "P go"},
 			at: 6, told: 7, evidence: "the last 3 turns ended with no tool call and the same closing message"},
+		// MoonshotAI/kimi-cli#2525: goal continuations every few seconds
+		// while a remote job runs, each a no-op reply ("waiting, no action
+		// this turn"), 160+ turns in 3 hours.
 		{name: "numbers do not make messages differ", steps: []string{"P go", "S Checking again in 3 minutes.", "S Checking again in 5 minutes.", "S Checking again in 10 minutes."},
 			at: 4},
 		{name: "near-identical: one word more", steps: []string{"P go",
@@ -60,18 +69,29 @@ func TestIdleLoopRule(t *testing.T) {
 			"S The migration is applied and all the tests pass; the remaining step is the deploy, which needs credentials I do not have.",
 			"S The migration is applied and the tests pass; the remaining step is the deploy, which needs credentials I do not have."},
 			at: 4, evidence: "the same closing message"},
+		// openai/codex#22158: /goal stuck "blocked", live verification
+		// required but unavailable, every turn worded a little differently.
 		{name: "different messages that each say it is stuck", steps: []string{"P go", "S I'm blocked on the missing API key.",
 			"S Still waiting for the build server.", "S The task is complete."},
 			at: 4, evidence: "a closing message that says the agent is done"},
 		{name: "different messages saying nothing of the sort", steps: []string{"P go", "S Refactored the parser.", "S Added tests for the lexer.", "S Updated the changelog."}},
 		{name: "a host with no closing message never fires", steps: []string{"P go", "S", "S", "S", "S"}},
 		{name: "a subagent's turn ends do not count", steps: []string{"P go", "A Done.", "A Done.", "A Done."}},
+		// anthropics/claude-code#43906 and openai/codex#37937: a Stop hook
+		// that blocks (or whose empty output is fed back) forces turn after
+		// turn; stop_hook_active says so.
 		{name: "forced turns are said", steps: []string{"P go", "S Done.", "F Done.", "F Done."},
 			at: 4, evidence: "(2 of them continued by a Stop hook, not by the user)"},
 
+		// PrimeIntellect-ai/prime-agent#986: goal mode re-injects its
+		// continuation while the agent waits for a confirmation that never
+		// comes, nobody watching.
 		{name: "unattended: told with the re-sent prompt, halted at the next", unattended: true,
 			steps: []string{"P go", "S " + wait, "P go", "S " + wait, "P go", "S " + wait, "P go", "S " + wait},
 			told:  7, halt: 8, evidence: "cully told the agent so after the 3rd and it went on the same way"},
+		// anthropics/claude-code#3573: in GitHub Actions (headless) a
+		// failing Stop hook's feedback continues the turn forever; no
+		// prompt comes between the turns.
 		{name: "unattended with no prompt between: halted all the same", unattended: true,
 			steps: []string{"P go", "S " + wait, "F " + wait, "F " + wait, "F " + wait},
 			halt:  5, evidence: "no prompt came between the turns to tell the agent on"},
