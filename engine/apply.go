@@ -43,7 +43,8 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	var sigs []Signal
 	switch ev.Kind {
 	case KindPrompt:
-		sigs = append(s.newTask(ev), s.startRun(ev)...)
+		sigs = s.idlePrompt(ev, cfg) // told before the new task supersedes what is open
+		sigs = append(append(sigs, s.newTask(ev)...), s.startRun(ev)...)
 		sigs = append(sigs, s.halt()...) // a halted run takes no new task: the host refuses the prompt where it can
 	case KindSessionStart:
 		s.Ended = false
@@ -67,6 +68,7 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 			s.Advice = &Advice{Text: ev.Advice, At: ev.Time.Unix()}
 		}
 	case KindPreTool:
+		s.idleActed()
 		if s.Run == nil { // cully saw no prompt: the run starts before this call
 			sigs = s.startRun(ev)
 		}
@@ -82,13 +84,18 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 		}
 		sigs = append(sigs, s.mark(ev, "pre")...)
 	case KindPostTool:
+		s.idleActed()
 		sigs = append(s.postTool(ev, cfg), s.runCall(ev)...)
 		sigs = append(sigs, s.mark(ev, "post")...)
 		sigs = append(sigs, s.halt()...) // the call in flight when the run was halted: the host ends the loop where it can
 	case KindBatch:
+		if len(ev.Rejected) > 0 {
+			s.idleActed()
+		}
 		sigs = s.rejected(ev, cfg)
 	case KindStop:
-		sigs = append(s.runEnd(ev, cfg), s.halt()...) // ends the turn whatever another hook asked
+		sigs = append(s.runEnd(ev, cfg), s.idleEnd(ev, cfg)...)
+		sigs = append(sigs, s.halt()...) // ends the turn whatever another hook asked
 	case KindSnapshot, KindPause, KindResume, KindRollback:
 		s.runEvent(ev, cfg)
 	}

@@ -27,6 +27,10 @@ type Config struct {
 	// the next identical run a blind retry (default 2: the third attempt is the
 	// one to stop; at most 4, the failures a command remembers).
 	BlindRetryFailures int `toml:"blind_retry_failures" json:"blind_retry_failures"`
+	// IdleTurns turns in a row that end with no tool call and the same
+	// closing message (or each saying the agent is paused, blocked, waiting
+	// or done) make an idle loop (default 3: rule_idleloop.go says why).
+	IdleTurns int `toml:"idle_turns" json:"idle_turns"`
 	// LargeReadBytes: a whole-file read above this size is warned (default
 	// 256 KiB: tens of thousands of tokens at once).
 	LargeReadBytes int64 `toml:"large_read_bytes" json:"large_read_bytes"`
@@ -68,6 +72,7 @@ func DefaultConfig() Config {
 		ExploreTell:        0,
 		LoopFailures:       3,
 		BlindRetryFailures: 2,
+		IdleTurns:          3,
 		LargeReadBytes:     256 << 10,
 		RereadMinBytes:     4 << 10,
 		Unattended:         "continue",
@@ -98,6 +103,9 @@ func (c Config) Sanitize() Config {
 	}
 	if c.BlindRetryFailures > maxFailChanges { // beyond what a command remembers, the guard could never fire
 		c.BlindRetryFailures = maxFailChanges
+	}
+	if c.IdleTurns < 2 {
+		c.IdleTurns = d.IdleTurns
 	}
 	if c.LargeReadBytes < 1 {
 		c.LargeReadBytes = d.LargeReadBytes

@@ -127,6 +127,22 @@ type Event struct {
 	// rule on tokens against progress; nil for any other call.
 	Plan *PlanProgress `json:"plan,omitempty"`
 
+	// What a turn's end (stop events) keeps of the agent's closing message,
+	// never its text (closing.go): its normalised form's fingerprint, its
+	// similarity sketch (16 hex digits), and what the phrase table reads in
+	// it (SaysWaiting, SaysBlocked, SaysPaused, SaysDone; "" for none).
+	// Empty where the host gives no closing message (Copilot CLI).
+	EndFP     string `json:"end_fp,omitempty"`
+	EndSketch string `json:"end_sketch,omitempty"`
+	EndSays   string `json:"end_says,omitempty"`
+	// Forced: the host says a Stop hook's block forced this turn on
+	// (stop_hook_active): an automation, not the user, continued it.
+	Forced bool `json:"forced,omitempty"`
+	// PromptFP is a user prompt's fingerprint (PromptFingerprint), never
+	// its text: an automation re-sends the same prompt; "" when the host
+	// gave none.
+	PromptFP string `json:"prompt_fp,omitempty"`
+
 	Attended *bool `json:"attended,omitempty"` // false when the host says nobody is watching
 	Quiet    bool  `json:"quiet,omitempty"`    // CULLY_GUARD=off: record, never nudge
 	// Defer marks the tool events of a host whose pre-tool answer never

@@ -369,6 +369,9 @@ func (s *State) runEvent(ev *Event, cfg *Config) {
 		}
 	case KindResume:
 		r.Paused, r.RollbackFailed, r.Halted = nil, nil, nil
+		if s.Idle != nil { // the user let the run go on: the idle turns so far are theirs to judge
+			s.Idle.restart()
+		}
 		r.Resumed = &RunNote{At: at, Note: cutNote(ev.Note)}
 		if ev.Source != ResumeKeep { // a resume recorded before --raise doubled whatever was exceeded
 			r.Resumed.Doubled = s.resumeBudgets(ev.Time, cfg)

@@ -89,6 +89,9 @@ type State struct {
 	// Run is the current run (run control, run.go): nil before the first
 	// prompt or tool call.
 	Run *Run `json:"run,omitempty"`
+	// Idle follows the turns that end with no tool call (rule_idleloop.go):
+	// nil until a turn ends.
+	Idle *IdleRun `json:"idle,omitempty"`
 }
 
 // Advice is an advisor answer waiting for the agent.

@@ -194,6 +194,10 @@ func decodeStateFile(body []byte) (*engine.State, *journalPos, error) {
 			}
 		case `"advice_at"`:
 			st.AdviceAt = jsonlite.Int(v)
+		case `"idle"`:
+			if string(v) != "null" {
+				st.Idle = d.idle(v)
+			}
 		}
 		return end, nil
 	})
@@ -750,4 +754,35 @@ func (d *stateDecoder) runFailure(v []byte) *engine.RunFailure {
 		}
 	})
 	return f
+}
+
+func (d *stateDecoder) idle(v []byte) *engine.IdleRun {
+	i := &engine.IdleRun{}
+	d.members(v, func(k, v []byte) {
+		switch string(k) {
+		case `"same"`:
+			i.Same = d.int(v)
+		case `"stuck"`:
+			i.Stuck = d.int(v)
+		case `"forced"`:
+			i.Forced = d.int(v)
+		case `"fp"`:
+			i.FP = d.str(v)
+		case `"sketch"`:
+			i.Sketch = d.str(v)
+		case `"says"`:
+			i.Says = d.str(v)
+		case `"prompt"`:
+			i.Prompt = d.str(v)
+		case `"acted"`:
+			i.Acted = string(v) == "true"
+		case `"raised"`:
+			i.Raised = string(v) == "true"
+		case `"tell"`:
+			i.Tell = string(v) == "true"
+		case `"told"`:
+			i.Told = string(v) == "true"
+		}
+	})
+	return i
 }

@@ -73,6 +73,13 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 		b = appendInt(b, "total", p.Total, false)
 		b = append(b, '}')
 	}
+	b = appendStr(b, "end_fp", e.EndFP, true)
+	b = appendStr(b, "end_sketch", e.EndSketch, true)
+	b = appendStr(b, "end_says", e.EndSays, true)
+	if e.Forced {
+		b = append(b, `,"forced":true`...)
+	}
+	b = appendStr(b, "prompt_fp", e.PromptFP, true)
 	if e.Attended != nil {
 		b = appendField(b, "attended")
 		b = strconv.AppendBool(b, *e.Attended)

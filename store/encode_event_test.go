@@ -32,6 +32,8 @@ func TestAppendEventMatchesEncodingJSON(t *testing.T) {
 		{V: 1, Kind: engine.KindPostTool, Transcript: &engine.TranscriptPos{}},
 		{V: 1, Kind: engine.KindSnapshot, Run: "r-1", Step: &one, Paths: []string{"a.go", "d/<b>.go"}, PathCount: 30, Source: "calls", Outcome: engine.OutcomeOK},
 		{V: 1, Kind: engine.KindPostTool, Signals: []engine.Signal{{Kind: engine.SignalSnapshot, Reason: "calls", ID: "r-1", N: 10}}},
+		{V: 1, Kind: engine.KindStop, EndFP: "0f1e", EndSketch: "a1b2c3", EndSays: engine.SaysWaiting, Forced: true},
+		{V: 1, Kind: engine.KindPrompt, PromptFP: "9a8b"},
 	}
 	for i, ev := range evs {
 		want, err := json.Marshal(&ev)

@@ -121,6 +121,35 @@ func appendState(b []byte, s *engine.State, maps bool) []byte {
 	if s.Run != nil {
 		b = appendRun(appendField(b, "run"), s.Run)
 	}
+	if i := s.Idle; i != nil {
+		b = appendIdle(appendField(b, "idle"), i)
+	}
+	return append(b, '}')
+}
+
+// appendIdle writes the idle-loop rule's count: every member omitted when
+// zero, as encoding/json writes it.
+func appendIdle(b []byte, i *engine.IdleRun) []byte {
+	b = append(b, '{')
+	n := len(b)
+	b = appendInt(b, "same", i.Same, true)
+	b = appendInt(b, "stuck", i.Stuck, true)
+	b = appendInt(b, "forced", i.Forced, true)
+	b = appendStr(b, "fp", i.FP, true)
+	b = appendStr(b, "sketch", i.Sketch, true)
+	b = appendStr(b, "says", i.Says, true)
+	b = appendStr(b, "prompt", i.Prompt, true)
+	for _, f := range []struct {
+		k string
+		v bool
+	}{{"acted", i.Acted}, {"raised", i.Raised}, {"tell", i.Tell}, {"told", i.Told}} {
+		if f.v {
+			b = append(appendField(b, f.k), "true"...)
+		}
+	}
+	if len(b) > n && b[n] == ',' { // the first field needs no comma
+		b = append(b[:n], b[n+1:]...)
+	}
 	return append(b, '}')
 }
 

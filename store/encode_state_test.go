@@ -21,7 +21,13 @@ func richState() *engine.State {
 		engine.Apply(st, &ev, &cfg)
 	}
 	apply(engine.Event{Kind: engine.KindSessionStart, Attended: &f, Cwd: "/p \"q\" <é>"})
-	apply(engine.Event{Kind: engine.KindPrompt})
+	apply(engine.Event{Kind: engine.KindPrompt, PromptFP: "p"})
+	// The idle-loop rule's count: three turn ends alike with no call
+	// between, one forced on by a Stop hook (the calls below end it).
+	fp, sketch, says := engine.ClosingOf("Waiting for your approval.")
+	for _, forced := range []bool{false, true, false} {
+		apply(engine.Event{Kind: engine.KindStop, Forced: forced, EndFP: fp, EndSketch: sketch, EndSays: says})
+	}
 	one, size := 1, int64(300<<10)
 	mt := now.Add(-time.Hour)
 	for i := 0; i < 22; i++ {
@@ -72,8 +78,17 @@ func richState() *engine.State {
 	return st
 }
 
+// idleState has every member of the idle-loop rule's count set.
+func idleState() *engine.State {
+	st := engine.NewState("idle")
+	st.Idle = &engine.IdleRun{Same: 3, Stuck: 2, Forced: 1, FP: "0f1e", Sketch: "a1b2\"c", Says: engine.SaysDone, Prompt: "9a8b",
+		Acted: true, Raised: true, Tell: true, Told: true}
+	return st
+}
+
 func TestAppendStateMatchesEncodingJSON(t *testing.T) {
-	for name, st := range map[string]*engine.State{"rich": richState(), "new": engine.NewState("s"), "empty": {}} {
+	for name, st := range map[string]*engine.State{"rich": richState(), "new": engine.NewState("s"), "empty": {}, "idle": idleState(),
+		"idle zero": {Idle: &engine.IdleRun{}}} {
 		want, err := json.Marshal(st)
 		if err != nil {
 			t.Fatal(err)

@@ -64,6 +64,7 @@ type replaySession struct {
 	Session          string          `json:"session"`
 	ToolCalls        int             `json:"tool_calls"`
 	Tasks            int             `json:"tasks"`
+	Turns            int             `json:"turns"` // turn ends of the main agent (Stop)
 	Nudges           int             `json:"nudges"`
 	Per100           float64         `json:"nudges_per_100_calls"`
 	Subagents        int             `json:"subagents"` // distinct subagents that made calls
@@ -90,6 +91,7 @@ type replayReport struct {
 	Bytes       int64           `json:"bytes"` // their size
 	Skipped     []replaySkip    `json:"skipped"`
 	ToolCalls   int             `json:"tool_calls"`
+	Turns       int             `json:"turns"`
 	Nudges      int             `json:"nudges"`
 	Per100      float64         `json:"nudges_per_100_calls"`
 	Checkpoints map[string]int  `json:"checkpoints"`
@@ -178,6 +180,7 @@ func (a *app) replay(o replayOpts, args []string) error {
 		rep.Bytes += g.size
 		for _, rs := range g.out {
 			rep.ToolCalls += rs.ToolCalls
+			rep.Turns += rs.Turns
 			rep.Nudges += rs.Nudges
 			for r, n := range rs.Checkpoints {
 				rep.Checkpoints[r] += n
@@ -252,6 +255,7 @@ func (a *app) printReplay(rep *replayReport) {
 	fmt.Fprintf(w, "checkpoints: %s\n", byReason(rep.Checkpoints))
 	fmt.Fprintf(w, "guards: %s\n", byReason(rep.Guards))
 	fmt.Fprintf(w, "%d nudge(s) in %d tool calls: %.1f per 100 calls\n", rep.Nudges, rep.ToolCalls, rep.Per100)
+	fmt.Fprintf(w, "%d turn end(s) of the main agent\n", rep.Turns)
 	fmt.Fprintln(w, "(transcripts hold no file sizes or modification times: the large-read and unchanged-re-read guards are not judged in a replay)")
 }
 
@@ -562,6 +566,9 @@ func replayGroup1(rp hookbridge.Replayer, g *replayGroup, cfg *engine.Config, pr
 				continue
 			}
 			rs.Findings = append(rs.Findings, f)
+		}
+		if ev.Kind == engine.KindStop && ev.Subagent == "" {
+			rs.Turns++
 		}
 		if ev.Subagent != "" && ev.Kind == engine.KindPreTool {
 			rs.subagents[ev.Subagent] = true

@@ -98,6 +98,14 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env, memo shellMemo) (*engi
 	switch ev.Kind {
 	case engine.KindPreTool, engine.KindPostTool:
 		decodeTool(ev, p, env, memo)
+	case engine.KindStop: // of the closing message, only what the idle-loop rule compares
+		if hook != "Stop" { // StopFailure: an API error ended the turn, not the agent
+			break
+		}
+		ev.EndFP, ev.EndSketch, ev.EndSays = engine.ClosingOf(p.Str("last_assistant_message"))
+		ev.Forced = p.Bool("stop_hook_active")
+	case engine.KindPrompt:
+		ev.PromptFP = engine.PromptFingerprint(p.Str("prompt"))
 	case engine.KindBatch:
 		ev.Rejected = decodeRejected(p, env)
 	}

@@ -47,6 +47,7 @@ const (
 	recCompact            // PreCompact
 	recCalls              // PreToolUse, one per tool_use block
 	recResults            // PostToolUse or PostToolUseFailure, one per tool_result block
+	recText               // the main agent's text, no call: its turn may end here (Stop)
 )
 
 // record is what one line holds for the hooks, its values raw JSON.
@@ -59,7 +60,10 @@ type record struct {
 	agent   []byte // the subagent, for a sidechain record that names one
 	calls   []toolCall
 	results []toolResult
-	refused bool // a user record whose content is neither text nor blocks
+	refused bool   // a user record whose content is neither text nor blocks
+	text    []byte // recText: its last text block, a raw JSON string
+	prompt  []byte // recPrompt: the prompt, a raw JSON string (or null)
+	main    bool   // not a sidechain's (a subagent's) record
 }
 
 type toolCall struct {
@@ -156,7 +160,7 @@ func parse(line []byte, rec *record) error {
 			switch {
 			case is(typ, "user"), is(typ, "system"):
 			case is(typ, "assistant"):
-				if !mayCallTools(line) {
+				if !mayCallTools(line) && !bytes.Contains(line, []byte(`"text"`)) {
 					return errIgnore
 				}
 			default:
@@ -225,6 +229,7 @@ func parse(line []byte, rec *record) error {
 	if sidechain && len(agentID) > 2 { // a non-empty string
 		rec.agent = agentID
 	}
+	rec.main = !sidechain
 	switch {
 	case typ == nil:
 		return errIgnore
@@ -239,6 +244,9 @@ func parse(line []byte, rec *record) error {
 			return errIgnore
 		}
 		for _, b := range blocks {
+			if b.typ != nil && is(b.typ, "text") && b.text != nil {
+				rec.text = b.text
+			}
 			if b.typ != nil && is(b.typ, "tool_use") {
 				input := b.input
 				if input == nil {
@@ -247,16 +255,20 @@ func parse(line []byte, rec *record) error {
 				rec.calls = append(rec.calls, toolCall{id: jsonlite.Str(b.id), rawID: b.id, name: b.name, input: input})
 			}
 		}
-		if len(rec.calls) == 0 {
+		switch {
+		case len(rec.calls) > 0:
+			rec.kind, rec.text = recCalls, nil
+		case rec.text != nil && !sidechain:
+			rec.kind = recText
+		default:
 			return errIgnore
 		}
-		rec.kind = recCalls
 	case is(typ, "user"):
 		if content != nil && (content[0] == '"' || isNull(content)) {
 			if meta || summary || repeats || sidechain {
 				return errIgnore
 			}
-			rec.kind = recPrompt
+			rec.kind, rec.prompt = recPrompt, content
 			return nil
 		}
 		blocks, ok := contentBlocks(content)
@@ -436,6 +448,7 @@ func (rec *record) own(in map[string][]byte) {
 	for _, r := range rec.results {
 		n += len(r.err) + len(r.resp)
 	}
+	n += len(rec.text) + len(rec.prompt)
 	buf := make([]byte, 0, n)
 	keep := func(b []byte) []byte {
 		if b == nil {
@@ -444,6 +457,7 @@ func (rec *record) own(in map[string][]byte) {
 		buf = append(buf, b...)
 		return buf[len(buf)-len(b) : len(buf) : len(buf)]
 	}
+	rec.text, rec.prompt = keep(rec.text), keep(rec.prompt)
 	for i := range rec.calls {
 		c := &rec.calls[i]
 		c.rawID, c.name, c.input = keep(c.rawID), intern(c.name), keep(c.input)
@@ -463,6 +477,12 @@ type player struct {
 	pending map[string]jsonlite.Object // tool_use_id → the PreToolUse payload
 	intern  map[string][]byte
 	memo    shellMemo
+	// The main agent's turn: open since its first record after the last
+	// turn end; last is its last text when no call followed it (what
+	// Stop's last_assistant_message holds), at the record end.
+	open bool
+	last []byte
+	end  *record
 }
 
 func newPlayer(a Agent, cfg *engine.Config, fn func(ev *engine.Event) error) *player {
@@ -475,6 +495,7 @@ var (
 	hookPre         = []byte(`"PreToolUse"`)
 	hookPost        = []byte(`"PostToolUse"`)
 	hookPostFailure = []byte(`"PostToolUseFailure"`)
+	hookStop        = []byte(`"Stop"`)
 	triggerReplay   = []byte(`"replay"`)
 	jsonFalse       = []byte(`false`)
 	jsonNull        = []byte(`null`)
@@ -499,9 +520,19 @@ func (p *player) play(rec *record) error {
 		}
 		return o
 	}
+	if rec.main && (rec.kind == recCalls || rec.kind == recText) {
+		p.open, p.last, p.end = true, rec.text, rec
+	}
 	switch rec.kind {
 	case recPrompt:
-		return p.decode(base(hookPrompt), rec.at)
+		if err := p.endTurn(); err != nil {
+			return err
+		}
+		o := base(hookPrompt)
+		if rec.prompt != nil {
+			o["prompt"] = rec.prompt
+		}
+		return p.decode(o, rec.at)
 	case recCompact:
 		o := base(hookCompact)
 		o["trigger"] = triggerReplay
@@ -545,6 +576,21 @@ func (p *player) play(rec *record) error {
 	return nil
 }
 
+// endTurn plays the Stop of the main agent's turn, if one is open and
+// ended with its text: before the next prompt, and at the end of the
+// transcript. The transcript holds no Stop hook's payload: its
+// last_assistant_message is that text, and stop_hook_active is not known.
+func (p *player) endTurn() error {
+	if !p.open || p.last == nil { // a turn that stopped mid-call was interrupted: no Stop hook runs
+		p.open = false
+		return nil
+	}
+	p.open = false
+	o := jsonlite.Object{"session_id": p.end.session, "cwd": p.end.cwd, "hook_event_name": hookStop,
+		"last_assistant_message": p.last}
+	return p.decode(o, p.end.at)
+}
+
 // read parses every line of r, handing each record that gives the hooks
 // something to keep (its values still alias the line).
 func (p *player) read(r io.Reader, keep func(rec *record, line []byte) error) error {
@@ -573,8 +619,12 @@ func (a Agent) Replay(r io.Reader, cfg *engine.Config, fn func(ev *engine.Event)
 	p := newPlayer(a, cfg, fn)
 	err := p.read(r, func(rec *record, _ []byte) error {
 		rec.own(p.intern)
-		return p.play(rec)
+		r := *rec // endTurn keeps the turn's last record
+		return p.play(&r)
 	})
+	if err == nil {
+		err = p.endTurn()
+	}
 	return p.st, err
 }
 
@@ -635,7 +685,7 @@ func (a Agent) ReplaySession(files []io.Reader, cfg *engine.Config, fn func(ev *
 			return p.st, err
 		}
 	}
-	return p.st, nil
+	return p.st, p.endTurn()
 }
 
 // Record: Claude Code calls its recorded sessions transcripts.

@@ -21,6 +21,11 @@ func referenceReplay(a Agent, r io.Reader, cfg *engine.Config, fn func(ev *engin
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	pending := map[string]map[string]any{} // tool_use_id → pre payload
+	// The main agent's open turn, its last record and last text (nil:
+	// a call followed it), for the Stop played before the next prompt and
+	// at the end.
+	var turn *refRecord
+	var last *string
 	emit := func(p map[string]any, at time.Time) error {
 		raw, _ := json.Marshal(p)
 		ev, err := a.Decode(raw, hookbridge.Env{Now: at, Getenv: func(string) string { return "" }, Config: cfg})
@@ -28,6 +33,16 @@ func referenceReplay(a Agent, r io.Reader, cfg *engine.Config, fn func(ev *engin
 			return err
 		}
 		return fn(ev)
+	}
+	endTurn := func() error {
+		if turn == nil || last == nil {
+			turn = nil
+			return nil
+		}
+		p := map[string]any{"session_id": turn.SessionID, "cwd": turn.Cwd, "hook_event_name": "Stop", "last_assistant_message": *last}
+		at := turn.Timestamp
+		turn, last = nil, nil
+		return emit(p, at)
 	}
 	for sc.Scan() {
 		st.Lines++
@@ -55,6 +70,21 @@ func referenceReplay(a Agent, r io.Reader, cfg *engine.Config, fn func(ev *engin
 			if json.Unmarshal(rec.Message.Content, &blocks) != nil {
 				continue
 			}
+			var text *string
+			calls := false
+			for _, b := range blocks {
+				if b.Type == "text" && b.Text != nil {
+					text = b.Text
+				}
+				calls = calls || b.Type == "tool_use"
+			}
+			if !rec.IsSidechain && (calls || text != nil) {
+				r := rec
+				turn, last = &r, text
+				if calls {
+					last = nil
+				}
+			}
 			for _, b := range blocks {
 				if b.Type != "tool_use" {
 					continue
@@ -74,7 +104,11 @@ func referenceReplay(a Agent, r io.Reader, cfg *engine.Config, fn func(ev *engin
 				if rec.IsMeta || rec.IsCompactSummary || rec.RepeatsCompactSummary || rec.IsSidechain {
 					continue
 				}
+				if err := endTurn(); err != nil {
+					return st, err
+				}
 				p := base("UserPromptSubmit")
+				p["prompt"] = text
 				if err := emit(p, rec.Timestamp); err != nil {
 					return st, err
 				}
@@ -117,7 +151,7 @@ func referenceReplay(a Agent, r io.Reader, cfg *engine.Config, fn func(ev *engin
 	if err := sc.Err(); err != nil {
 		return st, fmt.Errorf("read transcript: %w", err)
 	}
-	return st, nil
+	return st, endTurn()
 }
 
 // blockText flattens a tool_result's content (a string or text blocks).
@@ -130,8 +164,8 @@ func refBlockText(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &blocks) == nil {
 		var parts []string
 		for _, b := range blocks {
-			if b.Text != "" {
-				parts = append(parts, b.Text)
+			if b.Text != nil && *b.Text != "" {
+				parts = append(parts, *b.Text)
 			}
 		}
 		return strings.Join(parts, "\n")
@@ -165,5 +199,5 @@ type refBlock struct {
 	ToolUseID string          `json:"tool_use_id"`
 	IsError   bool            `json:"is_error"`
 	Content   json.RawMessage `json:"content"`
-	Text      string          `json:"text"`
+	Text      *string         `json:"text"`
 }

@@ -437,15 +437,20 @@ func TestReplayCaptured(t *testing.T) {
 			if ev.Usage != nil {
 				usage = ev.Usage
 			}
+			// The turn's end and its prompt carry what the hooks carried:
+			// the closing message's fingerprint, the prompt's.
+			if fp, _, _ := engine.ClosingOf("Mock run complete: the ls failed with exit 3, the note was written and read back."); ev.Kind == engine.KindStop && ev.EndFP != fp {
+				t.Errorf("%s: the replayed Stop's closing fingerprint %q, want the hook's %q", run, ev.EndFP, fp)
+			}
 			got = append(got, s)
 			return nil
 		})
 		if err != nil || st.Corrupt != 0 || st.Skipped != 0 {
 			t.Fatalf("%s: %v %+v", run, err, st)
 		}
-		want := "SessionStart UserPromptSubmit PreToolUse PostToolUse:Bash:read:failed:3 PreToolUse PostToolUse:apply_patch:edit:ok:0 PreToolUse PostToolUse:Bash:read:ok:0"
+		want := "SessionStart UserPromptSubmit PreToolUse PostToolUse:Bash:read:failed:3 PreToolUse PostToolUse:apply_patch:edit:ok:0 PreToolUse PostToolUse:Bash:read:ok:0 Stop"
 		if run == "block" { // both calls denied by the hooks: no output for the patch, the read failed
-			want = "SessionStart UserPromptSubmit PreToolUse PostToolUse:Bash:read:unknown:? PreToolUse PostToolUse:apply_patch:edit:unknown:? PreToolUse PostToolUse:Bash:read:failed:1"
+			want = "SessionStart UserPromptSubmit PreToolUse PostToolUse:Bash:read:unknown:? PreToolUse PostToolUse:apply_patch:edit:unknown:? PreToolUse PostToolUse:Bash:read:failed:1 Stop"
 		}
 		if g := strings.Join(got, " "); g != want {
 			t.Errorf("%s:\n got %s\nwant %s", run, g, want)
@@ -631,5 +636,26 @@ func TestRolloutSaysExecIsHeadless(t *testing.T) {
 		if !meta.seen || meta.exec != exec {
 			t.Errorf("%s: %+v, want exec %v", line, meta, exec)
 		}
+	}
+}
+
+// A turn's user_message gives its replayed prompt a fingerprint, and its
+// task_complete a Stop with the closing message's; a turn whose text never
+// comes is replayed without.
+func TestReplayTurnEnds(t *testing.T) {
+	rollout := `{"timestamp":"2026-11-30T12:00:00Z","type":"session_meta","payload":{"id":"s1","cwd":"/p"}}
+{"timestamp":"2026-11-30T12:00:01Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}
+{"timestamp":"2026-11-30T12:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"check the CI"}}
+{"timestamp":"2026-11-30T12:00:02Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":"Waiting for CI."}}
+{"timestamp":"2026-11-30T12:00:03Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t2"}}
+`
+	cfg := engine.DefaultConfig()
+	var got []string
+	_, err := Agent{}.Replay(strings.NewReader(rollout), &cfg, func(ev *engine.Event) error {
+		got = append(got, fmt.Sprintf("%s:%v:%v", ev.Hook, ev.PromptFP == engine.PromptFingerprint("check the CI") && ev.PromptFP != "", ev.EndSays))
+		return nil
+	})
+	if want := "SessionStart:false: UserPromptSubmit:true: Stop:false:waiting UserPromptSubmit:false:"; err != nil || strings.Join(got, " ") != want {
+		t.Errorf("got %s (%v)\nwant %s", strings.Join(got, " "), err, want)
 	}
 }

@@ -89,8 +89,14 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env, end *ended) (*engine.E
 	case "SubagentStop":
 		ev.Source = "stop"
 	}
-	if ev.Kind == engine.KindPreTool || ev.Kind == engine.KindPostTool {
+	switch ev.Kind {
+	case engine.KindPreTool, engine.KindPostTool:
 		decodeTool(ev, p, env, end)
+	case engine.KindStop: // of the closing message, only what the idle-loop rule compares
+		ev.EndFP, ev.EndSketch, ev.EndSays = engine.ClosingOf(p.Str("last_assistant_message"))
+		ev.Forced = p.Bool("stop_hook_active")
+	case engine.KindPrompt:
+		ev.PromptFP = engine.PromptFingerprint(p.Str("prompt"))
 	}
 	return ev, nil
 }

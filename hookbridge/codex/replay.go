@@ -21,7 +21,10 @@ import (
 // have recorded, its outcome included:
 //
 //   - session_meta: SessionStart (its payload names the session and the cwd);
-//   - event_msg task_started (a turn; older rollouts: user_message): UserPromptSubmit;
+//   - event_msg task_started (a turn; older rollouts: user_message): UserPromptSubmit,
+//     with the prompt of the turn's user_message when one follows before any
+//     other event;
+//   - event_msg task_complete: Stop, with the turn's last_agent_message;
 //   - response_item function_call, custom_tool_call, local_shell_call: PreToolUse,
 //     a shell command as Bash with its command line, a patch as apply_patch;
 //   - response_item function_call_output, custom_tool_call_output: PostToolUse,
@@ -123,6 +126,10 @@ type player struct {
 	// headless: the rollout's session_meta says `codex exec` ran it; the
 	// session start says so (Event.Attended), as the hook's Complete does.
 	headless bool
+	// prompt is a turn's UserPromptSubmit not played yet, waiting for the
+	// user_message that holds its text (promptAt: the turn's start).
+	prompt   bool
+	promptAt time.Time
 }
 
 func newPlayer(cfg *engine.Config, fn func(ev *engine.Event) error) *player {
@@ -133,8 +140,10 @@ func newPlayer(cfg *engine.Config, fn func(ev *engine.Event) error) *player {
 // its lines.
 func (Agent) Replay(r io.Reader, cfg *engine.Config, fn func(ev *engine.Event) error) (hookbridge.ReplayStats, error) {
 	p := newPlayer(cfg, fn)
-	err := p.read(r)
-	return p.st, err
+	if err := p.read(r); err != nil {
+		return p.st, err
+	}
+	return p.st, p.flushPrompt()
 }
 
 // ReplaySession reads every file of one session: a rollout is one file
@@ -148,7 +157,16 @@ func (Agent) ReplaySession(files []io.Reader, cfg *engine.Config, fn func(ev *en
 			return p.st, err
 		}
 	}
-	return p.st, nil
+	return p.st, p.flushPrompt()
+}
+
+// flushPrompt plays the turn's prompt still waiting for its text, without it.
+func (p *player) flushPrompt() error {
+	if !p.prompt {
+		return nil
+	}
+	p.prompt = false
+	return p.decode(p.base(hookPrompt), p.promptAt, nil)
 }
 
 func (p *player) read(r io.Reader) error { return p.readUnique(r, nil) }
@@ -181,6 +199,7 @@ var (
 	hookPre     = []byte(`"PreToolUse"`)
 	hookPost    = []byte(`"PostToolUse"`)
 	hookCompact = []byte(`"PreCompact"`)
+	hookStop    = []byte(`"Stop"`)
 	toolBash    = []byte(`"Bash"`)
 	toolApply   = []byte(`"apply_patch"`)
 	srcReplay   = []byte(`"replay"`)
@@ -287,12 +306,26 @@ func (p *player) event(typ, line []byte, pl jsonlite.Object, at time.Time) error
 	}
 	switch pl.Str("type") {
 	case "task_started":
-		p.turns = true
-		return p.decode(p.base(hookPrompt), at, nil)
-	case "user_message":
-		if !p.turns {
-			return p.decode(p.base(hookPrompt), at, nil)
+		if err := p.flushPrompt(); err != nil {
+			return err
 		}
+		p.turns, p.prompt, p.promptAt = true, true, at
+	case "user_message":
+		switch {
+		case p.prompt: // the text of the turn's prompt
+			p.prompt = false
+			o := p.base(hookPrompt)
+			o["prompt"] = bytes.Clone(pl["message"])
+			return p.decode(o, p.promptAt, nil)
+		case !p.turns:
+			o := p.base(hookPrompt)
+			o["prompt"] = bytes.Clone(pl["message"])
+			return p.decode(o, at, nil)
+		}
+	case "task_complete":
+		o := p.base(hookStop)
+		o["last_assistant_message"] = bytes.Clone(pl["last_agent_message"])
+		return p.decode(o, at, nil)
 	case "exec_command_end": // older rollouts: the outcome of a command
 		if id := pl.Str("call_id"); id != "" {
 			if v := pl["exit_code"]; len(v) > 0 && v[0] != 'n' {
@@ -557,6 +590,11 @@ func (p *player) base(hook []byte) jsonlite.Object {
 func noEnv(string) string { return "" }
 
 func (p *player) decode(o jsonlite.Object, at time.Time, end *ended) error {
+	if p.prompt && string(o["hook_event_name"]) != string(hookPrompt) { // the turn's prompt came with no text
+		if err := p.flushPrompt(); err != nil {
+			return err
+		}
+	}
 	if p.session == nil {
 		p.st.Skipped++
 		return nil

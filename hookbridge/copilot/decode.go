@@ -73,6 +73,9 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 		ev.Source = p.Str("trigger")
 	case engine.KindStop:
 		ev.Source = str(p, "stopReason", "stop_reason")
+		// agentStop names no closing message (measured): the idle-loop
+		// rule has nothing to compare; a Stop hook's forcing it on is said.
+		ev.Forced = p.Bool("stop_hook_active")
 	case engine.KindSubagent:
 		ev.Subagent = str(p, "agentName", "agent_name")
 		ev.Source = "stop"
@@ -82,6 +85,8 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 	case engine.KindPrompt:
 		if strings.HasPrefix(strings.TrimSpace(p.Str("prompt")), notificationMark) {
 			ev.Kind, ev.Source = engine.KindNotify, "system_notification"
+		} else {
+			ev.PromptFP = engine.PromptFingerprint(p.Str("prompt"))
 		}
 	case engine.KindNotify:
 		ev.Source = p.Str("notification_type")
