@@ -316,6 +316,7 @@ replay longer than a second shows its progress.`,
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON (schema: docs/json.md)")
 	c.Flags().StringVar(&o.agent, "agent", "", "read only this agent's recorded sessions ("+agents.Names()+"; default: every one's)")
+	c.Flags().StringVar(&o.moments, "moments", "", "a moments file (bench/quality/moments.tsv): say which of its moments the rules caught within 3 calls")
 	return c
 }
 

@@ -40,8 +40,9 @@ import (
 // A worker holds one session's records at a time, never a whole file.
 
 type replayOpts struct {
-	json  bool
-	agent string
+	json    bool
+	agent   string
+	moments string // a moments file: report which of its moments the rules caught
 }
 
 // replayFinding is one thing the rules would have said, and the call it
@@ -77,6 +78,8 @@ type replaySession struct {
 	Findings         []replayFinding `json:"findings"`
 
 	subagents map[string]bool
+	calls     []time.Time // the main agent's calls, in order (--moments finds a moment's call by its time)
+	alerted   map[string]bool
 }
 
 type replaySkip struct {
@@ -97,6 +100,7 @@ type replayReport struct {
 	Checkpoints map[string]int  `json:"checkpoints"`
 	Guards      map[string]int  `json:"guards"`
 	Sessions    []replaySession `json:"sessions"`
+	Moments     *momentsReport  `json:"moments,omitempty"` // --moments
 }
 
 // replayFile is one file found for the replay.
@@ -146,6 +150,12 @@ func (a *app) replay(o replayOpts, args []string) error {
 		}
 		if len(roots) == 0 {
 			return fail(codeNotFound, nil, "no %s to replay: %s (name files or folders to replay)", recordNames(rps, "s"), existNone(missing))
+		}
+	}
+	var ms []moment
+	if o.moments != "" {
+		if ms, err = readMoments(o.moments); err != nil {
+			return fmt.Errorf("%w: --moments: %v", errUsage, err)
 		}
 	}
 	cfg := a.config()
@@ -198,13 +208,30 @@ func (a *app) replay(o replayOpts, args []string) error {
 	if rep.Files == 0 {
 		return fail(codeNothing, nil, "nothing to replay: no session could be read")
 	}
+	if ms != nil {
+		m := judgeMoments(ms, rep.Sessions)
+		rep.Moments = &m
+	}
 	if o.json {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
 	a.printReplay(&rep)
+	if rep.Moments != nil {
+		printMoments(termSafe{a.stdout}, *rep.Moments)
+	}
 	return nil
+}
+
+// alertReason names an alert by its key's rule: "runaway:no-modification",
+// "budget-exceeded:tool_calls", "rollback-suggested".
+func alertReason(key string) string {
+	parts := strings.SplitN(key, ":", 3)
+	if len(parts) >= 2 && parts[0] != engine.AlertRollback {
+		return parts[0] + ":" + parts[1]
+	}
+	return parts[0]
 }
 
 func (a *app) printReplay(rep *replayReport) {
@@ -533,7 +560,7 @@ func replayGroup1(rp hookbridge.Replayer, g *replayGroup, cfg *engine.Config, pr
 			s = engine.NewState(ev.Session)
 			states[ev.Session] = s
 			rs = &replaySession{File: g.files[0].path, Session: ev.Session, Findings: []replayFinding{},
-				Checkpoints: map[string]int{}, Guards: map[string]int{}, subagents: map[string]bool{}}
+				Checkpoints: map[string]int{}, Guards: map[string]int{}, subagents: map[string]bool{}, alerted: map[string]bool{}}
 			for _, f := range g.files {
 				rs.Files = append(rs.Files, f.path)
 			}
@@ -566,6 +593,25 @@ func replayGroup1(rp hookbridge.Replayer, g *replayGroup, cfg *engine.Config, pr
 				continue
 			}
 			rs.Findings = append(rs.Findings, f)
+		}
+		// A run control alert (a budget, a runaway, a rollback suggested)
+		// is shown in status: a finding of its own, once.
+		if s.Run != nil {
+			for _, al := range s.Run.Budget.Alerts {
+				if al.Text == "" || rs.alerted[al.Key] {
+					continue
+				}
+				rs.alerted[al.Key] = true
+				f := replayFinding{Call: s.Counts.ToolCalls + 1, Kind: "alert", Reason: alertReason(al.Key), Evidence: al.Text, Tool: ev.Tool, Preview: ev.Cmd}
+				if !ev.Time.IsZero() {
+					t := ev.Time
+					f.Time = &t
+				}
+				rs.Findings = append(rs.Findings, f)
+			}
+		}
+		if ev.Kind == engine.KindPreTool && ev.Subagent == "" && !ev.Time.IsZero() {
+			rs.calls = append(rs.calls, ev.Time)
 		}
 		if ev.Kind == engine.KindStop && ev.Subagent == "" {
 			rs.Turns++

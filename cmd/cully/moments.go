@@ -1,0 +1,213 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Moments: points in recorded sessions where a watching engineer would
+// have interrupted the agent, marked blind by people who had not read the
+// rules (../shared/corpus/MOMENTS.md; bench/quality/moments.tsv). `cully
+// replay --moments FILE` says which of them the rules caught: a moment is
+// caught when a signal of a fitting kind (a nudge's checkpoint or guard,
+// or an alert shown in status) lands from the call before it to three
+// calls after it.
+
+// momentSignals are, for each kind of moment, the signals that fit it:
+// checkpoint and guard reasons, and alert keys' prefixes. A kind with none
+// (an unverified claim, an instruction ignored) is one no rule of cully's
+// can see today, and counts as missed.
+var momentSignals = map[string][]string{
+	"loop":             {"failure-loop", "same-error", "third-attempt", "cycle", "same-failure"},
+	"rerun":            {"repeated-call", "rerun", "failure-loop", "same-error"},
+	"repeated-mistake": {"empty-search", "failure-loop", "same-error", "repeated-call", "same-failure"},
+	"explore":          {"exploring", "unchanged-reread", "large-read", "runaway:no-modification"},
+	"stuck-wait":       {"runaway:no-modification"},
+	"unverified":       {"unverified-edits", "commit-unchecked", "reported-command"},
+	"wrong-fix":        {"wrong-fix"},
+	"spin":             {"idle-loop"},
+}
+
+// moment is one row of a moments file.
+type moment struct {
+	ID, Session, Kind string
+	Call              int
+	At                time.Time
+}
+
+// readMoments reads a moments file: tab-separated with a header naming at
+// least moment, session, call, ts and kind; lines starting with # are
+// comments.
+func readMoments(path string) ([]moment, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return parseMoments(f, path)
+}
+
+func parseMoments(r io.Reader, name string) ([]moment, error) {
+	sc := bufio.NewScanner(r)
+	var col map[string]int
+	var out []moment
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if col == nil {
+			col = map[string]int{}
+			for i, h := range f {
+				col[h] = i
+			}
+			for _, need := range []string{"moment", "session", "call", "ts", "kind"} {
+				if _, ok := col[need]; !ok {
+					return nil, fmt.Errorf("%s:%d: the header has no %q column", name, n, need)
+				}
+			}
+			continue
+		}
+		get := func(k string) string {
+			if i := col[k]; i < len(f) {
+				return f[i]
+			}
+			return ""
+		}
+		m := moment{ID: get("moment"), Session: get("session"), Kind: get("kind")}
+		var err error
+		if m.Call, err = strconv.Atoi(get("call")); err != nil || m.Call < 1 {
+			return nil, fmt.Errorf("%s:%d: call %q is no call number", name, n, get("call"))
+		}
+		if ts := get("ts"); ts != "" {
+			if m.At, err = time.Parse(time.RFC3339Nano, ts); err != nil {
+				return nil, fmt.Errorf("%s:%d: ts %q: %v", name, n, ts, err)
+			}
+		}
+		out = append(out, m)
+	}
+	return out, sc.Err()
+}
+
+// momentsReport is what --moments adds to the replay's report.
+type momentsReport struct {
+	Moments  int                  `json:"moments"`
+	Caught   int                  `json:"caught"`
+	NotFound int                  `json:"not_found"` // moments whose session or call the replay did not hold
+	ByKind   map[string]kindCount `json:"by_kind"`
+	Items    []momentResult       `json:"items"`
+}
+
+type kindCount struct {
+	Moments int `json:"moments"`
+	Caught  int `json:"caught"`
+}
+
+type momentResult struct {
+	Moment  string   `json:"moment"`
+	Session string   `json:"session"`
+	Kind    string   `json:"kind"`
+	Found   bool     `json:"found"`
+	Caught  bool     `json:"caught"`
+	By      []string `json:"by"`   // the fitting signals, kind:reason
+	Near    []string `json:"near"` // signals in the window that do not fit the kind
+}
+
+// judgeMoments finds each moment in the replayed sessions and the signals
+// around it.
+func judgeMoments(ms []moment, sessions []replaySession) momentsReport {
+	by := map[string]*replaySession{}
+	for i := range sessions {
+		by[sessions[i].Session] = &sessions[i]
+	}
+	rep := momentsReport{ByKind: map[string]kindCount{}, Items: []momentResult{}}
+	for _, m := range ms {
+		res := momentResult{Moment: m.ID, Session: m.Session, Kind: m.Kind, By: []string{}, Near: []string{}}
+		kc := rep.ByKind[m.Kind]
+		kc.Moments++
+		rep.Moments++
+		if rs := by[m.Session]; rs != nil && len(rs.calls) > 0 {
+			// the moment's call: at its time when the file gives one, else by its number
+			p := m.Call - 1
+			if !m.At.IsZero() {
+				p = sort.Search(len(rs.calls), func(i int) bool { return !rs.calls[i].Before(m.At.Add(-time.Second)) })
+			}
+			if p < len(rs.calls) {
+				res.Found = true
+				from, to := rs.calls[max(p-1, 0)], rs.calls[min(p+3, len(rs.calls)-1)]
+				for _, f := range rs.Findings {
+					if f.Time == nil || f.Time.Before(from) || f.Time.After(to) || f.Kind == "nudge" {
+						continue
+					}
+					sig := f.Kind + ":" + f.Reason
+					if fits(m.Kind, f.Reason) {
+						res.By = append(res.By, sig)
+					} else {
+						res.Near = append(res.Near, sig)
+					}
+				}
+			}
+		}
+		if !res.Found {
+			rep.NotFound++
+		}
+		if len(res.By) > 0 {
+			res.Caught = true
+			rep.Caught++
+			kc.Caught++
+		}
+		rep.ByKind[m.Kind] = kc
+		rep.Items = append(rep.Items, res)
+	}
+	return rep
+}
+
+func fits(kind, reason string) bool {
+	for _, p := range momentSignals[kind] {
+		if reason == p || strings.HasPrefix(reason, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func printMoments(w io.Writer, r momentsReport) {
+	fmt.Fprintf(w, "\nmoments: %d of %d caught within 3 calls (%s)", r.Caught, r.Moments, pctOf(r.Caught, r.Moments))
+	if r.NotFound > 0 {
+		fmt.Fprintf(w, "; %d not found in the replay", r.NotFound)
+	}
+	fmt.Fprintln(w)
+	kinds := make([]string, 0, len(r.ByKind))
+	for k := range r.ByKind {
+		kinds = append(kinds, k)
+	}
+	sort.Slice(kinds, func(i, j int) bool {
+		a, b := r.ByKind[kinds[i]], r.ByKind[kinds[j]]
+		if a.Moments != b.Moments {
+			return a.Moments > b.Moments
+		}
+		return kinds[i] < kinds[j]
+	})
+	for _, k := range kinds {
+		c := r.ByKind[k]
+		note := ""
+		if len(momentSignals[k]) == 0 {
+			note = "  (no rule looks for it)"
+		}
+		fmt.Fprintf(w, "  %-20s %d of %d%s\n", k, c.Caught, c.Moments, note)
+	}
+}
+
+func pctOf(a, b int) string {
+	if b == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f%%", 100*float64(a)/float64(b))
+}
