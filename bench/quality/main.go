@@ -29,7 +29,10 @@ import (
 	"time"
 )
 
-const labelsFile = "bench/quality/labels.tsv"
+const (
+	labelsFile  = "bench/quality/labels.tsv"
+	momentsFile = "bench/quality/moments.tsv" // marked blind: the recall's base
+)
 
 func main() {
 	if len(os.Args) < 3 {
@@ -79,7 +82,11 @@ type replayOut struct {
 	Bytes     int64 `json:"bytes"`
 	ToolCalls int   `json:"tool_calls"`
 	Nudges    int   `json:"nudges"`
-	Sessions  []struct {
+	Moments *struct {
+		Moments, Caught, NotFound int
+		ByKind                    map[string]struct{ Moments, Caught int } `json:"by_kind"`
+	} `json:"moments"`
+	Sessions []struct {
 		File      string    `json:"file"`
 		Files     []string  `json:"files"`
 		Session   string    `json:"session"`
@@ -134,7 +141,11 @@ func replayWith(corpus, configFile string) (*replayOut, error) {
 	if err := build.Run(); err != nil {
 		return nil, fmt.Errorf("build cully: %w", err)
 	}
-	cmd := exec.Command(filepath.Join(bin, "cully"), "replay", "--json", corpus)
+	args := []string{"replay", "--json"}
+	if _, err := os.Stat(momentsFile); err == nil {
+		args = append(args, "--moments", momentsFile)
+	}
+	cmd := exec.Command(filepath.Join(bin, "cully"), append(args, corpus)...)
 	config := filepath.Join(bin, "none.toml") // the defaults, whatever the user set
 	if configFile != "" {
 		config = configFile // a variant under study

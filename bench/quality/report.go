@@ -104,6 +104,37 @@ func report(corpus string) error {
 	if len(unlabelled) > 0 {
 		fmt.Fprintf(w, "Not yet labelled: %d nudge(s); label them before trusting the precision above.\n\n", len(unlabelled))
 	}
+	if m := r.Moments; m != nil {
+		fmt.Fprintln(w, "## Recall: the moments that matter")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Two reviewers who had not read the rules read 65 of the corpus's sessions whole, before any")
+		fmt.Fprintln(w, "replay, and marked every moment a senior engineer watching would have interrupted the agent")
+		fmt.Fprintln(w, "(../shared/corpus/MOMENTS.md; `bench/quality/moments.tsv`). A moment is *caught* when a")
+		fmt.Fprintln(w, "signal of a fitting kind (told, or shown in status and the panel) lands from the call before")
+		fmt.Fprintln(w, "it to three calls after (`cully replay --moments bench/quality/moments.tsv CORPUS`).")
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "**%d of %d moments caught (%s)**", m.Caught, m.Moments, pct(m.Caught, m.Moments))
+		if m.NotFound > 0 {
+			fmt.Fprintf(w, "; %d not found in the replay", m.NotFound)
+		}
+		fmt.Fprintln(w, ".")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "| kind | moments | caught |\n| --- | ---: | ---: |")
+		kinds := make([]string, 0, len(m.ByKind))
+		for k := range m.ByKind {
+			kinds = append(kinds, k)
+		}
+		sort.Slice(kinds, func(i, j int) bool {
+			if a, b := m.ByKind[kinds[i]].Moments, m.ByKind[kinds[j]].Moments; a != b {
+				return a > b
+			}
+			return kinds[i] < kinds[j]
+		})
+		for _, k := range kinds {
+			fmt.Fprintf(w, "| %s | %d | %d |\n", k, m.ByKind[k].Moments, m.ByKind[k].Caught)
+		}
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintln(w, "## Variants measured")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "The same corpus replayed with the checkpoints that are held back by default told to the agent")
