@@ -82,7 +82,7 @@ type replayOut struct {
 	Bytes     int64 `json:"bytes"`
 	ToolCalls int   `json:"tool_calls"`
 	Nudges    int   `json:"nudges"`
-	Moments *struct {
+	Moments   *struct {
 		Moments, Caught, NotFound int
 		ByKind                    map[string]struct{ Moments, Caught int } `json:"by_kind"`
 	} `json:"moments"`
