@@ -64,12 +64,17 @@ func searchProgram(w []string) int {
 var valued = []string{"-A", "-B", "-C", "-m", "-f", "-g", "-t", "-T", "--glob", "--type", "--type-not", "--max-count",
 	"--context", "--after-context", "--before-context", "--include", "--exclude", "--exclude-dir", "-d", "-D", "--max-depth", "--file"}
 
+// filterFlags are the search flags that narrow which files are searched
+// (a glob, a file type): their values make a search's file filter.
+var filterFlags = []string{"-g", "--glob", "-t", "--type", "--include", "--iglob"}
+
 // ShellSearch finds a shell search (grep, rg, ag, ack, git grep) in a
-// command line and returns its pattern. plain: the search is the line's
-// last command, so the line's exit status is the search's (1: it found
-// nothing); a search piped into another command, or followed by `||`, is
-// not.
-func ShellSearch(cmd string) (pattern string, plain bool) {
+// command line and returns its pattern and its file filter (the values of
+// -g, --glob, -t, --type, --include, space-joined; "" for none). plain: the
+// search is the line's last command, so the line's exit status is the
+// search's (1: it found nothing); a search piped into another command, or
+// followed by `||`, is not.
+func ShellSearch(cmd string) (pattern, filter string, plain bool) {
 	segs := splitShell(cmd)
 	for i, sg := range segs {
 		w := stripWrappers(sg.words)
@@ -78,33 +83,41 @@ func ShellSearch(cmd string) (pattern string, plain bool) {
 			continue
 		}
 		args := w[skip:]
+		var filters []string
+		explicit := false // -e or --regexp named the pattern: every other word is a path
 		for j := 0; j < len(args); j++ {
 			a := args[j]
+			name, value, hasValue := strings.Cut(a, "=")
 			switch {
-			case a == "-e" || a == "--regexp":
-				if j+1 < len(args) {
-					pattern = args[j+1]
+			case contains(filterFlags, name):
+				if !hasValue && j+1 < len(args) {
+					j++
+					value = args[j]
 				}
-				j = len(args)
-			case strings.HasPrefix(a, "--regexp="):
-				pattern = strings.TrimPrefix(a, "--regexp=")
-				j = len(args)
+				filters = append(filters, value)
+			case a == "-e" || a == "--regexp" || name == "--regexp" && hasValue:
+				if hasValue {
+					pattern = value
+				} else if j+1 < len(args) {
+					j++
+					pattern = args[j]
+				}
+				explicit = true
 			case a == "--":
-				if j+1 < len(args) {
+				if j+1 < len(args) && pattern == "" {
 					pattern = args[j+1]
 				}
 				j = len(args)
 			case contains(valued, a):
 				j++
 			case strings.HasPrefix(a, "-"):
-			default:
-				pattern = args[j]
-				j = len(args)
+			case pattern == "" && !explicit:
+				pattern = a
 			}
 		}
-		return pattern, pattern != "" && i == len(segs)-1 && sg.op == ""
+		return pattern, strings.Join(filters, " "), pattern != "" && i == len(segs)-1 && sg.op == ""
 	}
-	return "", false
+	return "", "", false
 }
 
 // plumbing are the commands that only filter or page another command's

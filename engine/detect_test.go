@@ -24,23 +24,25 @@ func TestSearchFP(t *testing.T) {
 
 func TestShellSearch(t *testing.T) {
 	cases := []struct {
-		cmd, pattern string
-		plain        bool
+		cmd, pattern, filter string
+		plain                bool
 	}{
-		{`grep -rn "func Foo" src/`, "func Foo", true},
-		{`cd app && rg -n 'foo\(' --type go`, `foo\(`, true},
-		{`rg -g '*.go' -e Bar .`, "Bar", true},
-		{`git grep -n Baz`, "Baz", true},
-		{`grep -A 3 qux file.go`, "qux", true},
-		{`grep foo file | head -5`, "foo", false},
-		{`grep foo file || echo none`, "foo", false},
-		{`ls src`, "", false},
-		{`find . -name x`, "", false},
+		{`grep -rn "func Foo" src/`, "func Foo", "", true},
+		{`cd app && rg -n 'foo\(' --type go`, `foo\(`, "go", true},
+		{`rg -g '*.go' -e Bar .`, "Bar", "*.go", true},
+		{`rg Bar --glob='*.go' -g '!vendor'`, "Bar", "*.go !vendor", true},
+		{`grep -rn --include="*.go" go-git .`, "go-git", "*.go", true},
+		{`git grep -n Baz`, "Baz", "", true},
+		{`grep -A 3 qux file.go`, "qux", "", true},
+		{`grep foo file | head -5`, "foo", "", false},
+		{`grep foo file || echo none`, "foo", "", false},
+		{`ls src`, "", "", false},
+		{`find . -name x`, "", "", false},
 	}
 	for _, c := range cases {
-		p, plain := ShellSearch(c.cmd)
-		if p != c.pattern || plain != c.plain {
-			t.Errorf("%s: got %q %v, want %q %v", c.cmd, p, plain, c.pattern, c.plain)
+		p, f, plain := ShellSearch(c.cmd)
+		if p != c.pattern || f != c.filter || plain != c.plain {
+			t.Errorf("%s: got %q %q %v, want %q %q %v", c.cmd, p, f, plain, c.pattern, c.filter, c.plain)
 		}
 	}
 }

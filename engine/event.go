@@ -117,6 +117,10 @@ type Event struct {
 	// read as a search that found nothing).
 	SearchFP string `json:"search_fp,omitempty"`
 	Matches  *int   `json:"matches,omitempty"`
+	// FilterFP hashes a search's file filter (Grep's glob and type, rg -g,
+	// grep --include …) as written, when it has one: the same malformed
+	// filter finds nothing whatever the pattern.
+	FilterFP string `json:"filter_fp,omitempty"`
 	// PlainFP hashes a check command with its output plumbing removed
 	// (PlainCommand: `| tail -5`, `2>&1`, -v, -count=1 …): runs that differ
 	// only in how much they print share it.

@@ -16,7 +16,10 @@ const emptySearchRuns = 3
 // emptySearch is raised when searches for the same term (Event.SearchFP:
 // the pattern's letters and digits, its quoting and escaping set aside)
 // found nothing emptySearchRuns times in a task, whatever came between,
-// and says whether another search for the term did find it. Only searches
+// and says whether another search for the term did find it; or when
+// searches through the same file filter (Event.FilterFP: a glob written
+// with stray quotes finds nothing whatever the term) found nothing that
+// often with none finding anything between. Only searches
 // whose result the host reports count (Event.Matches): Claude Code's Grep
 // and Glob, a plain shell grep or rg by its exit status. Once per term.
 var emptySearch = checkpointRule{
@@ -27,16 +30,27 @@ var emptySearch = checkpointRule{
 		if ev.Subagent != "" || ev.Matches == nil || *ev.Matches != 0 || ev.SearchFP == "" {
 			return "", false
 		}
+		var term, filter *Tally
 		for i := range s.Searches {
 			t := &s.Searches[i]
-			if t.Key != ev.SearchFP || !emptySearchDue(t) || t.Due {
-				continue
+			if emptySearchDue(t) && !t.Due {
+				switch t.Key {
+				case ev.SearchFP:
+					term = t
+				case filterKey(ev):
+					filter = t
+				}
 			}
-			evidence := fmt.Sprintf("your last %d searches for the same term found nothing (%s)", t.N, strings.Join(t.Forms, ", "))
-			if t.Note != "" {
-				evidence += fmt.Sprintf("; a search for it with %s did find it", t.Note)
+		}
+		switch {
+		case term != nil:
+			evidence := fmt.Sprintf("%d searches for the same term found nothing in this task (%s)", term.N, strings.Join(term.Forms, ", "))
+			if term.Note != "" {
+				evidence += fmt.Sprintf("; a search for it with %s did find it", term.Note)
 			}
 			return evidence, true
+		case filter != nil:
+			return fmt.Sprintf("%d searches with the same file filter (glob or type) found nothing in this task (%s)", filter.N, strings.Join(filter.Forms, ", ")), true
 		}
 		return "", false
 	},

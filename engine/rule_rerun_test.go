@@ -14,7 +14,7 @@ func passing(cmd string) Event {
 func TestRerunRule(t *testing.T) {
 	ev := passing("go test ./... | grep FAIL")
 	run := func(n int, due bool, forms ...string) func(s *State) {
-		return func(s *State) { s.Rerun = &Tally{Key: ev.PlainFP, N: n, Forms: forms, Due: due} }
+		return func(s *State) { s.Rerun = &Tally{Key: ev.PlainFP, N: n, Forms: forms, Note: "ok", Due: due} }
 	}
 	failed := ev
 	failed.Outcome = OutcomeFailed
@@ -25,7 +25,11 @@ func TestRerunRule(t *testing.T) {
 		{name: "second pass", state: run(2, false, "go test ./... | tail -5", "go test ./... | grep FAIL"), ev: ev},
 		{name: "one spelling each time", state: run(3, false, "go test ./... | grep FAIL"), ev: ev},
 		{name: "already said", state: run(4, true, "a", "b"), ev: ev},
-		{name: "a failure", state: run(3, false, "a", "b"), ev: failed},
+		{name: "failing each time", state: func(s *State) {
+			s.Rerun = &Tally{Key: ev.PlainFP, N: 3, Forms: []string{"go build ./... 2>&1 | head -80", "go build ./... 2>&1"}, Note: "failed"}
+		}, ev: failed, evidence: "`go build ./... 2>&1 | head -80` failed 3 times in a row with only the output filter changed (`go build ./... 2>&1`), and nothing was edited between"},
+		{name: "outcomes unknown", state: func(s *State) { s.Rerun = &Tally{Key: ev.PlainFP, N: 3, Forms: []string{"a", "b"}} }, ev: ev,
+			evidence: "`a` ran 3 times in a row with only the output filter changed (`b`), and nothing was edited between"},
 		{name: "another check", state: run(3, false, "a", "b"), ev: other},
 		{name: "no run", ev: ev},
 	})
@@ -50,7 +54,7 @@ func TestRerun(t *testing.T) {
 	})
 	quiet := map[string][]Event{
 		"an edit between": {passing("go test ./... | tail"), passing("go test ./... | head"), edit("a.go"), passing("go test ./... | tail -3")},
-		"a failure between": {passing("go test ./... | tail"), func() Event {
+		"a pass after a failure": {passing("go test ./... | tail"), func() Event {
 			e := passing("go test ./... | head")
 			e.Outcome = OutcomeFailed
 			return e

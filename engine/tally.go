@@ -8,7 +8,7 @@ type Tally struct {
 	N     int      `json:"n"`           // how many times
 	Seq   int      `json:"q,omitempty"` // State.ChangeSeq when the run began (Rerun)
 	Forms []string `json:"f,omitempty"` // distinct spellings seen (previews or tool names), up to maxForms
-	Note  string   `json:"t,omitempty"` // the rule's own: the tool whose search found the term; the program
+	Note  string   `json:"t,omitempty"` // the rule's own: the tool whose search found the term; a run's outcome; the program
 	// Due: its rule's condition held after an earlier call, which raised
 	// the checkpoint or (another rule's call) never will: once is enough.
 	Due bool `json:"x,omitempty"`
@@ -46,19 +46,22 @@ func (s *State) bookTallies(ev *Event, cfg *Config) {
 	if ev.Subagent != "" {
 		return
 	}
-	// A search: the term found nothing, or a search found it.
+	// A search: its term and its file filter found nothing, or a search
+	// found the term (noted), or a search through the filter found
+	// something (the filter works: its count restarts).
 	if ev.SearchFP != "" && ev.Matches != nil {
 		if *ev.Matches == 0 {
-			var i int
-			s.Searches, i = tally(s.Searches, ev.SearchFP)
-			t := &s.Searches[i]
-			t.Due = t.Due || emptySearchDue(t)
-			t.N++
-			t.addForm(searchTool(ev))
+			s.emptySearch(ev, ev.SearchFP)
+			if ev.FilterFP != "" {
+				s.emptySearch(ev, filterKey(ev))
+			}
 		} else {
 			for i := range s.Searches {
-				if s.Searches[i].Key == ev.SearchFP {
+				switch s.Searches[i].Key {
+				case ev.SearchFP:
 					s.Searches[i].Note = searchTool(ev)
+				case filterKey(ev):
+					s.Searches[i].N = 0
 				}
 			}
 		}
@@ -79,22 +82,27 @@ func (s *State) bookTallies(ev *Event, cfg *Config) {
 	}
 }
 
-// bookRerun follows the current run of one passing check: the same plain
-// command (PlainFP) passing, with nothing changed since the run began. A
-// failure, another check or a change starts over; a run whose outcome is
-// unknown neither counts nor breaks it.
+// bookRerun follows the current run of one check: the same plain command
+// (PlainFP) run again with nothing changed since the run began. Another
+// check, a change, or an outcome that turns (a pass after failures, a
+// failure after passes) starts over; an unknown outcome counts as a run
+// and turns nothing.
 func (s *State) bookRerun(ev *Event) {
-	switch {
-	case ev.Outcome == OutcomeUnknown:
-		return
-	case ev.Outcome != OutcomeOK || ev.PlainFP == "":
+	if ev.PlainFP == "" {
 		s.Rerun = nil
 		return
 	}
+	out := ""
+	if ev.Outcome == OutcomeOK || ev.Outcome == OutcomeFailed {
+		out = string(ev.Outcome)
+	}
 	r := s.Rerun
-	if r == nil || r.Key != ev.PlainFP || r.Seq != s.ChangeSeq {
+	if r == nil || r.Key != ev.PlainFP || r.Seq != s.ChangeSeq || out != "" && r.Note != "" && r.Note != out {
 		r = &Tally{Key: ev.PlainFP, Seq: s.ChangeSeq}
 		s.Rerun = r
+	}
+	if r.Note == "" {
+		r.Note = out
 	}
 	r.Due = r.Due || rerunDue(r)
 	r.N++
@@ -122,4 +130,23 @@ func firstWord(s string) string {
 		}
 	}
 	return s
+}
+
+// emptySearch counts a search that found nothing under key: its term's,
+// or its file filter's.
+func (s *State) emptySearch(ev *Event, key string) {
+	var i int
+	s.Searches, i = tally(s.Searches, key)
+	t := &s.Searches[i]
+	t.Due = t.Due || emptySearchDue(t)
+	t.N++
+	t.addForm(searchTool(ev))
+}
+
+// filterKey is where a search filter's count lives in State.Searches.
+func filterKey(ev *Event) string {
+	if ev.FilterFP == "" {
+		return ""
+	}
+	return "filter:" + ev.FilterFP
 }

@@ -20,6 +20,7 @@ type Command struct {
 	// SearchPlain whether the line's exit status is the search's.
 	Search      string
 	SearchPlain bool
+	Filter      string // a shell search's file filter fingerprint (-g, --include …), "" for none
 }
 
 // DescribeCommand classifies and fingerprints one shell command line, as
@@ -41,8 +42,11 @@ func DescribeCommand(command string, cfg *engine.Config) Command {
 		c.Plain = engine.Fingerprint("plain", engine.PlainCommand(c.Norm))
 	}
 	if c.Shell.Class == engine.ClassRead {
-		if p, plain := engine.ShellSearch(command); p != "" {
+		if p, filter, plain := engine.ShellSearch(command); p != "" {
 			c.Search, c.SearchPlain = engine.SearchFP(p), plain
+			if filter != "" {
+				c.Filter = engine.Fingerprint("filter", filter)
+			}
 		}
 	}
 	return c
@@ -59,7 +63,7 @@ func (c Command) Apply(ev *engine.Event, cwd string) string {
 	if ev.Class == engine.ClassCheck {
 		ev.FamilyFP, ev.PlainFP = c.Family, c.Plain
 	}
-	ev.SearchFP = c.Search
+	ev.SearchFP, ev.FilterFP = c.Search, c.Filter
 	if c.Shell.Target == "" {
 		return ""
 	}

@@ -63,6 +63,7 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 	if e.Matches != nil {
 		b = strconv.AppendInt(appendField(b, "matches"), int64(*e.Matches), 10)
 	}
+	b = appendStr(b, "filter_fp", e.FilterFP, true)
 	b = appendStr(b, "plain_fp", e.PlainFP, true)
 	b = appendStr(b, "note", e.Note, true)
 	b = appendStr(b, "advice", e.Advice, true)

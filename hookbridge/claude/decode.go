@@ -211,6 +211,9 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, memo sh
 		ev.Bounded = ev.Tool == "Read"
 		if ev.Tool == "Grep" || ev.Tool == "Glob" {
 			ev.SearchFP = engine.SearchFP(in.Str("pattern"))
+			if f := strings.TrimSpace(in.Str("glob") + " " + in.Str("type")); f != "" {
+				ev.FilterFP = engine.Fingerprint("filter", f)
+			}
 		}
 	}
 	hookbridge.SetTarget(ev, absTarget, projectDir, env.Stat, isShell)
