@@ -157,6 +157,7 @@ func readCache(path string, src Sources, userStat, projectStat string) (Loaded, 
 		cfg.Unattended = s
 	}
 	cfg.UnverifiedTell, cfg.ExploreTell = int(c.Int("unverified_tell")), int(c.Int("explore_tell"))
+	cfg.EmptySearchTell, cfg.RerunTell, cfg.SameFailureTell = int(c.Int("empty_search_tell")), int(c.Int("rerun_tell")), int(c.Int("same_failure_tell"))
 	cfg.Checks, cfg.ReadOnly = strs(c.Items("checks")), strs(c.Items("read_only"))
 	if b := c.Sub("budget"); b != nil {
 		cfg.Budget = engine.BudgetConfig{Class: b.Str("class"), WallSeconds: b.Int("wall_clock_seconds"),

@@ -231,7 +231,8 @@ func apply(cfg *engine.Config, set map[string]setting, project bool, file string
 	}
 	// Whether the held-back checkpoints are told to the agent: 0 (never)
 	// up to a number of calls no session reaches; nonsense is 0.
-	for key, dst := range map[string]*int{"unverified_tell": &cfg.UnverifiedTell, "explore_tell": &cfg.ExploreTell} {
+	for key, dst := range map[string]*int{"unverified_tell": &cfg.UnverifiedTell, "explore_tell": &cfg.ExploreTell,
+		"empty_search_tell": &cfg.EmptySearchTell, "rerun_tell": &cfg.RerunTell, "same_failure_tell": &cfg.SameFailureTell} {
 		if s, ok := set[key]; ok {
 			*dst = int(min(max(s.n, 0), 100_000))
 		}

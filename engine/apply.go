@@ -136,6 +136,7 @@ func (s *State) boundary(ev *Event) []Signal {
 	s.EditsSinceCheck, s.EditsSinceTry = 0, 0
 	clear(s.Commands)
 	s.Recent, s.ErrRun = nil, nil
+	s.Searches, s.Rerun, s.ProgFails = nil, nil, nil
 	if s.Advice != nil && !s.Advice.Told { // advice on the last task's evidence is stale
 		s.Advice = nil
 	}
@@ -308,6 +309,7 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 		}
 	}
 	s.bookRecent(ev)
+	s.bookTallies(ev, cfg)
 	switch ev.Class {
 	case ClassRead:
 		s.noteRead(ev)

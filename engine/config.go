@@ -19,6 +19,14 @@ type Config struct {
 	// ExploreTell: the exploring checkpoint is told to the agent only after
 	// this many reads since an edit or check (0: never).
 	ExploreTell int `toml:"explore_tell" json:"explore_tell"`
+	// EmptySearchTell, RerunTell, SameFailureTell: the empty-search,
+	// rerun-passing and same-failure checkpoints are told to the agent
+	// only once their count (searches that found nothing, passes in a row,
+	// failures with one error) reaches this (0: never; shown in status and
+	// the panel until blind labels decide).
+	EmptySearchTell int `toml:"empty_search_tell" json:"empty_search_tell,omitempty"`
+	RerunTell       int `toml:"rerun_tell" json:"rerun_tell,omitempty"`
+	SameFailureTell int `toml:"same_failure_tell" json:"same_failure_tell,omitempty"`
 	// LoopFailures identical failures of one command, with no success between,
 	// make an active failure loop (default 3: twice can be bad luck, three
 	// times the same error is a loop).
@@ -95,6 +103,7 @@ func (c Config) Sanitize() Config {
 	if c.ExploreTell < 0 {
 		c.ExploreTell = d.ExploreTell
 	}
+	c.EmptySearchTell, c.RerunTell, c.SameFailureTell = max(c.EmptySearchTell, 0), max(c.RerunTell, 0), max(c.SameFailureTell, 0)
 	if c.LoopFailures < 2 {
 		c.LoopFailures = d.LoopFailures
 	}

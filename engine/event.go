@@ -110,7 +110,22 @@ type Event struct {
 	// got the same answer.
 	CallFP string `json:"call_fp,omitempty"`
 	OutFP  string `json:"out_fp,omitempty"`
-	Note   string `json:"note,omitempty"` // timeout, interrupted, background, masked, …
+	// SearchFP hashes a search's term (SearchFP: Grep, Glob, a shell grep
+	// or rg …), never its text; Matches is what the search found: 0
+	// nothing, N at least N matches or files; nil where the host did not
+	// say (a nil, not -1: the zero value of every other event must not
+	// read as a search that found nothing).
+	SearchFP string `json:"search_fp,omitempty"`
+	Matches  *int   `json:"matches,omitempty"`
+	// FilterFP hashes a search's file filter (Grep's glob and type, rg -g,
+	// grep --include …) as written, when it has one: the same malformed
+	// filter finds nothing whatever the pattern.
+	FilterFP string `json:"filter_fp,omitempty"`
+	// PlainFP hashes a check command with its output plumbing removed
+	// (PlainCommand: `| tail -5`, `2>&1`, -v, -count=1 …): runs that differ
+	// only in how much they print share it.
+	PlainFP string `json:"plain_fp,omitempty"`
+	Note    string `json:"note,omitempty"` // timeout, interrupted, background, masked, …
 	// Advice is the advisor worker's answer (advice events only), redacted
 	// and bounded; empty when the run was skipped or gave nothing.
 	Advice  string `json:"advice,omitempty"`

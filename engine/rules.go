@@ -10,7 +10,7 @@ import (
 // their lines in a nudge. A new rule is one file and one line here.
 var (
 	guards      = []*guardRule{&largeRead, &unchangedReread, &thirdAttempt, &repeatedCall}
-	checkpoints = []*checkpointRule{&failureLoop, &sameError, &cycle, &exploring, &unverifiedEdits, &idleLoop}
+	checkpoints = []*checkpointRule{&failureLoop, &sameError, &sameFailure, &cycle, &emptySearch, &rerun, &exploring, &unverifiedEdits, &idleLoop}
 )
 
 // A guardRule warns before a tool call that is likely to waste context or

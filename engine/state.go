@@ -4,7 +4,7 @@ import "time"
 
 // StateVersion changes whenever State changes shape; a state file of another
 // version is rebuilt from the journal instead of being trusted.
-const StateVersion = 5
+const StateVersion = 6
 
 // Caps that keep a session's state small, so loading it costs the same on
 // every hook call however long the session runs.
@@ -79,6 +79,13 @@ type State struct {
 	// ErrRun is the current run of failures with one error signature,
 	// whatever the command, for the same-error rule.
 	ErrRun *ErrRun `json:"err_run,omitempty"`
+	// Searches are the task's search terms that found nothing
+	// (rule_emptysearch.go), Rerun the current run of one passing check
+	// (rule_rerun.go), ProgFails the task's failures of a program by error
+	// (rule_samefailure.go); all restart at a boundary.
+	Searches  []Tally `json:"searches,omitempty"`
+	Rerun     *Tally  `json:"rerun,omitempty"`
+	ProgFails []Tally `json:"prog_fails,omitempty"`
 	// Advice is the advisor's latest advice, until the agent has been told
 	// it once (Told) or a new task makes it stale.
 	Advice *Advice `json:"advice,omitempty"`

@@ -15,6 +15,12 @@ type Command struct {
 	Norm    string // the redacted, normalized command
 	FP      string // Norm's fingerprint ("" for an empty command)
 	Family  string // a check's family fingerprint ("" for anything else)
+	Plain   string // a check's fingerprint with its output plumbing removed (engine.PlainCommand)
+	// Search is a shell search's term fingerprint (engine.SearchFP) and
+	// SearchPlain whether the line's exit status is the search's.
+	Search      string
+	SearchPlain bool
+	Filter      string // a shell search's file filter fingerprint (-g, --include …), "" for none
 }
 
 // DescribeCommand classifies and fingerprints one shell command line, as
@@ -33,6 +39,15 @@ func DescribeCommand(command string, cfg *engine.Config) Command {
 			fam = c.Norm // the command is its own family
 		}
 		c.Family = engine.Fingerprint("family", fam)
+		c.Plain = engine.Fingerprint("plain", engine.PlainCommand(c.Norm))
+	}
+	if c.Shell.Class == engine.ClassRead {
+		if p, filter, plain := engine.ShellSearch(command); p != "" {
+			c.Search, c.SearchPlain = engine.SearchFP(p), plain
+			if filter != "" {
+				c.Filter = engine.Fingerprint("filter", filter)
+			}
+		}
 	}
 	return c
 }
@@ -46,8 +61,9 @@ func (c Command) Apply(ev *engine.Event, cwd string) string {
 	ev.Destructive = c.Shell.Destructive
 	ev.Cmd, ev.CmdFP = c.Preview, c.FP
 	if ev.Class == engine.ClassCheck {
-		ev.FamilyFP = c.Family
+		ev.FamilyFP, ev.PlainFP = c.Family, c.Plain
 	}
+	ev.SearchFP, ev.FilterFP = c.Search, c.Filter
 	if c.Shell.Target == "" {
 		return ""
 	}
@@ -87,4 +103,17 @@ func FingerprintHead(raw []byte) []byte {
 		return raw[:head]
 	}
 	return raw
+}
+
+// SetMatches records what a shell search found, from the exit status the
+// adapter has set: grep, rg and their kin exit 1 when nothing matched, 0
+// when something did (Matches 1: at least one; the count is not read from
+// the output). Nothing is set for a search whose status another command
+// has (a pipe, `|| echo`), nor for any other status (2: an error).
+func (c Command) SetMatches(ev *engine.Event) {
+	if c.Search == "" || !c.SearchPlain || ev.Exit == nil || *ev.Exit > 1 || *ev.Exit < 0 {
+		return
+	}
+	n := 1 - *ev.Exit
+	ev.Matches = &n
 }

@@ -153,6 +153,15 @@ func decodeStateFile(body []byte) (*engine.State, *journalPos, error) {
 				}
 			})
 			st.ErrRun = r
+		case `"searches"`:
+			d.each(v, func(x []byte) { st.Searches = append(st.Searches, d.tally(x)) })
+		case `"rerun"`:
+			if string(v) != "null" {
+				t := d.tally(v)
+				st.Rerun = &t
+			}
+		case `"prog_fails"`:
+			d.each(v, func(x []byte) { st.ProgFails = append(st.ProgFails, d.tally(x)) })
 		case `"next_cp"`:
 			st.NextCP = d.int(v)
 		case `"counts"`:
@@ -785,4 +794,26 @@ func (d *stateDecoder) idle(v []byte) *engine.IdleRun {
 		}
 	})
 	return i
+}
+
+// tally decodes one of the detectors' tallies (engine.Tally).
+func (d *stateDecoder) tally(v []byte) engine.Tally {
+	var t engine.Tally
+	d.members(v, func(k, v []byte) {
+		switch string(k) {
+		case `"k"`:
+			t.Key = d.str(v)
+		case `"n"`:
+			t.N = d.int(v)
+		case `"q"`:
+			t.Seq = d.int(v)
+		case `"f"`:
+			d.each(v, func(x []byte) { t.Forms = append(t.Forms, d.str(x)) })
+		case `"t"`:
+			t.Note = d.str(v)
+		case `"x"`:
+			t.Due = string(v) == "true"
+		}
+	})
+	return t
 }

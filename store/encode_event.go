@@ -59,6 +59,12 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 	b = appendStr(b, "family_fp", e.FamilyFP, true)
 	b = appendStr(b, "call_fp", e.CallFP, true)
 	b = appendStr(b, "out_fp", e.OutFP, true)
+	b = appendStr(b, "search_fp", e.SearchFP, true)
+	if e.Matches != nil {
+		b = strconv.AppendInt(appendField(b, "matches"), int64(*e.Matches), 10)
+	}
+	b = appendStr(b, "filter_fp", e.FilterFP, true)
+	b = appendStr(b, "plain_fp", e.PlainFP, true)
 	b = appendStr(b, "note", e.Note, true)
 	b = appendStr(b, "advice", e.Advice, true)
 	if e.Changes {

@@ -108,6 +108,11 @@ func appendState(b []byte, s *engine.State, maps bool) []byte {
 		}
 		b = append(b, '}')
 	}
+	b = appendList(b, "searches", s.Searches, appendTally)
+	if s.Rerun != nil {
+		b = appendTally(appendField(b, "rerun"), *s.Rerun)
+	}
+	b = appendList(b, "prog_fails", s.ProgFails, appendTally)
 	if a := s.Advice; a != nil {
 		b = appendQuoted(append(b, `,"advice":{"text":`...), a.Text)
 		b = appendInt64(b, "at", a.At, false)
@@ -404,4 +409,17 @@ func sortedKeys[K ~string, V any](m map[K]V) []K {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// appendTally writes one of the detectors' tallies (engine.Tally).
+func appendTally(b []byte, t engine.Tally) []byte {
+	b = appendQuoted(append(b, `{"k":`...), t.Key)
+	b = appendInt(b, "n", t.N, false)
+	b = appendInt(b, "q", t.Seq, true)
+	b = appendList(b, "f", t.Forms, appendQuoted)
+	b = appendStr(b, "t", t.Note, true)
+	if t.Due {
+		b = append(b, `,"x":true`...)
+	}
+	return append(b, '}')
 }

@@ -59,6 +59,19 @@ func richState() *engine.State {
 	apply(engine.Event{Kind: engine.KindSnapshot, Run: run, Source: "destructive", Outcome: engine.OutcomeOK, Step: step(5), PathCount: 4})
 	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Write", Class: engine.ClassEdit, Target: "w.go", Outcome: engine.OutcomeOK})
 	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassCheck, Cmd: "go vet ./...", CmdFP: "vet", Outcome: engine.OutcomeOK, Exit: &zero}) // verifies the edit: progress
+	// The detectors' tallies: a term that found nothing four times and
+	// then was found, a program failing one way under two command lines,
+	// a check passing twice in two spellings.
+	for i := 0; i < 4; i++ {
+		apply(engine.Event{Kind: engine.KindPostTool, Tool: "Grep", Class: engine.ClassRead, SearchFP: "term", Matches: &zero, Outcome: engine.OutcomeOK})
+	}
+	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassRead, Cmd: "grep -rn term .", SearchFP: "term", Matches: &three, Outcome: engine.OutcomeOK, Exit: &zero})
+	for _, c := range []string{"go vet ./a", "go vet -x \"./b\""} {
+		apply(engine.Event{Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassCheck, Cmd: c, CmdFP: c, Outcome: engine.OutcomeFailed, Exit: &one, FailSig: c, ErrSig: "vet-error"})
+	}
+	for _, c := range []string{"go test ./... | tail -3", "go test -v ./... 2>&1 | grep FAIL"} {
+		apply(engine.Event{Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassCheck, Cmd: c, CmdFP: c, PlainFP: "plain", Outcome: engine.OutcomeOK, Exit: &zero})
+	}
 	// Budgets: a base, tokens past the limit with little of the plan done,
 	// the alerts they raise, a resume that doubles the limit.
 	in0, in1, out := int64(100), int64(200_100), int64(7)

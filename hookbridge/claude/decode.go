@@ -148,10 +148,15 @@ const (
 	respBackground  = "backgroundTaskId"
 	respStdout      = "stdout" // a check's output: its outcome when a pipe hid the status
 	respStderr      = "stderr"
+	// What Grep and Glob report they found: files, or the lines of a
+	// content search ("mode": "content").
+	respMode     = "mode"
+	respNumFiles = "numFiles"
+	respNumLines = "numLines"
 )
 
 // respMembers lists them, in the order a replay writes them.
-var respMembers = []string{respInterrupted, respBackground, respStdout, respStderr}
+var respMembers = []string{respInterrupted, respBackground, respStdout, respStderr, respMode, respNumFiles, respNumLines}
 
 // shellMemo remembers hookbridge.DescribeCommand by command text, for one
 // replay (one config): a call's post event decodes the command its pre
@@ -186,13 +191,14 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, memo sh
 	var absTarget string
 	var shell engine.Shell
 	var command string // the normalized, redacted command line
+	var desc hookbridge.Command
 	isShell := engine.IsShellTool(ev.Tool)
 	background := in.Bool("run_in_background")
 	switch {
 	case isShell:
-		c := memo.call(in.Str("command"), cfg)
-		shell, command = c.Shell, c.Norm
-		absTarget = c.Apply(ev, cwd)
+		desc = memo.call(in.Str("command"), cfg)
+		shell, command = desc.Shell, desc.Norm
+		absTarget = desc.Apply(ev, cwd)
 		if background && ev.Class != engine.ClassPoll {
 			ev.Note = "background"
 		}
@@ -211,6 +217,12 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, memo sh
 		// Claude Code's Read refuses a whole read of a file over its own
 		// limit, with the same advice cully would give.
 		ev.Bounded = ev.Tool == "Read"
+		if ev.Tool == "Grep" || ev.Tool == "Glob" {
+			ev.SearchFP = engine.SearchFP(in.Str("pattern"))
+			if f := strings.TrimSpace(in.Str("glob") + " " + in.Str("type")); f != "" {
+				ev.FilterFP = engine.Fingerprint("filter", f)
+			}
+		}
 	}
 	hookbridge.SetTarget(ev, absTarget, projectDir, env.Stat, isShell)
 	ev.CallFP = engine.Fingerprint("call", ev.Tool, string(hookbridge.FingerprintHead(p["tool_input"])))
@@ -268,6 +280,7 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, memo sh
 			ev.ErrSig = engine.ErrorSignature(body)
 		}
 	}
+	searchResult(ev, p, desc, isShell)
 	// A check whose status is hidden behind a pipe or ';' proves nothing by
 	// its exit status; its own output may still say how it went.
 	if ev.Class == engine.ClassCheck && shell.Masked && ev.Outcome == engine.OutcomeOK {
@@ -319,4 +332,26 @@ func todoProgress(in jsonlite.Object) *engine.PlanProgress {
 		return nil
 	}
 	return p
+}
+
+// searchResult sets what a search found: Grep's and Glob's own counts, a
+// shell search's exit status (Claude Code reports exit 1 as a failure,
+// "Exit code 1" and what it printed). The result's text is never kept.
+func searchResult(ev *engine.Event, p jsonlite.Object, desc hookbridge.Command, isShell bool) {
+	if ev.SearchFP == "" {
+		return
+	}
+	if isShell {
+		desc.SetMatches(ev)
+		return
+	}
+	resp := p.Sub("tool_response")
+	if ev.Outcome != engine.OutcomeOK || !resp.Present(respNumFiles) && !resp.Present(respNumLines) {
+		return
+	}
+	n := int(resp.Int(respNumFiles))
+	if resp.Str(respMode) == "content" {
+		n = int(resp.Int(respNumLines))
+	}
+	ev.Matches = &n
 }

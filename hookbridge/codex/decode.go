@@ -174,6 +174,7 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, end *en
 	default:
 		ev.Outcome = engine.OutcomeUnknown
 	}
+	cmd.SetMatches(ev) // a shell search's exit status: whether it found anything
 	// A check whose status is hidden behind a pipe or ';' proves nothing by
 	// its exit status; its own output may still say how it went.
 	if ev.Class == engine.ClassCheck && cmd.Shell.Masked && ev.Outcome == engine.OutcomeOK {

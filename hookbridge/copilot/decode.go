@@ -170,6 +170,7 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 	body := text
 	if shell {
 		body = shellOutcome(ev, text, background)
+		cmd.SetMatches(ev) // a shell search's exit status: whether it found anything
 	}
 	if ev.Outcome == engine.OutcomeFailed {
 		ev.FailSig = engine.FailureSignature(ev.Exit, body)

@@ -93,6 +93,9 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 		// large-read warning would repeat it.
 		ev.Bounded = ev.Tool == "read_file"
 	}
+	if searchTool(ev.Tool) {
+		ev.SearchFP = engine.SearchFP(in.Str("pattern"))
+	}
 	hookbridge.SetTarget(ev, absTarget, project, env.Stat, isShell)
 	ev.CallFP = engine.Fingerprint("call", ev.Tool, string(hookbridge.FingerprintHead(p["tool_input"])))
 	if ev.Kind != engine.KindPostTool {
@@ -104,6 +107,7 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 	resp := p.Sub("tool_response")
 	if isShell {
 		shellOutcome(ev, resp)
+		cmd.SetMatches(ev) // a shell search's exit status: whether it found anything
 	} else if errObj := resp.Sub("error"); resp.Present("error") && string(resp["error"]) != "null" {
 		ev.Outcome = engine.OutcomeFailed
 		msg := errObj.Str("message")
@@ -114,6 +118,9 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 		ev.ErrSig = engine.ErrorSignature(msg)
 	} else {
 		ev.Outcome = engine.OutcomeOK
+	}
+	if searchTool(ev.Tool) && ev.SearchFP != "" && ev.Outcome == engine.OutcomeOK {
+		ev.Matches = searchFound(resp.Str("llmContent"))
 	}
 	if ev.Class == engine.ClassCheck && cmd.Shell.Masked && ev.Outcome == engine.OutcomeOK {
 		ev.Outcome, ev.Note = engine.OutcomeUnknown, "masked"
@@ -256,4 +263,33 @@ func todoProgress(in jsonlite.Object) *engine.PlanProgress {
 		return nil
 	}
 	return p
+}
+
+// searchTool: Gemini CLI's content and file searches (grep_search, once
+// search_file_content; glob), whose input names a pattern.
+func searchTool(tool string) bool {
+	return tool == "grep_search" || tool == "search_file_content" || tool == "glob"
+}
+
+// searchFound reads what a search's result says it found: "No matches
+// found …", "No files found …" (0) or "Found N match(es) …", "Found N
+// file(s) …" (N); nil for any other text. Only the count is kept.
+func searchFound(text string) *int {
+	text = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), "<untrusted_context>"))
+	if strings.HasPrefix(text, "No matches found") || strings.HasPrefix(text, "No files found") {
+		n := 0
+		return &n
+	}
+	rest, ok := strings.CutPrefix(text, "Found ")
+	if !ok {
+		return nil
+	}
+	n, i := 0, 0
+	for ; i < len(rest) && rest[i] >= '0' && rest[i] <= '9' && i < 9; i++ {
+		n = n*10 + int(rest[i]-'0')
+	}
+	if i == 0 {
+		return nil
+	}
+	return &n
 }
