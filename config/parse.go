@@ -150,6 +150,10 @@ var specs = []struct {
 	{"reread_min_bytes", spec{kind: unstable.Integer}},
 	{"unverified_tell", spec{kind: unstable.Integer, userOnly: true}},
 	{"explore_tell", spec{kind: unstable.Integer, userOnly: true}},
+	{"unverified_tell_since", spec{kind: unstable.String, userOnly: true}},
+	{"fix_in_test_tell", spec{kind: unstable.Bool, userOnly: true}},
+	{"commit_tell", spec{kind: unstable.Bool, userOnly: true}},
+	{"reported_tell", spec{kind: unstable.Bool, userOnly: true}},
 	{"unattended", spec{kind: unstable.String, userOnly: true}},
 	{"checks", spec{kind: unstable.Array, userOnly: true}},
 	{"read_only", spec{kind: unstable.Array, userOnly: true}},
@@ -414,6 +418,12 @@ func (w *walker) value(key string, sp spec, v *unstable.Node, off int) {
 		if key == "budget.mode" && !engine.ValidMode(s.s) {
 			w.problemf(off, true, func() string {
 				return fmt.Sprintf("budget.mode = %q: it is \"advise\" or \"enforce\"; unset, unattended sessions are enforced and attended ones advised", s.s)
+			})
+			return
+		}
+		if key == "unverified_tell_since" && s.s != engine.TellSinceCheck && s.s != engine.TellSincePass {
+			w.problemf(off, true, func() string {
+				return fmt.Sprintf("unverified_tell_since = %q: it is \"check\" (any check) or \"pass\" (a successful check); \"check\" is used", s.s)
 			})
 			return
 		}

@@ -228,7 +228,7 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 	}
 	for _, c := range pending {
 		if r := rule(c.Reason); r != nil && r.told != nil {
-			c.Evidence = r.told(s)
+			c.Evidence = r.told(s, cfg)
 		}
 	}
 	text := composeNudge(pending, warned, adv, s.attended(), cfg)
@@ -388,7 +388,7 @@ func (s *State) deliverHeld(ev *Event, sigs []Signal, cfg *Config) []Signal {
 	}
 	for _, c := range pending {
 		if r := rule(c.Reason); r != nil && r.told != nil {
-			c.Evidence = r.told(s)
+			c.Evidence = r.told(s, cfg)
 		}
 	}
 	text := composeNudge(pending, held, adv, s.attended(), cfg)

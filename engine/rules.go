@@ -60,7 +60,7 @@ type checkpointRule struct {
 	tell func(s *State, cfg *Config) bool
 	// told, when set, restates the evidence when the checkpoint is told
 	// later than it was raised: the figures as they are now.
-	told func(s *State) string
+	told func(s *State, cfg *Config) string
 }
 
 // keyKind says what a checkpoint's Key is about.
