@@ -140,6 +140,10 @@ type Event struct {
 	// replay asks for what the live hook asked for.
 	NoSnapshots bool `json:"no_snapshots,omitempty"`
 
+	// PromptCmds are the fingerprints of the commands a prompt reports
+	// misbehaving (PromptCommands), prompt events only: never its text.
+	PromptCmds []string `json:"prompt_cmds,omitempty"`
+
 	Ack      []string   `json:"ack,omitempty"`      // checkpoint ids acknowledged ("*" = all)
 	Rejected []Rejected `json:"rejected,omitempty"` // calls the host refused before any tool hook (batch events)
 	Usage    *HostUsage `json:"usage,omitempty"`    // host-reported usage (status line, transcript)
