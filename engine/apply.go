@@ -315,6 +315,15 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 	case OutcomeUnknown:
 		c.UnknownOut++
 	}
+	switch ev.Note { // the user refused the call: nothing ran, nothing to book
+	case NoteSteered:
+		if ev.Subagent == "" {
+			return s.boundary(ev, false, cfg)
+		}
+		return nil
+	case NoteRejected:
+		return nil
+	}
 
 	var cmd *CmdSeen
 	key := ev.CmdFP

@@ -56,6 +56,14 @@ const (
 	OutcomeUnknown Outcome = "unknown"
 )
 
+// Notes of a call the user refused at the host's permission prompt: it never
+// ran, so it is no failed attempt; refused with a message, the user is
+// steering, as when they answer a question (a boundary).
+const (
+	NoteRejected = "rejected"
+	NoteSteered  = "rejected with feedback"
+)
+
 // Event is one journal record: one hook call (or one cully action such as an
 // ack), normalized across agents. Pointer fields are nil where the host did
 // not say.

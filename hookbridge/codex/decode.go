@@ -92,6 +92,9 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env, end *ended) (*engine.E
 	if ev.Kind == engine.KindPreTool || ev.Kind == engine.KindPostTool {
 		decodeTool(ev, p, env, end)
 	}
+	if ev.Kind == engine.KindPrompt {
+		ev.PromptCmds = engine.PromptCommands(p.Str("prompt")) // fingerprints only: the text is never kept
+	}
 	return ev, nil
 }
 

@@ -82,6 +82,8 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 	case engine.KindPrompt:
 		if strings.HasPrefix(strings.TrimSpace(p.Str("prompt")), notificationMark) {
 			ev.Kind, ev.Source = engine.KindNotify, "system_notification"
+		} else {
+			ev.PromptCmds = engine.PromptCommands(p.Str("prompt")) // fingerprints only: the text is never kept
 		}
 	case engine.KindNotify:
 		ev.Source = p.Str("notification_type")

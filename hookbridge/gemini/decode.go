@@ -43,6 +43,8 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 		decodeTool(ev, p, env)
 	case engine.KindStop, engine.KindSessionEnd:
 		ev.Usage = sessionUsage(p.Str("transcript_path"), env)
+	case engine.KindPrompt:
+		ev.PromptCmds = engine.PromptCommands(p.Str("prompt")) // fingerprints only: the text is never kept
 	}
 	return ev, nil
 }
