@@ -89,7 +89,7 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 		sigs = s.rejected(ev, cfg)
 	case KindStop:
 		if ev.Subagent == "" {
-			s.Working = false
+			s.Working, s.StopsSeen = false, true
 		}
 		sigs = append(s.runCheckpoints(ev, nil, "", cfg, false), s.runEnd(ev, cfg)...)
 		sigs = append(sigs, s.halt()...) // ends the turn whatever another hook asked
@@ -125,7 +125,7 @@ func (s *State) newTask(ev *Event, cfg *Config) []Signal {
 	// A prompt while the agent was still working (no turn's end since its
 	// last call) interrupts it: the checkpoints due to be told are carried
 	// into the new task, told once at its first call (carry).
-	interrupted := s.Working
+	interrupted := s.Working && s.StopsSeen // a host that never says a turn ended interrupts nothing
 	s.Working = false
 	return s.boundary(ev, interrupted, cfg)
 }

@@ -136,6 +136,7 @@ func TestRereadAfterSubagentIsQuiet(t *testing.T) {
 // shown-only checkpoint is not carried.
 func TestInterruptingPromptCarriesCheckpoint(t *testing.T) {
 	explore := func(s *sim) {
+		s.apply(Event{Kind: KindStop}) // an earlier turn's end: the host says when turns end
 		s.prompt()
 		for i := 0; i < 20; i++ {
 			s.call(read(fmt.Sprintf("f%d.go", i)))
@@ -195,4 +196,18 @@ func TestInterruptingPromptCarriesCheckpoint(t *testing.T) {
 			t.Fatal("a checkpoint never to be told is not carried")
 		}
 	})
+}
+
+// A host that never says a turn ended (no Stop event in the session) makes
+// every prompt look like an interruption: none is taken for one.
+func TestNoStopsNoInterruption(t *testing.T) {
+	s := newSim(t)
+	s.prompt()
+	for i := 0; i < 20; i++ {
+		s.call(read(fmt.Sprintf("f%d.go", i)))
+	}
+	s.prompt()
+	if s.open(ReasonExploring) != 0 {
+		t.Fatal("carried in a session whose host never ends a turn")
+	}
 }

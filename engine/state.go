@@ -69,8 +69,10 @@ type State struct {
 	TaskChecks int      `json:"task_checks,omitempty"`
 	PromptCmds []string `json:"prompt_cmds,omitempty"`
 	// Working: the foreground agent has made a call since the last prompt
-	// and its turn has not ended; a prompt then interrupts it.
-	Working bool `json:"working,omitempty"`
+	// and its turn has not ended; a prompt then interrupts it, in a session
+	// whose host says when a turn ends (StopsSeen: one did before).
+	Working   bool `json:"working,omitempty"`
+	StopsSeen bool `json:"stops_seen,omitempty"`
 
 	Counts Counts `json:"counts"`
 

@@ -119,6 +119,8 @@ func decodeStateFile(body []byte) (*engine.State, *journalPos, error) {
 			d.each(v, func(x []byte) { st.PromptCmds = append(st.PromptCmds, d.str(x)) })
 		case `"working"`:
 			st.Working = string(v) == "true"
+		case `"stops_seen"`:
+			st.StopsSeen = string(v) == "true"
 		case `"subagent_at"`:
 			st.SubagentAt = jsonlite.Int(v)
 		case `"recent"`:

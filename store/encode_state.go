@@ -44,6 +44,9 @@ func appendState(b []byte, s *engine.State, maps bool) []byte {
 	if s.Working {
 		b = append(b, `,"working":true`...)
 	}
+	if s.StopsSeen {
+		b = append(b, `,"stops_seen":true`...)
+	}
 	b = appendCounts(appendField(b, "counts"), &s.Counts)
 	b = appendList(b, "checkpoints", s.Checkpoints, func(b []byte, c engine.Checkpoint) []byte {
 		b = append(b, `{"id":`...)

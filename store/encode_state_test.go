@@ -73,6 +73,7 @@ func richState() *engine.State {
 	// carried into the new task; the task's prompt reported commands; a
 	// test run fails after an edit.
 	tests := &engine.TestCounts{Runner: "go test", Failed: 1}
+	apply(engine.Event{Kind: engine.KindStop}) // the host says when a turn ends
 	for i := 0; i < 3; i++ {
 		apply(engine.Event{Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassCheck, Cmd: "go test ./p/", CmdFP: "fp-p", Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "p", Tests: tests})
 	}
@@ -137,7 +138,7 @@ func TestRichStateHasRuleFields(t *testing.T) {
 	for _, c := range st.Checkpoints {
 		carried = carried || c.Carried
 	}
-	if st.FailedCheck == "" || st.TaskEdits == 0 || st.TaskChecks == 0 || len(st.PromptCmds) != 2 || !st.Working || !carried {
+	if st.FailedCheck == "" || st.TaskEdits == 0 || st.TaskChecks == 0 || len(st.PromptCmds) != 2 || !st.Working || !st.StopsSeen || !carried {
 		t.Errorf("rule fields unset: failed %q, edits %d, checks %d, prompt cmds %v, working %v, carried %v",
 			st.FailedCheck, st.TaskEdits, st.TaskChecks, st.PromptCmds, st.Working, carried)
 	}
