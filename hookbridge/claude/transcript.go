@@ -60,6 +60,10 @@ type record struct {
 	calls   []toolCall
 	results []toolResult
 	refused bool // a user record whose content is neither text nor blocks
+	// prompt is a prompt's text, a raw JSON string: the decoder reduces it
+	// to the fingerprints of the commands it reports failing, as the hook
+	// does with UserPromptSubmit's prompt.
+	prompt []byte
 }
 
 type toolCall struct {
@@ -257,6 +261,9 @@ func parse(line []byte, rec *record) error {
 				return errIgnore
 			}
 			rec.kind = recPrompt
+			if content[0] == '"' {
+				rec.prompt = content
+			}
 			return nil
 		}
 		blocks, ok := contentBlocks(content)
@@ -429,6 +436,7 @@ func (rec *record) own(in map[string][]byte) {
 		return v
 	}
 	rec.session, rec.cwd, rec.agent = intern(rec.session), intern(rec.cwd), intern(rec.agent)
+	rec.prompt = bytes.Clone(rec.prompt)
 	n := 0
 	for _, c := range rec.calls {
 		n += len(c.rawID) + len(c.name) + len(c.input)
@@ -463,6 +471,22 @@ type player struct {
 	pending map[string]jsonlite.Object // tool_use_id → the PreToolUse payload
 	intern  map[string][]byte
 	memo    shellMemo
+	// turn is the Stop payload of the turn a prompt opened, nil when none
+	// is open; at is the time of the last event played.
+	turn jsonlite.Object
+	at   time.Time
+}
+
+// endTurn plays the open turn's end (a transcript has no Stop record: the
+// next prompt or the end of the transcript ends a turn), at the time of the
+// last event played before it.
+func (p *player) endTurn() error {
+	if p.turn == nil {
+		return nil
+	}
+	o := p.turn
+	p.turn = nil
+	return p.decode(o, p.at)
 }
 
 func newPlayer(a Agent, cfg *engine.Config, fn func(ev *engine.Event) error) *player {
@@ -471,6 +495,7 @@ func newPlayer(a Agent, cfg *engine.Config, fn func(ev *engine.Event) error) *pl
 
 var (
 	hookPrompt      = []byte(`"UserPromptSubmit"`)
+	hookStop        = []byte(`"Stop"`)
 	hookCompact     = []byte(`"PreCompact"`)
 	hookPre         = []byte(`"PreToolUse"`)
 	hookPost        = []byte(`"PostToolUse"`)
@@ -487,6 +512,7 @@ func (p *player) decode(payload jsonlite.Object, at time.Time) error {
 	if err != nil {
 		return err
 	}
+	p.at = at
 	return p.fn(ev)
 }
 
@@ -501,7 +527,17 @@ func (p *player) play(rec *record) error {
 	}
 	switch rec.kind {
 	case recPrompt:
-		return p.decode(base(hookPrompt), rec.at)
+		// The turn before this prompt ended: a transcript records no Stop,
+		// so the replay says it, as the host's Stop hook would have.
+		if err := p.endTurn(); err != nil {
+			return err
+		}
+		o := base(hookPrompt)
+		if rec.prompt != nil {
+			o["prompt"] = rec.prompt
+		}
+		p.turn = base(hookStop)
+		return p.decode(o, rec.at)
 	case recCompact:
 		o := base(hookCompact)
 		o["trigger"] = triggerReplay
@@ -575,6 +611,9 @@ func (a Agent) Replay(r io.Reader, cfg *engine.Config, fn func(ev *engine.Event)
 		rec.own(p.intern)
 		return p.play(rec)
 	})
+	if err == nil {
+		err = p.endTurn()
+	}
 	return p.st, err
 }
 
@@ -635,7 +674,7 @@ func (a Agent) ReplaySession(files []io.Reader, cfg *engine.Config, fn func(ev *
 			return p.st, err
 		}
 	}
-	return p.st, nil
+	return p.st, p.endTurn()
 }
 
 // Record: Claude Code calls its recorded sessions transcripts.

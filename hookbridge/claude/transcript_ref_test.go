@@ -21,7 +21,10 @@ func referenceReplay(a Agent, r io.Reader, cfg *engine.Config, fn func(ev *engin
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	pending := map[string]map[string]any{} // tool_use_id → pre payload
+	var lastAt time.Time
+	var turn map[string]any // the Stop of the turn a prompt opened
 	emit := func(p map[string]any, at time.Time) error {
+		lastAt = at
 		raw, _ := json.Marshal(p)
 		ev, err := a.Decode(raw, hookbridge.Env{Now: at, Getenv: func(string) string { return "" }, Config: cfg})
 		if err != nil {
@@ -74,7 +77,14 @@ func referenceReplay(a Agent, r io.Reader, cfg *engine.Config, fn func(ev *engin
 				if rec.IsMeta || rec.IsCompactSummary || rec.RepeatsCompactSummary || rec.IsSidechain {
 					continue
 				}
+				if turn != nil {
+					if err := emit(turn, lastAt); err != nil {
+						return st, err
+					}
+				}
+				turn = base("Stop")
 				p := base("UserPromptSubmit")
+				p["prompt"] = text
 				if err := emit(p, rec.Timestamp); err != nil {
 					return st, err
 				}
@@ -116,6 +126,11 @@ func referenceReplay(a Agent, r io.Reader, cfg *engine.Config, fn func(ev *engin
 	}
 	if err := sc.Err(); err != nil {
 		return st, fmt.Errorf("read transcript: %w", err)
+	}
+	if turn != nil {
+		if err := emit(turn, lastAt); err != nil {
+			return st, err
+		}
 	}
 	return st, nil
 }
