@@ -22,7 +22,7 @@ var uncheckedCommit = checkpointRule{
 		if s.EditsSinceCheck == 0 || ev.Outcome != OutcomeOK || ev.Subagent != "" || !IsShellTool(ev.Tool) || !gitCommit(ev.Cmd) {
 			return "", false
 		}
-		return fmt.Sprintf("this commit includes edits made after the last check passed: `%s` ran after %s of code with no passing check since", preview(ev), plural(s.EditsSinceCheck, "edit")), true
+		return fmt.Sprintf("this commit includes edits made after the last check passed: `%s` ran after %s (not of prose) with no passing check since", preview(ev), plural(s.EditsSinceCheck, "edit")), true
 	},
 	tell:    func(_ *State, cfg *Config) bool { return cfg.CommitTell },
 	settled: func(s *State, c *Checkpoint) bool { return s.CheckEpoch > c.Epoch },

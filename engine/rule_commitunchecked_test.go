@@ -16,13 +16,13 @@ func TestUncheckedCommitRule(t *testing.T) {
 	codex.Tool = "exec_command"
 	runCheckpointCases(t, uncheckedCommit, []checkpointCase{
 		{name: "commit after edits", state: edits(3), ev: sh("git commit -m 'fix parser'"),
-			evidence: "this commit includes edits made after the last check passed: `git commit -m 'fix parser'` ran after 3 edits of code with no passing check since"},
+			evidence: "this commit includes edits made after the last check passed: `git commit -m 'fix parser'` ran after 3 edits (not of prose) with no passing check since"},
 		{name: "add and commit", state: edits(1), ev: sh("git add -A && git commit -m x"),
-			evidence: "this commit includes edits made after the last check passed: `git add -A && git commit -m x` ran after 1 edit of code with no passing check since"},
+			evidence: "this commit includes edits made after the last check passed: `git add -A && git commit -m x` ran after 1 edit (not of prose) with no passing check since"},
 		{name: "git -C dir, amend", state: edits(2), ev: sh("cd /r && git -C sub commit --amend --no-edit"),
-			evidence: "this commit includes edits made after the last check passed: `cd /r && git -C sub commit --amend --no-edit` ran after 2 edits of code with no passing check since"},
+			evidence: "this commit includes edits made after the last check passed: `cd /r && git -C sub commit --amend --no-edit` ran after 2 edits (not of prose) with no passing check since"},
 		{name: "another agent's shell", state: edits(2), ev: codex,
-			evidence: "this commit includes edits made after the last check passed: `git commit -m x` ran after 2 edits of code with no passing check since"},
+			evidence: "this commit includes edits made after the last check passed: `git commit -m x` ran after 2 edits (not of prose) with no passing check since"},
 		{name: "checked since the edits", state: edits(0), ev: sh("git commit -m x")},
 		{name: "dry run", state: edits(2), ev: sh("git commit --dry-run")},
 		{name: "the commit failed", state: edits(2), ev: failed},

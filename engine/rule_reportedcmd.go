@@ -35,7 +35,7 @@ var reportedCommand = checkpointRule{
 // call ran one of the reported commands (then none is awaited any more).
 func (s *State) bookReported(ev *Event, cfg *Config) {
 	switch {
-	case ev.Class == ClassEdit && ev.Outcome != OutcomeFailed && !proseEdit(ev):
+	case ev.Class == ClassEdit && ev.Outcome != OutcomeFailed && !proseEdit(ev) && !testEdit(ev):
 		s.TaskEdits++
 	case ev.Class == ClassCheck:
 		s.TaskChecks++
@@ -43,6 +43,20 @@ func (s *State) bookReported(ev *Event, cfg *Config) {
 	if len(s.PromptCmds) > 0 && IsShellTool(ev.Tool) && ranReported(ev.Cmd, s.PromptCmds, cfg) {
 		s.PromptCmds = nil
 	}
+}
+
+// testEdit reports whether every file an edit writes is a test, a fixture or
+// CI (harnessFile, with no failing check to name a Makefile's runner).
+func testEdit(ev *Event) bool {
+	if ev.Target == "" || !harnessFile(ev.Target, "") {
+		return false
+	}
+	for _, f := range ev.Files {
+		if !harnessFile(f, "") {
+			return false
+		}
+	}
+	return true
 }
 
 // maxPromptCmds bounds the fingerprints a prompt leaves in the state.

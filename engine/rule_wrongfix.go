@@ -11,7 +11,8 @@ const ReasonFixInTest Reason = "fix-in-test"
 
 // fixInTest is raised when the first edit of code after a failed test run
 // (State.FailedCheck: a check whose runner counted failed tests, not a
-// build or setup error, which a test file's own fix answers) writes only
+// build or setup error, which a test file's own fix answers, in a task that
+// had already changed code other than tests) writes only
 // test files, fixtures or the harness that runs them, linked to the run
 // that failed: under a path the failing command names, or anywhere when it
 // names none (a whole suite). Getting past a failure by changing what
@@ -41,7 +42,9 @@ var fixInTest = checkpointRule{
 func (s *State) bookFailedCheck(ev *Event) {
 	switch {
 	case ev.Subagent != "":
-	case ev.Class == ClassCheck && ev.Outcome == OutcomeFailed && ev.Tests != nil && ev.Tests.Failed > 0:
+	case ev.Class == ClassCheck && ev.Outcome == OutcomeFailed && ev.Tests != nil && ev.Tests.Failed > 0 && s.TaskEdits > 0:
+		// Only once the task changed the code under test: a task that so far
+		// only wrote tests is writing them, and fixes its own new test.
 		s.FailedCheck = preview(ev)
 	case ev.Class == ClassCheck:
 		s.FailedCheck = ""

@@ -50,6 +50,7 @@ func TestFixInTestSequence(t *testing.T) {
 	t.Run("test edited right after", func(t *testing.T) {
 		s := newSim(t)
 		s.prompt()
+		s.call(edit("p/p.go"))
 		s.call(testsFailed())
 		s.call(Event{Tool: "Read", Class: ClassRead, Target: "p/p.go"})
 		s.call(edit("NOTES.md")) // prose between: not a fix of anything
@@ -65,10 +66,21 @@ func TestFixInTestSequence(t *testing.T) {
 		s := newSim(t)
 		s.cfg.FixInTestTell = true
 		s.prompt()
+		s.call(edit("p/p.go"))
 		s.call(testsFailed())
 		s.call(edit("p/p_test.go"))
 		if n := s.call(edit("p/p.go")); !strings.Contains(n, "fix-in-test") || !strings.Contains(n, "p_test.go") {
 			t.Errorf("not told: %q", n)
+		}
+	})
+	t.Run("writing tests", func(t *testing.T) {
+		s := newSim(t)
+		s.prompt()
+		s.call(edit("p/p_test.go")) // a new test, red
+		s.call(testsFailed())
+		s.call(edit("p/p_test.go"))
+		if s.open(ReasonFixInTest) != 0 {
+			t.Fatal("a task that only wrote tests fixes its own new test")
 		}
 	})
 	t.Run("code first", func(t *testing.T) {

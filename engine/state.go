@@ -61,8 +61,8 @@ type State struct {
 	// failing), kept until the next edit of code or check: what the
 	// fix-in-test rule judges that edit against.
 	FailedCheck string `json:"failed_check,omitempty"`
-	// TaskEdits and TaskChecks count the task's edits of code and its
-	// checks; PromptCmds are the fingerprints of the commands its prompt
+	// TaskEdits and TaskChecks count the task's edits of code (not prose,
+	// not tests: the code under test) and its checks; PromptCmds are the fingerprints of the commands its prompt
 	// reported failing (Event.PromptCmds), until a shell call runs one: what
 	// the reported-command rule judges at the turn's end.
 	TaskEdits  int      `json:"task_edits,omitempty"`
