@@ -34,7 +34,7 @@ func heededMeans(reason string) string {
 		return "the same file not read again"
 	case engine.ReasonThirdAttempt, engine.ReasonRepeat:
 		return "the same command or call not run again unchanged"
-	case engine.ReasonUnverifiedEdits:
+	case engine.ReasonUnverifiedEdits, engine.ReasonUncheckedCommit:
 		return "a check run"
 	case engine.ReasonExploring:
 		return "an edit or a check"
@@ -193,7 +193,7 @@ func (h *Heeded) judge(p *pendingNudge, ev *engine.Event) bool {
 				p.done[r] = true
 				continue
 			}
-		case engine.ReasonUnverifiedEdits:
+		case engine.ReasonUnverifiedEdits, engine.ReasonUncheckedCommit:
 			if call && ev.Class == engine.ClassCheck {
 				h.rate(r).Heeded++
 				p.done[r] = true
