@@ -20,7 +20,7 @@ import (
 // of parsing TOML: a stat of each config file, one small read, no parse.
 const CacheDir = "config-cache"
 
-const cacheVersion = 5
+const cacheVersion = 6
 
 type cacheDoc struct {
 	V            int           `json:"v"`
@@ -158,6 +158,8 @@ func readCache(path string, src Sources, userStat, projectStat string) (Loaded, 
 	}
 	cfg.UnverifiedTell, cfg.ExploreTell = int(c.Int("unverified_tell")), int(c.Int("explore_tell"))
 	cfg.EmptySearchTell, cfg.RerunTell, cfg.SameFailureTell = int(c.Int("empty_search_tell")), int(c.Int("rerun_tell")), int(c.Int("same_failure_tell"))
+	cfg.UnverifiedTellSince = c.Str("unverified_tell_since")
+	cfg.FixInTestTell, cfg.CommitTell, cfg.ReportedTell = c.Bool("fix_in_test_tell"), c.Bool("commit_tell"), c.Bool("reported_tell")
 	cfg.Checks, cfg.ReadOnly = strs(c.Items("checks")), strs(c.Items("read_only"))
 	if b := c.Sub("budget"); b != nil {
 		cfg.Budget = engine.BudgetConfig{Class: b.Str("class"), WallSeconds: b.Int("wall_clock_seconds"),

@@ -129,3 +129,26 @@ func TestCachedWithoutFiles(t *testing.T) {
 		t.Fatalf("dangling symlinks: %+v, want %+v", ld, Load(src))
 	}
 }
+
+// The tell switches survive the cache: a cached load says what a parse says.
+func TestCachedTellSwitches(t *testing.T) {
+	src := world(t, "[rules]\nunverified_tell = 12\nunverified_tell_since = \"pass\"\nfix_in_test_tell = true\ncommit_tell = true\nreported_tell = true\n", "")
+	first, parsed, err := Cached(src, false)
+	if !parsed || err != nil || len(first.Problems) != 0 {
+		t.Fatalf("parse: %+v %v %v", first, parsed, err)
+	}
+	second, parsed, _ := Cached(src, false)
+	if parsed {
+		t.Fatal("second load is the cache's")
+	}
+	for _, ld := range []Loaded{first, second} {
+		c := ld.Config
+		if c.UnverifiedTell != 12 || c.UnverifiedTellSince != "pass" || !c.FixInTestTell || !c.CommitTell || !c.ReportedTell {
+			t.Errorf("tell switches: %+v", c)
+		}
+	}
+	bad := world(t, "[rules]\nunverified_tell_since = \"sometimes\"\n", "")
+	if ld, _, _ := Cached(bad, false); ld.Config.UnverifiedTellSince != "check" || len(ld.Problems) != 1 {
+		t.Errorf("a bad value: %q, problems %v", ld.Config.UnverifiedTellSince, ld.Problems)
+	}
+}

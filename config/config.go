@@ -237,6 +237,14 @@ func apply(cfg *engine.Config, set map[string]setting, project bool, file string
 			*dst = int(min(max(s.n, 0), 100_000))
 		}
 	}
+	if s, ok := set["unverified_tell_since"]; ok {
+		cfg.UnverifiedTellSince = s.s
+	}
+	for key, dst := range map[string]*bool{"fix_in_test_tell": &cfg.FixInTestTell, "commit_tell": &cfg.CommitTell, "reported_tell": &cfg.ReportedTell} {
+		if s, ok := set[key]; ok {
+			*dst = s.n == 1
+		}
+	}
 	if s, ok := set["checks"]; ok {
 		cfg.Checks = s.list
 	}

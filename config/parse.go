@@ -153,6 +153,10 @@ var specs = []struct {
 	{"empty_search_tell", spec{kind: unstable.Integer, userOnly: true}},
 	{"rerun_tell", spec{kind: unstable.Integer, userOnly: true}},
 	{"same_failure_tell", spec{kind: unstable.Integer, userOnly: true}},
+	{"unverified_tell_since", spec{kind: unstable.String, userOnly: true}},
+	{"fix_in_test_tell", spec{kind: unstable.Bool, userOnly: true}},
+	{"commit_tell", spec{kind: unstable.Bool, userOnly: true}},
+	{"reported_tell", spec{kind: unstable.Bool, userOnly: true}},
 	{"unattended", spec{kind: unstable.String, userOnly: true}},
 	{"checks", spec{kind: unstable.Array, userOnly: true}},
 	{"read_only", spec{kind: unstable.Array, userOnly: true}},
@@ -417,6 +421,12 @@ func (w *walker) value(key string, sp spec, v *unstable.Node, off int) {
 		if key == "budget.mode" && !engine.ValidMode(s.s) {
 			w.problemf(off, true, func() string {
 				return fmt.Sprintf("budget.mode = %q: it is \"advise\" or \"enforce\"; unset, unattended sessions are enforced and attended ones advised", s.s)
+			})
+			return
+		}
+		if key == "unverified_tell_since" && s.s != engine.TellSinceCheck && s.s != engine.TellSincePass {
+			w.problemf(off, true, func() string {
+				return fmt.Sprintf("unverified_tell_since = %q: it is \"check\" (any check) or \"pass\" (a successful check); \"check\" is used", s.s)
 			})
 			return
 		}

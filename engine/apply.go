@@ -44,7 +44,7 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	switch ev.Kind {
 	case KindPrompt:
 		sigs = s.idlePrompt(ev, cfg) // told before the new task supersedes what is open
-		sigs = append(append(sigs, s.newTask(ev)...), s.startRun(ev)...)
+		sigs = append(append(sigs, s.newTask(ev, cfg)...), s.startRun(ev)...)
 		sigs = append(sigs, s.halt()...) // a halted run takes no new task: the host refuses the prompt where it can
 	case KindSessionStart:
 		s.Ended = false
@@ -94,7 +94,11 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 		}
 		sigs = s.rejected(ev, cfg)
 	case KindStop:
-		sigs = append(s.runEnd(ev, cfg), s.idleEnd(ev, cfg)...)
+		if ev.Subagent == "" {
+			s.Working, s.StopsSeen = false, true
+		}
+		sigs = append(s.runCheckpoints(ev, nil, "", cfg, false), s.runEnd(ev, cfg)...)
+		sigs = append(sigs, s.idleEnd(ev, cfg)...)
 		sigs = append(sigs, s.halt()...) // ends the turn whatever another hook asked
 	case KindSnapshot, KindPause, KindResume, KindRollback:
 		s.runEvent(ev, cfg)
@@ -120,19 +124,41 @@ func (s *State) halt() []Signal {
 
 // newTask opens a fresh observation boundary: a new task, and everything a
 // boundary restarts.
-func (s *State) newTask(ev *Event) []Signal {
+func (s *State) newTask(ev *Event, cfg *Config) []Signal {
 	s.Task++
 	s.Counts.Prompts++
-	return s.boundary(ev)
+	s.TaskEdits, s.TaskChecks = 0, 0
+	s.PromptCmds = append([]string(nil), ev.PromptCmds...)
+	// A prompt while the agent was still working (no turn's end since its
+	// last call) interrupts it: the checkpoints due to be told are carried
+	// into the new task, told once at its first call (carry).
+	interrupted := s.Working && s.StopsSeen // a host that never says a turn ended interrupts nothing
+	s.Working = false
+	return s.boundary(ev, interrupted, cfg)
 }
 
 // boundary is a point where the user steered — a prompt, an answered
 // question, an accepted plan: the activity counts and every command's
 // failure history restart (what came before is the user's to judge, not a
 // streak to continue). A checkpoint the agent was told about is taken as
-// answered; one that never reached it is superseded.
-func (s *State) boundary(ev *Event) []Signal {
+// answered; one that never reached it is superseded — unless the boundary
+// is a prompt that interrupted the agent mid-turn (interrupted) and the
+// checkpoint was due to be told: the user broke in with something else
+// before the agent could hear it, so it is carried, once, to the next call.
+func (s *State) boundary(ev *Event, interrupted bool, cfg *Config) []Signal {
+	if interrupted {
+		for i := range s.Checkpoints {
+			c := &s.Checkpoints[i]
+			if r := rule(c.Reason); c.Status == StatusOpen && !c.Nudged && !c.Carried && r != nil && (r.tell == nil || r.tell(s, cfg)) {
+				c.Carried = true
+				if r.told != nil { // the figures as they were when the user broke in
+					c.Evidence = r.told(s, cfg)
+				}
+			}
+		}
+	}
 	s.ReadsSinceAct = 0
+	s.FailedCheck = ""
 	s.EditsSinceCheck, s.EditsSinceTry = 0, 0
 	clear(s.Commands)
 	s.Recent, s.ErrRun = nil, nil
@@ -143,7 +169,7 @@ func (s *State) boundary(ev *Event) []Signal {
 	var sigs []Signal
 	for i := range s.Checkpoints {
 		c := &s.Checkpoints[i]
-		if c.Status != StatusOpen {
+		if c.Status != StatusOpen || c.Carried && !c.Nudged && c.Task == s.Task-1 && ev.Kind == KindPrompt {
 			continue
 		}
 		c.Status = StatusSuperseded
@@ -220,7 +246,7 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 			}
 			// Revalidated at delivery: the call about to run may be the one
 			// that ends the condition; the checkpoint waits for its outcome.
-			if r := rule(c.Reason); r != nil && (r.holds != nil && r.holds(ev) || r.tell != nil && !r.tell(s, cfg)) {
+			if r := rule(c.Reason); r != nil && (r.holds != nil && r.holds(ev) || !c.Carried && r.tell != nil && !r.tell(s, cfg)) {
 				continue
 			}
 			pending = append(pending, c)
@@ -235,8 +261,8 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 		return sigs
 	}
 	for _, c := range pending {
-		if r := rule(c.Reason); r != nil && r.told != nil {
-			c.Evidence = r.told(s)
+		if r := rule(c.Reason); r != nil && r.told != nil && !c.Carried { // a carried one keeps the figures it was due with
+			c.Evidence = r.told(s, cfg)
 		}
 	}
 	text := composeNudge(pending, warned, adv, s.attended(), cfg)
@@ -287,6 +313,8 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 	c.ToolCalls++
 	if ev.Subagent != "" {
 		s.SubagentAt = ev.Time.Unix()
+	} else {
+		s.Working = true
 	}
 	c.ByClass[ev.Class]++
 	switch ev.Outcome {
@@ -294,6 +322,15 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 		c.Failures++
 	case OutcomeUnknown:
 		c.UnknownOut++
+	}
+	switch ev.Note { // the user refused the call: nothing ran, nothing to book
+	case NoteSteered:
+		if ev.Subagent == "" {
+			return s.boundary(ev, false, cfg)
+		}
+		return nil
+	case NoteRejected:
+		return nil
 	}
 
 	var cmd *CmdSeen
@@ -348,14 +385,16 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 		s.ChangeSeq++
 	case ClassAsk:
 		if ev.Outcome == OutcomeOK && ev.Subagent == "" { // the user answered: they are steering
-			return s.boundary(ev)
+			return s.boundary(ev, false, cfg)
 		}
 	default:
 		if ev.Changes {
 			s.changed(ev)
 		}
 	}
+	s.bookReported(ev, cfg)
 	sigs := append(s.settle(ev), s.runCheckpoints(ev, cmd, key, cfg, false)...)
+	s.bookFailedCheck(ev)
 	if ev.Defer {
 		sigs = s.deliverHeld(ev, sigs, cfg)
 	}
@@ -374,7 +413,7 @@ func (s *State) deliverHeld(ev *Event, sigs []Signal, cfg *Config) []Signal {
 			if c.Status != StatusOpen || c.Nudged {
 				continue
 			}
-			if r := rule(c.Reason); r != nil && r.tell != nil && !r.tell(s, cfg) {
+			if r := rule(c.Reason); r != nil && !c.Carried && r.tell != nil && !r.tell(s, cfg) {
 				continue
 			}
 			pending = append(pending, c)
@@ -396,8 +435,8 @@ func (s *State) deliverHeld(ev *Event, sigs []Signal, cfg *Config) []Signal {
 		return sigs
 	}
 	for _, c := range pending {
-		if r := rule(c.Reason); r != nil && r.told != nil {
-			c.Evidence = r.told(s)
+		if r := rule(c.Reason); r != nil && r.told != nil && !c.Carried { // a carried one keeps the figures it was due with
+			c.Evidence = r.told(s, cfg)
 		}
 	}
 	text := composeNudge(pending, held, adv, s.attended(), cfg)

@@ -127,3 +127,87 @@ func TestRereadAfterSubagentIsQuiet(t *testing.T) {
 		t.Fatalf("re-read after a subagent worked was nudged: %s", n)
 	}
 }
+
+// A prompt that interrupts the agent mid-turn (no turn's end since its last
+// call) is the user breaking in with something else, not an answer to a
+// checkpoint the agent was never told: one due to be told is carried into
+// the new task and told once, at its first call, with the figures it was
+// due with. A prompt after the turn ended supersedes it as before, and a
+// shown-only checkpoint is not carried.
+func TestInterruptingPromptCarriesCheckpoint(t *testing.T) {
+	explore := func(s *sim) {
+		s.apply(Event{Kind: KindStop}) // an earlier turn's end: the host says when turns end
+		s.prompt()
+		for i := 0; i < 20; i++ {
+			s.call(read(fmt.Sprintf("f%d.go", i)))
+		}
+		if s.open(ReasonExploring) != 1 {
+			t.Fatal("20 reads: exploring raised")
+		}
+	}
+	t.Run("interrupted", func(t *testing.T) {
+		s := newSim(t)
+		explore(s)
+		s.prompt() // the user breaks in before the next call
+		if s.open(ReasonExploring) != 1 {
+			t.Fatal("closed by the interrupting prompt before it could be told")
+		}
+		n := s.call(read("g.go"))
+		if !strings.Contains(n, "exploring") || !strings.Contains(n, "20 read/search calls") {
+			t.Fatalf("carried checkpoint not told at the next call: %q", n)
+		}
+		if n := s.call(read("h.go")); strings.Contains(n, "exploring") {
+			t.Fatalf("told twice: %q", n)
+		}
+		s.apply(Event{Kind: KindStop})
+		s.prompt()
+		for _, c := range s.st.Checkpoints {
+			if c.Reason == ReasonExploring && c.Status != StatusAnswered {
+				t.Errorf("told, then a prompt: %s, want answered", c.Status)
+			}
+		}
+	})
+	t.Run("interrupted, then an edit", func(t *testing.T) {
+		s := newSim(t)
+		explore(s)
+		s.prompt()
+		if n := s.call(edit("a.go")); strings.Contains(n, "exploring") {
+			t.Fatalf("the edit that ends the exploring was interrupted by it: %q", n)
+		}
+		if s.open(ReasonExploring) != 0 {
+			t.Error("the agent acted: resolved")
+		}
+	})
+	t.Run("after the turn ended", func(t *testing.T) {
+		s := newSim(t)
+		explore(s)
+		s.apply(Event{Kind: KindStop})
+		s.prompt()
+		if s.open(ReasonExploring) != 0 {
+			t.Fatal("a prompt after the turn's end supersedes an untold checkpoint")
+		}
+	})
+	t.Run("shown only", func(t *testing.T) {
+		s := newSim(t)
+		s.cfg.ExploreTell = 0
+		explore(s)
+		s.prompt()
+		if s.open(ReasonExploring) != 0 {
+			t.Fatal("a checkpoint never to be told is not carried")
+		}
+	})
+}
+
+// A host that never says a turn ended (no Stop event in the session) makes
+// every prompt look like an interruption: none is taken for one.
+func TestNoStopsNoInterruption(t *testing.T) {
+	s := newSim(t)
+	s.prompt()
+	for i := 0; i < 20; i++ {
+		s.call(read(fmt.Sprintf("f%d.go", i)))
+	}
+	s.prompt()
+	if s.open(ReasonExploring) != 0 {
+		t.Fatal("carried in a session whose host never ends a turn")
+	}
+}

@@ -16,6 +16,11 @@ type Config struct {
 	// only after this many edits with no check of any outcome (0: never;
 	// it shows in status and the panel). See docs/rules.md.
 	UnverifiedTell int `toml:"unverified_tell" json:"unverified_tell"`
+	// UnverifiedTellSince is what restarts the count UnverifiedTell is
+	// judged on: "check" (any check, passing or not: the default, since an
+	// agent whose build fails is verifying) or "pass" (only a successful
+	// check: seed 000's "12 edits without a successful check").
+	UnverifiedTellSince string `toml:"unverified_tell_since" json:"unverified_tell_since,omitempty"`
 	// ExploreTell: the exploring checkpoint is told to the agent only after
 	// this many reads since an edit or check (0: never).
 	ExploreTell int `toml:"explore_tell" json:"explore_tell"`
@@ -27,6 +32,13 @@ type Config struct {
 	EmptySearchTell int `toml:"empty_search_tell" json:"empty_search_tell,omitempty"`
 	RerunTell       int `toml:"rerun_tell" json:"rerun_tell,omitempty"`
 	SameFailureTell int `toml:"same_failure_tell" json:"same_failure_tell,omitempty"`
+	// FixInTestTell, CommitTell, ReportedTell: whether the fix-in-test,
+	// unchecked-commit and reported-command checkpoints are told to the
+	// agent (false, the default: shown in status and the panel only, until
+	// blind labels of their corpus firings decide).
+	FixInTestTell bool `toml:"fix_in_test_tell" json:"fix_in_test_tell,omitempty"`
+	CommitTell    bool `toml:"commit_tell" json:"commit_tell,omitempty"`
+	ReportedTell  bool `toml:"reported_tell" json:"reported_tell,omitempty"`
 	// LoopFailures identical failures of one command, with no success between,
 	// make an active failure loop (default 3: twice can be bad luck, three
 	// times the same error is a loop).
@@ -71,19 +83,26 @@ type SnapshotConfig struct {
 	MaxFileBytes  int64 `toml:"max_file_bytes" json:"max_file_bytes,omitempty"`   // a file larger is not captured
 }
 
+// What restarts the count unverified_tell is judged on.
+const (
+	TellSinceCheck = "check" // any check, whatever its outcome
+	TellSincePass  = "pass"  // a successful check only (seed 000)
+)
+
 // DefaultConfig returns the documented thresholds (docs/rules.md).
 func DefaultConfig() Config {
 	return Config{
-		ExploreReads:       20,
-		UnverifiedEdits:    12,
-		UnverifiedTell:     0, // shown, not told: docs/rules.md "Strength before nudging"
-		ExploreTell:        0,
-		LoopFailures:       3,
-		BlindRetryFailures: 2,
-		IdleTurns:          3,
-		LargeReadBytes:     256 << 10,
-		RereadMinBytes:     4 << 10,
-		Unattended:         "continue",
+		ExploreReads:        20,
+		UnverifiedEdits:     12,
+		UnverifiedTell:      0, // shown, not told: docs/rules.md "Strength before nudging"
+		UnverifiedTellSince: TellSinceCheck,
+		ExploreTell:         0,
+		LoopFailures:        3,
+		IdleTurns:           3,
+		BlindRetryFailures:  2,
+		LargeReadBytes:      256 << 10,
+		RereadMinBytes:      4 << 10,
+		Unattended:          "continue",
 	}
 }
 
@@ -99,6 +118,9 @@ func (c Config) Sanitize() Config {
 	}
 	if c.UnverifiedTell < 0 {
 		c.UnverifiedTell = d.UnverifiedTell
+	}
+	if c.UnverifiedTellSince != TellSincePass {
+		c.UnverifiedTellSince = TellSinceCheck
 	}
 	if c.ExploreTell < 0 {
 		c.ExploreTell = d.ExploreTell

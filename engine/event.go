@@ -56,6 +56,14 @@ const (
 	OutcomeUnknown Outcome = "unknown"
 )
 
+// Notes of a call the user refused at the host's permission prompt: it never
+// ran, so it is no failed attempt; refused with a message, the user is
+// steering, as when they answer a question (a boundary).
+const (
+	NoteRejected = "rejected"
+	NoteSteered  = "rejected with feedback"
+)
+
 // Event is one journal record: one hook call (or one cully action such as an
 // ack), normalized across agents. Pointer fields are nil where the host did
 // not say.
@@ -170,6 +178,10 @@ type Event struct {
 	// (the run is still followed). In the record, as Quiet is, so that a
 	// replay asks for what the live hook asked for.
 	NoSnapshots bool `json:"no_snapshots,omitempty"`
+
+	// PromptCmds are the fingerprints of the commands a prompt reports
+	// misbehaving (PromptCommands), prompt events only: never its text.
+	PromptCmds []string `json:"prompt_cmds,omitempty"`
 
 	Ack      []string   `json:"ack,omitempty"`      // checkpoint ids acknowledged ("*" = all)
 	Rejected []Rejected `json:"rejected,omitempty"` // calls the host refused before any tool hook (batch events)

@@ -21,7 +21,7 @@ var exploring = checkpointRule{
 	},
 	holds: func(ev *Event) bool { return ev.Subagent == "" && (ev.Class == ClassEdit || ev.Class == ClassCheck) },
 	tell:  func(s *State, cfg *Config) bool { return cfg.ExploreTell > 0 && s.ReadsSinceAct >= cfg.ExploreTell },
-	told: func(s *State) string {
+	told: func(s *State, _ *Config) string {
 		return fmt.Sprintf("%d read/search calls since the last edit or check", s.ReadsSinceAct)
 	},
 	settled: func(s *State, _ *Checkpoint) bool { return s.ReadsSinceAct == 0 },

@@ -23,15 +23,28 @@ var unverifiedEdits = checkpointRule{
 	},
 	holds: func(ev *Event) bool { return ev.Class == ClassCheck },
 	tell: func(s *State, cfg *Config) bool {
-		return cfg.UnverifiedTell > 0 && s.EditsSinceTry >= cfg.UnverifiedTell
+		return cfg.UnverifiedTell > 0 && unverifiedCount(s, cfg) >= cfg.UnverifiedTell
 	},
-	told: func(s *State) string {
-		if s.EditsSinceTry == s.EditsSinceCheck {
+	told: func(s *State, cfg *Config) string {
+		switch {
+		case s.EditsSinceTry == s.EditsSinceCheck:
 			return fmt.Sprintf("%d edits since the last check of any kind", s.EditsSinceTry)
+		case cfg.UnverifiedTellSince == TellSincePass:
+			return fmt.Sprintf("%d edits since the last successful check, %d since the last check of any kind", s.EditsSinceCheck, s.EditsSinceTry)
 		}
 		return fmt.Sprintf("%d edits since the last check of any kind, %d since the last successful one", s.EditsSinceTry, s.EditsSinceCheck)
 	},
 	settled: func(s *State, c *Checkpoint) bool { return s.CheckEpoch > c.Epoch },
+}
+
+// unverifiedCount is the count unverified_tell is judged on: edits since
+// any check (the default), or since a successful one
+// (unverified_tell_since = "pass", the seed's checkpoint exactly).
+func unverifiedCount(s *State, cfg *Config) int {
+	if cfg.UnverifiedTellSince == TellSincePass {
+		return s.EditsSinceCheck
+	}
+	return s.EditsSinceTry
 }
 
 // proseExt are the extensions of files no check verifies: plans, notes and

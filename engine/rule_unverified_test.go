@@ -87,3 +87,37 @@ func TestProseEditsDoNotCount(t *testing.T) {
 		}
 	}
 }
+
+// unverified_tell_since = "pass" is the seed's told checkpoint exactly: 12
+// edits without a successful check, a failing build between them
+// included. The default ("check") keeps it silent then: the agent is
+// verifying.
+func TestUnverifiedTellSincePass(t *testing.T) {
+	for _, c := range []struct {
+		since string
+		told  bool
+	}{{TellSinceCheck, false}, {TellSincePass, true}} {
+		t.Run(c.since, func(t *testing.T) {
+			s := newSim(t)
+			s.cfg.UnverifiedTell, s.cfg.UnverifiedTellSince = 12, c.since
+			s.prompt()
+			for i := 0; i < 6; i++ {
+				s.call(edit("a.go"))
+			}
+			s.call(check(OutcomeFailed))
+			for i := 0; i < 6; i++ {
+				s.call(edit("a.go"))
+			}
+			n := s.call(Event{Tool: "Read", Class: ClassRead, Target: "b.go"})
+			if got := strings.Contains(n, "unverified-edits"); got != c.told {
+				t.Fatalf("told %v, want %v: %q", got, c.told, n)
+			}
+			if c.told && !strings.Contains(n, "12 edits since the last successful check, 6 since the last check of any kind") {
+				t.Errorf("evidence: %q", n)
+			}
+		})
+	}
+	if got := (Config{UnverifiedTellSince: "nonsense"}).Sanitize().UnverifiedTellSince; got != TellSinceCheck {
+		t.Errorf("nonsense sanitized to %q", got)
+	}
+}

@@ -10,7 +10,7 @@ import (
 // their lines in a nudge. A new rule is one file and one line here.
 var (
 	guards      = []*guardRule{&largeRead, &unchangedReread, &thirdAttempt, &repeatedCall}
-	checkpoints = []*checkpointRule{&failureLoop, &sameError, &sameFailure, &cycle, &emptySearch, &rerun, &exploring, &unverifiedEdits, &idleLoop}
+	checkpoints = []*checkpointRule{&failureLoop, &sameError, &sameFailure, &cycle, &emptySearch, &rerun, &exploring, &unverifiedEdits, &fixInTest, &uncheckedCommit, &reportedCommand, &idleLoop}
 )
 
 // A guardRule warns before a tool call that is likely to waste context or
@@ -41,6 +41,9 @@ type checkpointRule struct {
 	// cmd is the history of ev's command when the reducer tracks it (see
 	// tracksCommand), nil otherwise. It must not change the state.
 	due func(s *State, ev *Event, cmd *CmdSeen, cfg *Config) (evidence string, ok bool)
+	// stop: the rule judges the end of the agent's turn (a Stop event),
+	// and nothing else; the other rules never judge one.
+	stop bool
 	// keyed: what Checkpoint.Key holds, for settling the checkpoint.
 	keyed keyKind
 	// alone: not raised by a call that raised another checkpoint (the
@@ -60,7 +63,7 @@ type checkpointRule struct {
 	tell func(s *State, cfg *Config) bool
 	// told, when set, restates the evidence when the checkpoint is told
 	// later than it was raised: the figures as they are now.
-	told func(s *State) string
+	told func(s *State, cfg *Config) string
 }
 
 // keyKind says what a checkpoint's Key is about.
@@ -163,7 +166,7 @@ func (s *State) warn(ev *Event, r Reason, key, evidence string) (Warning, bool) 
 func (s *State) runCheckpoints(ev *Event, cmd *CmdSeen, cmdKey string, cfg *Config, refused bool) []Signal {
 	var sigs []Signal
 	for _, r := range checkpoints {
-		if refused && !r.refused || r.alone && len(sigs) > 0 || s.raised(r.reason) {
+		if refused && !r.refused || r.stop != (ev.Kind == KindStop) || r.alone && len(sigs) > 0 || s.raised(r.reason) {
 			continue
 		}
 		if evidence, ok := r.due(s, ev, cmd, cfg); ok {

@@ -31,6 +31,9 @@ type Checkpoint struct {
 	Nudged   bool             `json:"nudged,omitempty"` // the agent has been told
 	Closed   *time.Time       `json:"closed,omitempty"`
 	Key      string           `json:"key,omitempty"` // what the condition is about (a failure loop's command), for settling it
+	// Carried: due to be told when a prompt interrupted the agent mid-turn,
+	// it stays open into the new task and is told once at its next call.
+	Carried bool `json:"carried,omitempty"`
 }
 
 // Warning is one guard warning raised before a tool call.

@@ -57,6 +57,22 @@ type State struct {
 	// or unknown): an agent whose build fails is verifying, one that never
 	// builds is not.
 	EditsSinceTry int `json:"edits_since_try,omitempty"`
+	// FailedCheck is the preview of a test run that failed (tests counted
+	// failing), kept until the next edit of code or check: what the
+	// fix-in-test rule judges that edit against.
+	FailedCheck string `json:"failed_check,omitempty"`
+	// TaskEdits and TaskChecks count the task's edits of code (not prose,
+	// not tests: the code under test) and its checks; PromptCmds are the fingerprints of the commands its prompt
+	// reported failing (Event.PromptCmds), until a shell call runs one: what
+	// the reported-command rule judges at the turn's end.
+	TaskEdits  int      `json:"task_edits,omitempty"`
+	TaskChecks int      `json:"task_checks,omitempty"`
+	PromptCmds []string `json:"prompt_cmds,omitempty"`
+	// Working: the foreground agent has made a call since the last prompt
+	// and its turn has not ended; a prompt then interrupts it, in a session
+	// whose host says when a turn ends (StopsSeen: one did before).
+	Working   bool `json:"working,omitempty"`
+	StopsSeen bool `json:"stops_seen,omitempty"`
 
 	Counts Counts `json:"counts"`
 

@@ -123,15 +123,6 @@ func searchTool(ev *Event) string {
 	return ev.Tool
 }
 
-func firstWord(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] == ' ' {
-			return s[:i]
-		}
-	}
-	return s
-}
-
 // emptySearch counts a search that found nothing under key: its term's,
 // or its file filter's.
 func (s *State) emptySearch(ev *Event, key string) {

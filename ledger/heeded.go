@@ -34,12 +34,12 @@ func heededMeans(reason string) string {
 		return "the same file not read again"
 	case engine.ReasonThirdAttempt, engine.ReasonRepeat:
 		return "the same command or call not run again unchanged"
-	case engine.ReasonUnverifiedEdits:
+	case engine.ReasonUnverifiedEdits, engine.ReasonUncheckedCommit:
 		return "a check run"
 	case engine.ReasonExploring:
 		return "an edit or a check"
 	}
-	return "a question to the user, or the turn ended"
+	return "a question to the user, or the turn ended, without the looping command run again"
 }
 
 // Heeded measures, from the journal's events in order, what the nudges
@@ -47,14 +47,30 @@ func heededMeans(reason string) string {
 type Heeded struct {
 	open  map[string][]*pendingNudge // per session, nudges still being judged
 	rates map[string]*HeededRate
+	// raisedOn is, per session and checkpoint id, the command of the call
+	// that raised it (a failure loop's command and its check family).
+	raisedOn map[string]map[string]callKey
+}
+
+// callKey is what makes a later call "the same command again".
+type callKey struct{ cmd, family string }
+
+// same reports whether ev runs the command k names.
+func (k callKey) same(ev *engine.Event) bool {
+	return k.cmd != "" && (ev.CmdFP == k.cmd || ev.CallFP == k.cmd) || k.family != "" && ev.FamilyFP == k.family
 }
 
 type pendingNudge struct {
 	reasons []string
-	target  string // the file of the call it was told on
-	cmd     string // its command or call fingerprint
-	left    int    // calls still to see
-	done    map[string]bool
+	target  string  // the file of the call it was told on
+	cmd     callKey // its command or call fingerprint, and its check family
+	// loops are, per check-in reason, the command whose repetition raised
+	// it: run again after the nudge (the call it was told on included), the
+	// loop went on, whatever the turn's end says.
+	loops map[string]callKey
+	calls int // later calls seen
+	left  int // calls still to see
+	done  map[string]bool
 	// skip: told before a call (PreToolUse), whose own result comes next
 	// and is not a later step (cully never blocks the call it speaks on).
 	skip bool
@@ -64,6 +80,15 @@ type pendingNudge struct {
 // appears as "cully checkpoint cN (reason)".
 func checkpointsIn(text string) []string {
 	var out []string
+	for _, c := range checkpointIDs(text) {
+		out = append(out, c[1])
+	}
+	return out
+}
+
+// checkpointIDs are the ids and reasons of the checkpoints a nudge tells.
+func checkpointIDs(text string) [][2]string {
+	var out [][2]string
 	for rest := text; ; {
 		i := strings.Index(rest, "cully checkpoint c")
 		if i < 0 {
@@ -75,13 +100,13 @@ func checkpointsIn(text string) []string {
 		if j < 0 || k < j || strings.Trim(rest[:j], "0123456789") != "" {
 			continue
 		}
-		out = append(out, rest[j+2:k])
+		out = append(out, [2]string{"c" + rest[:j], rest[j+2 : k]})
 	}
 }
 
 // NewHeeded starts a measurement.
 func NewHeeded() *Heeded {
-	return &Heeded{open: map[string][]*pendingNudge{}, rates: map[string]*HeededRate{}}
+	return &Heeded{open: map[string][]*pendingNudge{}, rates: map[string]*HeededRate{}, raisedOn: map[string]map[string]callKey{}}
 }
 
 // Add takes the next event of the journal.
@@ -99,20 +124,36 @@ func (h *Heeded) Add(ev *engine.Event) {
 		}
 		h.open[ev.Session] = keep
 	}
+	for _, s := range ev.Signals {
+		if s.Kind == engine.SignalCheckpoint && (ev.CmdFP != "" || ev.FamilyFP != "") {
+			if h.raisedOn[ev.Session] == nil {
+				h.raisedOn[ev.Session] = map[string]callKey{}
+			}
+			h.raisedOn[ev.Session][s.ID] = callKey{ev.CmdFP, ev.FamilyFP}
+		}
+	}
 	text := engine.Nudge(ev.Signals)
 	if text == "" {
 		return
 	}
-	p := &pendingNudge{target: ev.Target, cmd: ev.CmdFP, left: HeededWindow, done: map[string]bool{}, skip: ev.Kind == engine.KindPreTool}
-	if p.cmd == "" {
-		p.cmd = ev.CallFP
+	p := &pendingNudge{target: ev.Target, cmd: callKey{ev.CmdFP, ev.FamilyFP}, left: HeededWindow, done: map[string]bool{}, skip: ev.Kind == engine.KindPreTool}
+	if p.cmd.cmd == "" {
+		p.cmd.cmd = ev.CallFP
 	}
 	for _, s := range ev.Signals {
 		if s.Kind == engine.SignalGuard && s.Reason != "" {
 			p.reasons = append(p.reasons, string(s.Reason))
 		}
 	}
-	p.reasons = append(p.reasons, checkpointsIn(text)...)
+	for _, c := range checkpointIDs(text) {
+		p.reasons = append(p.reasons, c[1])
+		if k, ok := h.raisedOn[ev.Session][c[0]]; ok {
+			if p.loops == nil {
+				p.loops = map[string]callKey{}
+			}
+			p.loops[c[1]] = k
+		}
+	}
 	for _, r := range p.reasons {
 		h.rate(r).Told++
 	}
@@ -127,8 +168,15 @@ func (h *Heeded) judge(p *pendingNudge, ev *engine.Event) bool {
 	ends := ev.Kind == engine.KindStop || ev.Kind == engine.KindPrompt || ev.Kind == engine.KindSessionEnd
 	call := ev.Kind == engine.KindPostTool
 	if call && p.skip {
+		// The call it was told on runs (cully never blocks it): no later
+		// step for a guard, but a loop's command run again all the same.
 		p.skip = false
-		return true
+		for r, k := range p.loops {
+			if k.same(ev) {
+				p.done[r] = true
+			}
+		}
+		return len(p.done) < len(p.reasons)
 	}
 	for _, r := range p.reasons {
 		if p.done[r] {
@@ -141,11 +189,11 @@ func (h *Heeded) judge(p *pendingNudge, ev *engine.Event) bool {
 				continue
 			}
 		case engine.ReasonThirdAttempt, engine.ReasonRepeat:
-			if call && p.cmd != "" && (ev.CmdFP == p.cmd || ev.CallFP == p.cmd) {
+			if call && p.cmd.same(ev) { // the same command, or the same check with other narrowing flags
 				p.done[r] = true
 				continue
 			}
-		case engine.ReasonUnverifiedEdits:
+		case engine.ReasonUnverifiedEdits, engine.ReasonUncheckedCommit:
 			if call && ev.Class == engine.ClassCheck {
 				h.rate(r).Heeded++
 				p.done[r] = true
@@ -156,6 +204,10 @@ func (h *Heeded) judge(p *pendingNudge, ev *engine.Event) bool {
 				p.done[r] = true
 			}
 		default:
+			if k, ok := p.loops[r]; ok && call && k.same(ev) {
+				p.done[r] = true // the loop went on: not heeded, whatever follows
+				continue
+			}
 			if call && ev.Class == engine.ClassAsk || ends {
 				h.rate(r).Heeded++
 				p.done[r] = true
@@ -164,6 +216,7 @@ func (h *Heeded) judge(p *pendingNudge, ev *engine.Event) bool {
 	}
 	if call {
 		p.left--
+		p.calls++
 	}
 	if p.left > 0 && !ends {
 		return len(p.done) < len(p.reasons)
@@ -174,8 +227,14 @@ func (h *Heeded) judge(p *pendingNudge, ev *engine.Event) bool {
 			continue
 		}
 		switch engine.Reason(r) {
-		case engine.ReasonReread, engine.ReasonLargeRead, engine.ReasonThirdAttempt, engine.ReasonRepeat:
+		case engine.ReasonReread, engine.ReasonLargeRead:
 			h.rate(r).Heeded++
+		case engine.ReasonThirdAttempt, engine.ReasonRepeat:
+			// The warned call ran anyway; a turn that ends before any other
+			// call changed nothing: no sign the warning was heeded.
+			if p.calls > 0 {
+				h.rate(r).Heeded++
+			}
 		}
 		p.done[r] = true
 	}

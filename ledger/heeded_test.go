@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"testing"
+	"time"
 
 	"cully/engine"
 )
@@ -64,5 +65,71 @@ func TestHeeded(t *testing.T) {
 	}
 	if checkpointsIn("cully checkpoint c12 (same-error): x\ncully checkpoint c13 (cycle): y") == nil {
 		t.Error("checkpoints not read from the text")
+	}
+}
+
+// A script that reruns the failing check right after the third-attempt
+// warning (the same check with other flags: one family) and then just ends
+// its turn heeded neither the warning nor the failure loop it kept going:
+// the warned call running anyway and a turn's end are no answer. Judged
+// on the reducer's own signals, as the ledger reads them from the journal.
+func TestHeededRerunThenEnd(t *testing.T) {
+	type call struct{ fp, fam string }
+	play := func(calls []call, end bool, extra ...engine.Event) map[string]HeededRate {
+		cfg := engine.DefaultConfig()
+		st := engine.NewState("s")
+		h := NewHeeded()
+		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		apply := func(ev engine.Event) {
+			now = now.Add(time.Second)
+			ev.V, ev.Session, ev.Time = 1, "s", now
+			ev.Signals = engine.Apply(st, &ev, &cfg)
+			h.Add(&ev)
+		}
+		one := 1
+		apply(engine.Event{Kind: engine.KindPrompt})
+		for _, c := range calls {
+			ev := engine.Event{Tool: "Bash", Class: engine.ClassCheck, Cmd: "go test", CmdFP: c.fp, FamilyFP: c.fam}
+			pre, post := ev, ev
+			pre.Kind = engine.KindPreTool
+			post.Kind, post.Outcome, post.Exit, post.FailSig = engine.KindPostTool, engine.OutcomeFailed, &one, "x"
+			apply(pre)
+			apply(post)
+		}
+		for _, ev := range extra {
+			pre, post := ev, ev
+			pre.Kind, post.Kind, post.Outcome = engine.KindPreTool, engine.KindPostTool, engine.OutcomeOK
+			apply(pre)
+			apply(post)
+		}
+		if end {
+			apply(engine.Event{Kind: engine.KindStop})
+		}
+		got := map[string]HeededRate{}
+		for _, r := range h.Rates() {
+			got[r.Reason] = r
+		}
+		return got
+	}
+	same := call{"fp", "fam"}
+	got := play([]call{same, same, same, {"fp-count", "fam"}}, true)
+	for _, r := range []string{"third-attempt", "failure-loop"} {
+		if got[r].Told != 1 || got[r].Heeded != 0 {
+			t.Errorf("%s: %+v, want told 1, heeded 0", r, got[r])
+		}
+	}
+	// Warned, the call runs anyway, the turn ends: nothing was done differently.
+	if r := play([]call{same, same, same}, true)["third-attempt"]; r.Told != 1 || r.Heeded != 0 {
+		t.Errorf("warned call then the turn's end: %+v, want 0 of 1", r)
+	}
+	// Warned, then the agent reads and edits instead, and the loop's
+	// checkpoint, told on the read, is answered by the turn's end: heeded.
+	rd := engine.Event{Tool: "Read", Class: engine.ClassRead, Target: "a.go"}
+	got = play([]call{same, same, same}, true, rd, engine.Event{Tool: "Edit", Class: engine.ClassEdit, Target: "a.go"})
+	if r := got["third-attempt"]; r.Told != 1 || r.Heeded != 1 {
+		t.Errorf("warned, then something else: %+v, want 1 of 1", r)
+	}
+	if r := got["failure-loop"]; r.Told != 1 || r.Heeded != 1 {
+		t.Errorf("loop told, not run again, turn ended: %+v, want 1 of 1", r)
 	}
 }

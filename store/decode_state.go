@@ -109,6 +109,18 @@ func decodeStateFile(body []byte) (*engine.State, *journalPos, error) {
 			st.EditsSinceCheck = d.int(v)
 		case `"edits_since_try"`:
 			st.EditsSinceTry = d.int(v)
+		case `"failed_check"`:
+			st.FailedCheck = d.str(v)
+		case `"task_edits"`:
+			st.TaskEdits = d.int(v)
+		case `"task_checks"`:
+			st.TaskChecks = d.int(v)
+		case `"prompt_cmds"`:
+			d.each(v, func(x []byte) { st.PromptCmds = append(st.PromptCmds, d.str(x)) })
+		case `"working"`:
+			st.Working = string(v) == "true"
+		case `"stops_seen"`:
+			st.StopsSeen = string(v) == "true"
 		case `"subagent_at"`:
 			st.SubagentAt = jsonlite.Int(v)
 		case `"recent"`:
@@ -442,6 +454,8 @@ func (d *stateDecoder) checkpoint(v []byte) engine.Checkpoint {
 			}
 		case `"key"`:
 			c.Key = d.str(x)
+		case `"carried"`:
+			c.Carried = string(x) == "true"
 		}
 	})
 	return c

@@ -99,6 +99,7 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 	if e.NoSnapshots {
 		b = append(b, `,"no_snapshots":true`...)
 	}
+	b = appendList(b, "prompt_cmds", e.PromptCmds, appendQuoted)
 	b = appendList(b, "ack", e.Ack, appendQuoted)
 	b = appendList(b, "rejected", e.Rejected, func(b []byte, r engine.Rejected) []byte {
 		b = append(b, `{"tool":`...)

@@ -15,7 +15,7 @@ func TestAppendEventMatchesEncodingJSON(t *testing.T) {
 	f := false
 	evs := []engine.Event{
 		{},
-		{V: 1, Time: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), Agent: "claude", Session: "s", Kind: engine.KindPrompt},
+		{V: 1, Time: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), Agent: "claude", Session: "s", Kind: engine.KindPrompt, PromptCmds: []string{"a1b2", "c\"3"}},
 		{V: 1, Time: time.Date(2026, 11, 30, 12, 0, 0, 5, time.FixedZone("x", 3600)), Agent: "claude", Session: "s\"1", Task: 3,
 			Hook: "PostToolUseFailure", Kind: engine.KindPostTool, Subagent: "a1", Source: "startup", Cwd: "/p/é", Tool: "Bash",
 			ToolUseID: "toolu_1", Class: engine.ClassCheck, Target: "a<b>&c.go", Size: &size, Mtime: &mt, Ranged: true,

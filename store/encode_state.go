@@ -37,6 +37,16 @@ func appendState(b []byte, s *engine.State, maps bool) []byte {
 	b = appendInt(b, "reads_since_act", s.ReadsSinceAct, false)
 	b = appendInt(b, "edits_since_check", s.EditsSinceCheck, false)
 	b = appendInt(b, "edits_since_try", s.EditsSinceTry, true)
+	b = appendStr(b, "failed_check", s.FailedCheck, true)
+	b = appendInt(b, "task_edits", s.TaskEdits, true)
+	b = appendInt(b, "task_checks", s.TaskChecks, true)
+	b = appendList(b, "prompt_cmds", s.PromptCmds, appendQuoted)
+	if s.Working {
+		b = append(b, `,"working":true`...)
+	}
+	if s.StopsSeen {
+		b = append(b, `,"stops_seen":true`...)
+	}
 	b = appendCounts(appendField(b, "counts"), &s.Counts)
 	b = appendList(b, "checkpoints", s.Checkpoints, func(b []byte, c engine.Checkpoint) []byte {
 		b = append(b, `{"id":`...)
@@ -54,6 +64,9 @@ func appendState(b []byte, s *engine.State, maps bool) []byte {
 			b = appendTime(appendField(b, "closed"), *c.Closed)
 		}
 		b = appendStr(b, "key", c.Key, true)
+		if c.Carried {
+			b = append(b, `,"carried":true`...)
+		}
 		return append(b, '}')
 	})
 	b = appendList(b, "warnings", s.Warnings, func(b []byte, w engine.Warning) []byte {

@@ -88,6 +88,17 @@ func richState() *engine.State {
 	apply(engine.Event{Kind: engine.KindRollback, Run: run, Outcome: engine.OutcomeOK, Step: step(0), Paths: []string{"a.go"}, PathCount: 1})
 	apply(engine.Event{Kind: engine.KindRollback, Run: run, Outcome: engine.OutcomeFailed, Step: step(1), Note: "d/f1.go is a directory"})
 	apply(engine.Event{Kind: engine.KindAdvice, Advice: "try \"the\" other <path>"})
+	// A failure loop due to be told when a prompt interrupts the agent:
+	// carried into the new task; the task's prompt reported commands; a
+	// test run fails after an edit.
+	tests := &engine.TestCounts{Runner: "go test", Failed: 1}
+	apply(engine.Event{Kind: engine.KindStop}) // the host says when a turn ends
+	for i := 0; i < 3; i++ {
+		apply(engine.Event{Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassCheck, Cmd: "go test ./p/", CmdFP: "fp-p", Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "p", Tests: tests})
+	}
+	apply(engine.Event{Kind: engine.KindPrompt, PromptCmds: []string{"fp-cmd", "fp-\"2"}})
+	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Edit", Class: engine.ClassEdit, Target: "p/p.go", Outcome: engine.OutcomeOK})
+	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassCheck, Cmd: "go test ./p/", CmdFP: "fp-p", Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "p", Tests: tests})
 	return st
 }
 
@@ -144,5 +155,19 @@ func TestStateFilePositionRoundTrip(t *testing.T) {
 	}
 	if _, _, err := decodeStateFile([]byte(fmt.Sprintf(`{"v":%d,"session":"s","journal":{"at":1,"n":2,"sum":"xyz"}}`, engine.StateVersion))); err == nil {
 		t.Error("a bad position is an error (the state is then rebuilt)")
+	}
+}
+
+// richState sets the fields the fix-in-test, reported-command and carried
+// checkpoint rules keep, so the codec tests cover them.
+func TestRichStateHasRuleFields(t *testing.T) {
+	st := richState()
+	carried := false
+	for _, c := range st.Checkpoints {
+		carried = carried || c.Carried
+	}
+	if st.FailedCheck == "" || st.TaskEdits == 0 || st.TaskChecks == 0 || len(st.PromptCmds) != 2 || !st.Working || !st.StopsSeen || !carried {
+		t.Errorf("rule fields unset: failed %q, edits %d, checks %d, prompt cmds %v, working %v, carried %v",
+			st.FailedCheck, st.TaskEdits, st.TaskChecks, st.PromptCmds, st.Working, carried)
 	}
 }

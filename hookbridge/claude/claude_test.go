@@ -341,3 +341,65 @@ func TestStopFailureIsAHostError(t *testing.T) {
 		t.Fatalf("kind %s source %q note %q", ev.Kind, ev.Source, ev.Note)
 	}
 }
+
+// An edit the user refused with a message is steering, not a failed
+// attempt: the informed, different edit that follows two of them is no
+// blind third attempt. A refusal without a message is no failure either.
+func TestDecodeClaudeUserRejection(t *testing.T) {
+	const said = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\nuse the helper instead"
+	const stop = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
+	payload := func(hook, errText string) []byte {
+		p := map[string]any{"session_id": "s", "cwd": "/home/dev/project", "hook_event_name": hook, "tool_name": "Edit",
+			"tool_input": map[string]any{"file_path": "/home/dev/project/a.go", "old_string": "x", "new_string": "y"}, "tool_use_id": "t"}
+		if errText != "" {
+			p["error"] = errText
+		}
+		b, _ := json.Marshal(p)
+		return b
+	}
+	for _, c := range []struct {
+		text string
+		note string
+	}{{said, engine.NoteSteered}, {stop, engine.NoteRejected}} {
+		ev, err := agent.Decode(payload("PostToolUseFailure", c.text), fixtureEnv())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Outcome == engine.OutcomeFailed || ev.Note != c.note {
+			t.Errorf("refusal decoded as %s (%q), want not failed, %q", ev.Outcome, ev.Note, c.note)
+		}
+	}
+	cfg := engine.DefaultConfig()
+	st := engine.NewState("s")
+	apply := func(hook, errText string) string {
+		ev, err := agent.Decode(payload(hook, errText), fixtureEnv())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return engine.Nudge(engine.Apply(st, ev, &cfg))
+	}
+	apply("UserPromptSubmit", "")
+	for i := 0; i < 2; i++ {
+		apply("PreToolUse", "")
+		apply("PostToolUseFailure", said)
+	}
+	if n := apply("PreToolUse", ""); strings.Contains(n, "failed on its last") {
+		t.Fatalf("the edit after the user's feedback was warned as a blind retry: %q", n)
+	}
+}
+
+// A prompt leaves the fingerprints of the commands it reports failing, and
+// nothing of its text.
+func TestDecodeClaudePromptCommands(t *testing.T) {
+	raw := []byte(`{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"` + "`mytool sync` crashes on the secret-project repo" + `"}`)
+	ev, err := agent.Decode(raw, fixtureEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ev.PromptCmds) != 1 || ev.PromptCmds[0] != engine.PromptCommands("`mytool sync` fails")[0] {
+		t.Fatalf("prompt commands: %v", ev.PromptCmds)
+	}
+	if b, _ := json.Marshal(ev); strings.Contains(string(b), "secret-project") || strings.Contains(string(b), "mytool") {
+		t.Errorf("the prompt's text reached the record: %s", b)
+	}
+}

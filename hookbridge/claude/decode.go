@@ -104,8 +104,9 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env, memo shellMemo) (*engi
 		}
 		ev.EndFP, ev.EndSketch, ev.EndSays = engine.ClosingOf(p.Str("last_assistant_message"))
 		ev.Forced = p.Bool("stop_hook_active")
-	case engine.KindPrompt:
+	case engine.KindPrompt: // fingerprints only: the text is never kept
 		ev.PromptFP = engine.PromptFingerprint(p.Str("prompt"))
+		ev.PromptCmds = engine.PromptCommands(p.Str("prompt"))
 	case engine.KindBatch:
 		ev.Rejected = decodeRejected(p, env)
 	}
@@ -116,6 +117,14 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env, memo shellMemo) (*engi
 // refused in validation, before any PreToolUse/PostToolUse hook: such a
 // call shows up nowhere else (testdata/capture-sequence/028-PostToolBatch.json).
 const rejectedMark = "<tool_use_error>"
+
+// userRejected starts what Claude Code answers for a call the user refused
+// at its permission prompt; userSaid follows when they refused it with a
+// message (how to proceed instead).
+const (
+	userRejected = "The user doesn't want to proceed with this tool use."
+	userSaid     = "the user said:"
+)
 
 // siblingErrored is what Claude Code answers for the calls of a parallel
 // batch it cancelled because one of them failed: those calls never ran, so
@@ -128,8 +137,8 @@ func decodeRejected(p jsonlite.Object, env hookbridge.Env) []engine.Rejected {
 	for _, raw := range p.Items("tool_calls") {
 		call := jsonlite.AsObject(raw)
 		resp, ok := jsonlite.Unquote(call["tool_response"])
-		if !ok || !strings.HasPrefix(resp, rejectedMark) || strings.Contains(resp, siblingErrored) {
-			continue
+		if !ok || !strings.HasPrefix(resp, rejectedMark) || strings.Contains(resp, siblingErrored) || strings.Contains(resp, userRejected) {
+			continue // a call the user refused is no failed attempt (its PostToolUseFailure says so)
 		}
 		msg := strings.TrimSuffix(strings.TrimPrefix(resp, rejectedMark), "</tool_use_error>")
 		sub := jsonlite.Object{"tool_name": call["tool_name"], "tool_input": call["tool_input"], "cwd": p["cwd"]}
@@ -274,6 +283,13 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, memo sh
 			ev.Outcome, ev.Note = engine.OutcomeUnknown, "cancelled"
 		case strings.Contains(body, "Command timed out"):
 			ev.Note = "timeout"
+		case strings.HasPrefix(msg, userRejected):
+			// The user refused the call: it never ran, so it failed at
+			// nothing; with a message, the user is steering.
+			ev.Outcome, ev.Note = engine.OutcomeUnknown, engine.NoteRejected
+			if strings.Contains(msg, userSaid) {
+				ev.Note = engine.NoteSteered
+			}
 		}
 		if ev.Outcome == engine.OutcomeFailed {
 			ev.FailSig = engine.FailureSignature(ev.Exit, body)

@@ -441,6 +441,7 @@ func (rec *record) own(in map[string][]byte) {
 		return v
 	}
 	rec.session, rec.cwd, rec.agent = intern(rec.session), intern(rec.cwd), intern(rec.agent)
+	rec.prompt = bytes.Clone(rec.prompt)
 	n := 0
 	for _, c := range rec.calls {
 		n += len(c.rawID) + len(c.name) + len(c.input)
@@ -491,11 +492,11 @@ func newPlayer(a Agent, cfg *engine.Config, fn func(ev *engine.Event) error) *pl
 
 var (
 	hookPrompt      = []byte(`"UserPromptSubmit"`)
+	hookStop        = []byte(`"Stop"`)
 	hookCompact     = []byte(`"PreCompact"`)
 	hookPre         = []byte(`"PreToolUse"`)
 	hookPost        = []byte(`"PostToolUse"`)
 	hookPostFailure = []byte(`"PostToolUseFailure"`)
-	hookStop        = []byte(`"Stop"`)
 	triggerReplay   = []byte(`"replay"`)
 	jsonFalse       = []byte(`false`)
 	jsonNull        = []byte(`null`)

@@ -244,7 +244,7 @@ func TestReplaySessionMergesSplitFiles(t *testing.T) {
 		line("u7", 7, "user", result("t3")),
 	}
 	want, _, err := collect(t, agent.Replay, lines(all...))
-	if err != nil || len(want) != 7 {
+	if err != nil || len(want) != 7 { // a prompt, six calls' events (the turn ends on a call's result: no Stop)
 		t.Fatalf("%d events, %v", len(want), err)
 	}
 	part2, part1 := lines(all[3:]...), lines(all[:5]...) // u4 and u5 in both
@@ -261,7 +261,7 @@ func TestReplaySessionDedupesLinesWithoutUUID(t *testing.T) {
 	a := line("", 1, "user", `"message":{"role":"user","content":"one"}`)
 	b := line("", 2, "user", `"message":{"role":"user","content":"two"}`)
 	got, st := session(t, lines(a, b), lines(a))
-	if len(got) != 2 || st.Duplicates != 1 {
+	if len(got) != 2 || st.Duplicates != 1 { // each prompt (no agent text: no turn's end)
 		t.Fatalf("%d events, %d duplicates; want 2, 1", len(got), st.Duplicates)
 	}
 }
@@ -345,5 +345,31 @@ func sameFingerprintClasses(t *testing.T, name string, got, want []*engine.Event
 				g[fp(got[i])], w[fp(want[i])] = i, i
 			}
 		}
+	}
+}
+
+// The replay hands each prompt's text to the decoder, which keeps only
+// the fingerprints of the commands it reports failing (a turn that ends on
+// a call's result, with no text of the agent's, plays no Stop:
+// the reference replay and replay_idleloop.txtar have those).
+func TestReplayTurnEndsAndPrompts(t *testing.T) {
+	evs, _, err := collect(t, agent.Replay, lines(
+		line("u1", 1, "user", `"message":{"role":"user","content":"`+"`mytool sync` crashes"+`"}`),
+		line("u2", 2, "assistant", call("t1", "Bash", `{"command":"go test ./..."}`)),
+		line("u3", 3, "user", result("t1")),
+		line("u4", 7, "user", `"message":{"role":"user","content":"thanks"}`),
+	))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seq []string
+	for _, ev := range evs {
+		seq = append(seq, fmt.Sprintf("%s@%d", ev.Kind, ev.Time.Second()))
+	}
+	if got, want := strings.Join(seq, ","), "prompt@1,pre_tool@2,post_tool@3,prompt@7"; got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+	if len(evs[0].PromptCmds) != 1 || len(evs[3].PromptCmds) != 0 {
+		t.Errorf("prompt commands: %v, %v", evs[0].PromptCmds, evs[3].PromptCmds)
 	}
 }

@@ -98,6 +98,9 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env, end *ended) (*engine.E
 	case engine.KindPrompt:
 		ev.PromptFP = engine.PromptFingerprint(p.Str("prompt"))
 	}
+	if ev.Kind == engine.KindPrompt {
+		ev.PromptCmds = engine.PromptCommands(p.Str("prompt")) // fingerprints only: the text is never kept
+	}
 	return ev, nil
 }
 

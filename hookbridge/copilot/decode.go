@@ -87,6 +87,7 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 			ev.Kind, ev.Source = engine.KindNotify, "system_notification"
 		} else {
 			ev.PromptFP = engine.PromptFingerprint(p.Str("prompt"))
+			ev.PromptCmds = engine.PromptCommands(p.Str("prompt")) // fingerprints only: the text is never kept
 		}
 	case engine.KindNotify:
 		ev.Source = p.Str("notification_type")
