@@ -25,12 +25,12 @@ import (
 // can see today, and counts as missed.
 var momentSignals = map[string][]string{
 	"loop":             {"failure-loop", "same-error", "third-attempt", "cycle", "same-failure"},
-	"rerun":            {"repeated-call", "rerun", "failure-loop", "same-error"},
+	"rerun":            {"repeated-call", "rerun-filter", "failure-loop", "same-error"},
 	"repeated-mistake": {"empty-search", "failure-loop", "same-error", "repeated-call", "same-failure"},
 	"explore":          {"exploring", "unchanged-reread", "large-read", "runaway:no-modification"},
 	"stuck-wait":       {"runaway:no-modification"},
-	"unverified":       {"unverified-edits", "commit-unchecked", "reported-command"},
-	"wrong-fix":        {"wrong-fix"},
+	"unverified":       {"unverified-edits", "unchecked-commit", "reported-command"},
+	"wrong-fix":        {"fix-in-test"},
 	"spin":             {"idle-loop"},
 }
 
