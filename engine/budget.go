@@ -665,11 +665,16 @@ func (s *State) Raisable(at time.Time, cfg *Config) []Resource {
 	var out []Resource
 	var buf figureBuf
 	for _, f := range s.figures(at, cfg, &buf) {
-		if f.Known && f.Limit > 0 && (f.Used >= f.Limit || f.Res == ResTokens && f.Used*10 > f.Limit*summaryTenths) {
+		if raisable(f) {
 			out = append(out, f.Res)
 		}
 	}
 	return out
+}
+
+// raisable: the figure's budget is reached, or past summary-only's 80%.
+func raisable(f BudgetFigure) bool {
+	return f.Known && f.Limit > 0 && (f.Used >= f.Limit || f.Res == ResTokens && f.Used*10 > f.Limit*summaryTenths)
 }
 
 // resumeBudgets doubles the budgets a resume raises (Raisable), as of at:
@@ -682,7 +687,7 @@ func (s *State) resumeBudgets(at time.Time, cfg *Config) []Resource {
 	var raised []Resource
 	var buf figureBuf
 	for _, f := range s.figures(at, cfg, &buf) {
-		if !f.Known || f.Limit <= 0 || !(f.Used >= f.Limit || f.Res == ResTokens && f.Used*10 > f.Limit*summaryTenths) {
+		if !raisable(f) {
 			continue
 		}
 		raised = append(raised, f.Res)
