@@ -612,10 +612,10 @@ func HaltText(h *RunNote) string {
 			". Every tool call is refused until they run `cully resume`. End the turn now with a short summary of what is done and what remains."
 	case HaltBudget:
 		return "cully halted this run (enforce mode) at " + clock(h.At) + ": " + strings.TrimPrefix(h.Note, "cully budget: ") +
-			" Every tool call is refused until the user runs `cully resume --raise` (which doubles the budget)."
+			" Every tool call is refused until the user runs `" + ResumeCommand(h) + "` (which doubles the budget)."
 	}
 	return "cully halted this run (enforce mode) at " + clock(h.At) + ": " + strings.TrimPrefix(h.Note, "cully budget: ") +
-		" Every tool call is refused until the user runs `cully resume`."
+		" Every tool call is refused until the user runs `" + ResumeCommand(h) + "`."
 }
 
 // set reports whether the user set a budget for res.
