@@ -158,7 +158,7 @@ func (s *State) boundary(ev *Event, interrupted bool, cfg *Config) []Signal {
 		}
 	}
 	s.ReadsSinceAct = 0
-	s.FailedCheck = ""
+	s.FailedCheck, s.FailingCheck = "", ""
 	s.EditsSinceCheck, s.EditsSinceTry = 0, 0
 	clear(s.Commands)
 	s.Recent, s.ErrRun = nil, nil
@@ -393,6 +393,7 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 		}
 	}
 	s.bookReported(ev, cfg)
+	s.bookFailingCheck(ev)
 	sigs := append(s.settle(ev), s.runCheckpoints(ev, cmd, key, cfg, false)...)
 	s.bookFailedCheck(ev)
 	if ev.Defer {

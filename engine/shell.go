@@ -213,10 +213,24 @@ func classifySegment(w []string, redirs []string, cfg *Config) (Class, bool, str
 		}
 		return "", changes, "", false
 	case name == "find":
-		for _, a := range w[1:] {
+		for i, a := range w[1:] {
 			if a == "-delete" || a == "-exec" || a == "-execdir" || a == "-ok" {
 				if a == "-delete" {
 					return ClassEdit, true, "", false
+				}
+				// The command find runs on each file is what the call does:
+				// `find . -name '*.go' -exec sed -i … {} +` edits them all.
+				inner := w[i+2:]
+				for j, x := range inner {
+					if x == ";" || x == "+" || x == `\;` {
+						inner = inner[:j]
+						break
+					}
+				}
+				if c, ch, _, _ := classifySegment(stripWrappers(inner), nil, cfg); c == ClassEdit {
+					return ClassEdit, true, "", false
+				} else if ch {
+					changes = true
 				}
 				return ClassRun, changes, "", false
 			}

@@ -60,6 +60,8 @@ func TestClassifyShell(t *testing.T) {
 		{"rm -rf build", ClassEdit, false, true, "", false},
 		{"git checkout -- file.go", ClassEdit, false, true, "", false},
 		{"find . -name '*.orig' -delete", ClassEdit, false, true, "", false},
+		{"find . -type f -name '*.go' -exec sed -i '' 's|old/mod|new/mod|g' {} +", ClassEdit, false, true, "", false},
+		{"find . -name '*.go' -exec grep -l needle {} \\;", ClassRun, false, false, "", false},
 		{"echo hi | tee log.txt", ClassEdit, false, true, "", false},
 		{"go run ./cmd/app 2>&1", ClassRun, false, false, "", false},
 		{"./app --flag", ClassRun, false, false, "", false},

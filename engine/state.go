@@ -61,6 +61,10 @@ type State struct {
 	// failing), kept until the next edit of code or check: what the
 	// fix-in-test rule judges that edit against.
 	FailedCheck string `json:"failed_check,omitempty"`
+	// FailingCheck is the preview of the foreground agent's last check
+	// while it fails (a passing check clears it): what the finish-failing
+	// rule judges at the turn's end.
+	FailingCheck string `json:"failing_check,omitempty"`
 	// TaskEdits and TaskChecks count the task's edits of code (not prose,
 	// not tests: the code under test) and its checks; PromptCmds are the fingerprints of the commands its prompt
 	// reported failing (Event.PromptCmds), until a shell call runs one: what

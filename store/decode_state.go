@@ -111,6 +111,8 @@ func decodeStateFile(body []byte) (*engine.State, *journalPos, error) {
 			st.EditsSinceTry = d.int(v)
 		case `"failed_check"`:
 			st.FailedCheck = d.str(v)
+		case `"failing_check"`:
+			st.FailingCheck = d.str(v)
 		case `"task_edits"`:
 			st.TaskEdits = d.int(v)
 		case `"task_checks"`:

@@ -111,7 +111,7 @@ func report(corpus string) error {
 		fmt.Fprintln(w, "replay, and marked every moment a senior engineer watching would have interrupted the agent")
 		fmt.Fprintln(w, "(../shared/corpus/MOMENTS.md; `bench/quality/moments.tsv`). A moment is *caught* when a")
 		fmt.Fprintln(w, "signal of a fitting kind (told, or shown in status and the panel) lands from the call before")
-		fmt.Fprintln(w, "it to three calls after (`cully replay --moments bench/quality/moments.tsv CORPUS`).")
+		fmt.Fprintln(w, "it to three calls after, their results included (`cully replay --moments bench/quality/moments.tsv CORPUS`).")
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "**%d of %d moments caught (%s)**", m.Caught, m.Moments, pct(m.Caught, m.Moments))
 		if m.NotFound > 0 {

@@ -17,7 +17,7 @@ import (
 // replay --moments FILE` says which of them the rules caught: a moment is
 // caught when a signal of a fitting kind (a nudge's checkpoint or guard,
 // or an alert shown in status) lands from the call before it to three
-// calls after it.
+// calls after it (that call's result and a turn's end after it included).
 
 // momentSignals are, for each kind of moment, the signals that fit it:
 // checkpoint and guard reasons, and alert keys' prefixes. A kind with none
@@ -27,9 +27,10 @@ var momentSignals = map[string][]string{
 	"loop":             {"failure-loop", "same-error", "third-attempt", "cycle", "same-failure"},
 	"rerun":            {"repeated-call", "rerun-filter", "failure-loop", "same-error"},
 	"repeated-mistake": {"empty-search", "failure-loop", "same-error", "repeated-call", "same-failure"},
-	"explore":          {"exploring", "unchanged-reread", "large-read", "runaway:no-modification"},
+	"explore":          {"exploring", "unchanged-reread", "large-read", "runaway:no-modification", "broad-search"},
 	"stuck-wait":       {"runaway:no-modification"},
-	"unverified":       {"unverified-edits", "unchecked-commit", "reported-command"},
+	"unverified":       {"unverified-edits", "unchecked-commit", "reported-command", "finish-unchecked", "finish-failing"},
+	"unverified-claim": {"finish-failing", "finish-unchecked"},
 	"wrong-fix":        {"fix-in-test"},
 	"spin":             {"idle-loop"},
 }
@@ -141,9 +142,15 @@ func judgeMoments(ms []moment, sessions []replaySession) momentsReport {
 			}
 			if p < len(rs.calls) {
 				res.Found = true
-				from, to := rs.calls[max(p-1, 0)], rs.calls[min(p+3, len(rs.calls)-1)]
+				// From the call before to the third call after, its result and
+				// a turn's end after it included: up to the fourth call after,
+				// or the session's end.
+				from, to := rs.calls[max(p-1, 0)], time.Time{}
+				if p+4 < len(rs.calls) {
+					to = rs.calls[p+4]
+				}
 				for _, f := range rs.Findings {
-					if f.Time == nil || f.Time.Before(from) || f.Time.After(to) || f.Kind == "nudge" {
+					if f.Time == nil || f.Time.Before(from) || !to.IsZero() && !f.Time.Before(to) || f.Kind == "nudge" {
 						continue
 					}
 					sig := f.Kind + ":" + f.Reason

@@ -42,12 +42,13 @@ import (
 type recordKind uint8
 
 const (
-	recNone    recordKind = iota
-	recPrompt             // UserPromptSubmit
-	recCompact            // PreCompact
-	recCalls              // PreToolUse, one per tool_use block
-	recResults            // PostToolUse or PostToolUseFailure, one per tool_result block
-	recText               // the main agent's text, no call: its turn may end here (Stop)
+	recNone        recordKind = iota
+	recPrompt                 // UserPromptSubmit
+	recCompact                // PreCompact
+	recCalls                  // PreToolUse, one per tool_use block
+	recResults                // PostToolUse or PostToolUseFailure, one per tool_result block
+	recText                   // the main agent's text, no call: its turn may end here (Stop)
+	recStopBlocked            // a Stop hook's feedback: the turn ended there, and a hook sent the agent on
 )
 
 // record is what one line holds for the hooks, its values raw JSON.
@@ -265,6 +266,10 @@ func parse(line []byte, rec *record) error {
 		}
 	case is(typ, "user"):
 		if content != nil && (content[0] == '"' || isNull(content)) {
+			if meta && !sidechain && bytes.HasPrefix(content, stopFeedback) {
+				rec.kind = recStopBlocked
+				return nil
+			}
 			if meta || summary || repeats || sidechain {
 				return errIgnore
 			}
@@ -491,8 +496,11 @@ func newPlayer(a Agent, cfg *engine.Config, fn func(ev *engine.Event) error) *pl
 }
 
 var (
-	hookPrompt      = []byte(`"UserPromptSubmit"`)
-	hookStop        = []byte(`"Stop"`)
+	hookPrompt = []byte(`"UserPromptSubmit"`)
+	hookStop   = []byte(`"Stop"`)
+	// stopFeedback begins the meta user record Claude Code writes when a
+	// Stop hook blocks the turn's end, its reason after.
+	stopFeedback    = []byte(`"Stop hook feedback:`)
 	hookCompact     = []byte(`"PreCompact"`)
 	hookPre         = []byte(`"PreToolUse"`)
 	hookPost        = []byte(`"PostToolUse"`)
@@ -534,6 +542,10 @@ func (p *player) play(rec *record) error {
 			o["prompt"] = rec.prompt
 		}
 		return p.decode(o, rec.at)
+	case recStopBlocked:
+		// The Stop hooks ran (one of them blocked the stop): the turn's end
+		// is played, and the agent's next calls open the turn again.
+		return p.endTurn()
 	case recCompact:
 		o := base(hookCompact)
 		o["trigger"] = triggerReplay

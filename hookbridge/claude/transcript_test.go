@@ -373,3 +373,29 @@ func TestReplayTurnEndsAndPrompts(t *testing.T) {
 		t.Errorf("prompt commands: %v, %v", evs[0].PromptCmds, evs[3].PromptCmds)
 	}
 }
+
+// A Stop hook that blocked the turn's end leaves a meta record of its
+// feedback: the replay plays the Stop there, and the calls the agent then
+// makes belong to the same task (no prompt).
+func TestReplayStopHookFeedbackIsATurnEnd(t *testing.T) {
+	evs, _, err := collect(t, agent.Replay, lines(
+		line("u1", 1, "user", `"message":{"role":"user","content":"add a function"}`),
+		line("u2", 2, "assistant", call("t1", "Edit", `{"file_path":"/p/a.py","old_string":"a","new_string":"b"}`)),
+		line("u3", 3, "user", result("t1")),
+		line("u4", 4, "assistant", `"message":{"role":"assistant","content":[{"type":"text","text":"Done."}]}`),
+		line("u5", 5, "user", `"isMeta":true,"message":{"role":"user","content":"Stop hook feedback:\nrun the tests"}`),
+		line("u6", 6, "assistant", call("t2", "Bash", `{"command":"pytest"}`)),
+		line("u7", 7, "user", result("t2")),
+		line("u8", 8, "assistant", `"message":{"role":"assistant","content":[{"type":"text","text":"Tests pass."}]}`),
+	))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seq []string
+	for _, ev := range evs {
+		seq = append(seq, fmt.Sprintf("%s@%d", ev.Kind, ev.Time.Second()))
+	}
+	if got, want := strings.Join(seq, ","), "prompt@1,pre_tool@2,post_tool@3,stop@4,pre_tool@6,post_tool@7,stop@8"; got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+}

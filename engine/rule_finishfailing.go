@@ -1,0 +1,42 @@
+package engine
+
+import "fmt"
+
+// ReasonFinishFailing: the turn ended with the task's last check failing.
+const ReasonFinishFailing Reason = "finish-failing"
+
+// finishFailing is judged at the end of the agent's turn (a Stop event):
+// the task changed code, and its last check failed with no passing check
+// since (State.FailingCheck). A turn that hands back a red check is either
+// an honest "I could not fix this" or a "done" the check contradicts — a
+// failure called pre-existing, flaky or out of scope without a look at a
+// clean tree. Shown, not told, unless finish_tell is on: which of the two
+// it is, the agent's words say, and cully never reads them.
+var finishFailing = checkpointRule{
+	reason: ReasonFinishFailing,
+	action: "say plainly that the check fails, or show it failed the same way before the change",
+	stop:   true,
+	due: func(s *State, ev *Event, _ *CmdSeen, _ *Config) (string, bool) {
+		if ev.Kind != KindStop || ev.Subagent != "" || s.FailingCheck == "" || s.TaskEdits == 0 && s.EditsSinceCheck == 0 {
+			return "", false
+		}
+		return fmt.Sprintf("the turn ended with `%s` failing at its last run, after %s of code in this task", s.FailingCheck, plural(max(s.TaskEdits, s.EditsSinceCheck), "edit")), true
+	},
+	tell:    func(_ *State, cfg *Config) bool { return cfg.FinishTell },
+	settled: func(s *State, c *Checkpoint) bool { return s.FailingCheck == "" },
+}
+
+// bookFailingCheck keeps the preview of the foreground agent's last check
+// while it fails: what finishFailing judges at the turn's end. A passing
+// check clears it; an unknown outcome leaves it as it was.
+func (s *State) bookFailingCheck(ev *Event) {
+	if ev.Subagent != "" || ev.Class != ClassCheck {
+		return
+	}
+	switch ev.Outcome {
+	case OutcomeFailed:
+		s.FailingCheck = preview(ev)
+	case OutcomeOK:
+		s.FailingCheck = ""
+	}
+}
