@@ -66,8 +66,10 @@ func (s *State) bookTallies(ev *Event, cfg *Config) {
 			}
 		}
 	}
-	if ev.Class == ClassCheck {
+	if ev.Class == ClassCheck || ev.Class == ClassRun {
 		s.bookRerun(ev)
+	}
+	if ev.Class == ClassCheck {
 		if ev.Outcome == OutcomeFailed && ev.ErrSig != "" {
 			if p := program(ev.Cmd); p != "" {
 				var i int
@@ -106,7 +108,18 @@ func (s *State) bookRerun(ev *Event) {
 	}
 	r.Due = r.Due || rerunDue(r)
 	r.N++
-	r.addForm(preview(ev))
+	r.addForm(endsPreview(ev))
+}
+
+// endsPreview is a command's preview that keeps both its ends when it is
+// too long: re-runs differ in their pipeline's tail, which preview clips.
+func endsPreview(ev *Event) string {
+	r := []rune(ev.Cmd)
+	if len(r) <= maxPreview {
+		return preview(ev)
+	}
+	half := maxPreview / 2
+	return string(r[:half]) + "…" + string(r[len(r)-half+1:])
 }
 
 // searchTool names a search's tool in evidence: Grep, Glob, or the shell

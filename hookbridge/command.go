@@ -39,6 +39,8 @@ func DescribeCommand(command string, cfg *engine.Config) Command {
 			fam = c.Norm // the command is its own family
 		}
 		c.Family = engine.Fingerprint("family", fam)
+	}
+	if c.Shell.Class == engine.ClassCheck || c.Shell.Class == engine.ClassRun {
 		c.Plain = engine.Fingerprint("plain", engine.PlainCommand(c.Norm))
 	}
 	if c.Shell.Class == engine.ClassRead {
@@ -60,9 +62,7 @@ func (c Command) Apply(ev *engine.Event, cwd string) string {
 	ev.Changes = c.Shell.Changes
 	ev.Destructive = c.Shell.Destructive
 	ev.Cmd, ev.CmdFP = c.Preview, c.FP
-	if ev.Class == engine.ClassCheck {
-		ev.FamilyFP, ev.PlainFP = c.Family, c.Plain
-	}
+	ev.FamilyFP, ev.PlainFP = c.Family, c.Plain
 	ev.SearchFP, ev.FilterFP = c.Search, c.Filter
 	if c.Shell.Target == "" {
 		return ""
