@@ -26,6 +26,14 @@ var fixInTest = checkpointRule{
 			return "", false
 		}
 		files := append([]string{ev.Target}, ev.Files...)
+		if lintCommand(s.FailedCheck) {
+			for _, f := range files {
+				if !lintConfigFile(f) {
+					return "", false
+				}
+			}
+			return fmt.Sprintf("the last lint run did not pass (`%s`) and the next edit changed the linter's configuration or scripts (%s), not the code it checks", s.FailedCheck, shortPath(ev.Target)), true
+		}
 		for _, f := range files {
 			if !harnessFile(f, s.FailedCheck) || !linkedToCheck(f, s.FailedCheck) {
 				return "", false
@@ -46,12 +54,82 @@ func (s *State) bookFailedCheck(ev *Event) {
 		// Only once the task changed the code under test: a task that so far
 		// only wrote tests is writing them, and fixes its own new test.
 		s.FailedCheck = preview(ev)
+	case ev.Class == ClassCheck && ev.Outcome != OutcomeOK && lintCommand(ev.Cmd):
+		// A linter that did not pass (or whose status a pipeline hid, as
+		// `golangci-lint run | wc -l` does): its findings are answered in
+		// the code, or by changing what it checks.
+		s.FailedCheck = preview(ev)
 	case ev.Class == ClassCheck:
 		s.FailedCheck = ""
 	case ev.Class == ClassEdit && ev.Outcome != OutcomeFailed && !proseEdit(ev):
 		s.FailedCheck = ""
 	}
 }
+
+// linters are the programs that judge code without running it.
+var linters = []string{"golangci-lint", "staticcheck", "revive", "gofmt", "eslint", "biome", "prettier", "stylelint", "ruff", "flake8",
+	"pylint", "black", "mypy", "pyright", "tsc", "vue-tsc", "rubocop", "shellcheck", "hadolint", "tflint", "clippy", "credo", "ktlint", "swiftlint"}
+
+// lintCommand reports whether a check's command line runs a linter: by its
+// program (`cargo clippy`, `mix credo` by their subcommand), or a task
+// named for it (`make lint`, `npm run lint`, `mise run lint:go`).
+func lintCommand(cmd string) bool {
+	if cmd == "" {
+		return false
+	}
+	for _, sg := range splitShell(cmd) {
+		w := stripWrappers(sg.words)
+		if len(w) == 0 {
+			continue
+		}
+		for i, a := range w {
+			if i > 2 || strings.HasPrefix(a, "-") {
+				break
+			}
+			name := strings.ToLower(progName(a))
+			if contains(linters, name) || strings.HasPrefix(name, "lint") || strings.Contains(name, ":lint") || strings.HasSuffix(name, "-lint") {
+				return true
+			}
+		}
+		return false // the first command of the line is what ran as the check
+	}
+	return false
+}
+
+// lintConfigFile reports whether path configures a linter or runs it: the
+// linters' own config files, a lint script or task, CI.
+func lintConfigFile(path string) bool {
+	p := strings.ToLower(path)
+	dir, base := "", p
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		dir, base = p[:i], p[i+1:]
+	}
+	if strings.HasPrefix(dir, ".github/workflows") || strings.HasPrefix(dir, ".circleci") || base == ".gitlab-ci.yml" {
+		return true
+	}
+	stem := base
+	if i := strings.IndexByte(base[min(1, len(base)):], '.'); i >= 0 {
+		stem = base[:i+min(1, len(base))]
+	}
+	if ext := base[len(stem):]; !strings.HasPrefix(stem, ".") && contains(sourceExts, ext) {
+		return false // revive.go is code, revive.toml its config
+	}
+	for _, d := range strings.Split(dir, "/") {
+		if d == "lint" || d == "linters" {
+			return true // mise-tasks/lint/go, scripts/lint/…
+		}
+	}
+	switch stem {
+	case ".golangci", ".eslintrc", "eslint", ".prettierrc", "prettier", ".stylelintrc", "stylelint", "biome", "ruff", ".ruff",
+		".flake8", ".pylintrc", "pylintrc", "mypy", ".mypy", ".rubocop", ".credo", "clippy", ".clippy", "rustfmt", ".rustfmt",
+		".shellcheckrc", ".hadolint", ".tflint", ".swiftlint", ".editorconfig", "tsconfig", "staticcheck", ".revive", "revive":
+		return true
+	}
+	return strings.HasPrefix(base, "lint") && !strings.Contains(dir, "src") // lint.sh, lint-go, but not a source file named lint
+}
+
+// sourceExts are code, not configuration, whatever the file's name.
+var sourceExts = []string{".go", ".py", ".rb", ".rs", ".ex", ".java", ".kt", ".swift", ".c", ".h", ".cc", ".cpp"}
 
 // testDirs are folders that hold tests, fixtures or their data.
 var testDirs = []string{"test", "tests", "__tests__", "spec", "testdata", "fixtures", "__fixtures__", "__snapshots__", "e2e"}

@@ -115,3 +115,25 @@ func TestFixInTestSequence(t *testing.T) {
 		}
 	})
 }
+
+func TestLintConfigFile(t *testing.T) {
+	for path, want := range map[string]bool{
+		".golangci.yaml": true, "sub/.golangci.yml": true, "eslint.config.js": true, ".eslintrc.json": true, "ruff.toml": true,
+		"mise-tasks/lint/go": true, "scripts/lint.sh": true, ".github/workflows/lint.yml": true, "tsconfig.json": true,
+		".credo.exs": true, "revive.toml": true,
+		"revive.go": false, "internal/lint/rules.go": false, "main.go": false, "pyproject.toml": false, "src/linter.go": false, "README.md": false,
+	} {
+		if got := lintConfigFile(path); got != want {
+			t.Errorf("lintConfigFile(%q) = %v, want %v", path, got, want)
+		}
+	}
+	for cmd, want := range map[string]bool{
+		"golangci-lint run --timeout=30m ./... 2>&1 | tee /tmp/out.txt | wc -l": true, "mise run lint": true, "npm run lint -- --fix": true,
+		"cargo clippy --all-targets": true, "mix credo --strict": true, "make lint": true, "mise run lint:go": true,
+		"go test ./...": false, "go build ./... && golangci-lint run": false, "": false,
+	} {
+		if got := lintCommand(cmd); got != want {
+			t.Errorf("lintCommand(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+}
