@@ -158,6 +158,7 @@ var specs = []struct {
 	{"commit_tell", spec{kind: unstable.Bool, userOnly: true}},
 	{"reported_tell", spec{kind: unstable.Bool, userOnly: true}},
 	{"finish_tell", spec{kind: unstable.Bool, userOnly: true}},
+	{"publish_tell", spec{kind: unstable.Bool, userOnly: true}},
 	{"unattended", spec{kind: unstable.String, userOnly: true}},
 	{"checks", spec{kind: unstable.Array, userOnly: true}},
 	{"read_only", spec{kind: unstable.Array, userOnly: true}},

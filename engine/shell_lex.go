@@ -60,6 +60,7 @@ func splitShell(s string) []segment {
 		cur = segment{}
 	}
 	rs := []rune(s)
+	var docs []hereDoc // here-docs opened on the current line
 	for i := 0; i < len(rs); i++ {
 		c := rs[i]
 		switch {
@@ -96,6 +97,18 @@ func splitShell(s string) []segment {
 			i = j
 		case c == ' ' || c == '\t':
 			flushWord()
+		case c == '\n' && len(docs) > 0:
+			// The here-docs opened on this line: their bodies are data, not
+			// commands; the line after the last delimiter goes on.
+			endSeg(";")
+			end := skipHereDocs(rs, i+1, docs)
+			if end < 0 || end >= len(rs) { // the body ends the line (or never ends: the rest is data)
+				if len(segs) > 0 {
+					segs[len(segs)-1].op = ""
+				}
+				return segs
+			}
+			docs, i = docs[:0], end-1
 		case c == '\n' || c == ';':
 			endSeg(";")
 		case c == '&':
@@ -142,20 +155,28 @@ func splitShell(s string) []segment {
 		case c == '<':
 			flushWord()
 			// Input redirection and here-docs read; skip the operator and the
-			// following word (the file or the delimiter).
-			for i+1 < len(rs) && (rs[i+1] == '<' || rs[i+1] == '-') {
+			// following word (the file or the delimiter, remembered: the
+			// here-doc's body begins on the next line and ends at it).
+			n := 1
+			for i+1 < len(rs) && rs[i+1] == '<' {
+				n++
 				i++
 			}
-			skipWord := true
-			for skipWord && i+1 < len(rs) && (rs[i+1] == ' ' || rs[i+1] == '\t') {
+			dash := n == 2 && i+1 < len(rs) && rs[i+1] == '-'
+			if dash {
 				i++
 			}
-			for i+1 < len(rs) && rs[i+1] != ' ' && rs[i+1] != '\n' && rs[i+1] != ';' && rs[i+1] != '|' && rs[i+1] != '&' {
+			for i+1 < len(rs) && (rs[i+1] == ' ' || rs[i+1] == '\t') {
 				i++
 			}
-			if i+1 < len(rs) && rs[i+1] == '\n' {
-				// a here-doc body follows: it is data, not commands
-				return appendTail(segs, cur, word, inWord)
+			start := i + 1
+			for i+1 < len(rs) && rs[i+1] != ' ' && rs[i+1] != '\n' && rs[i+1] != ';' && rs[i+1] != '|' && rs[i+1] != '&' && rs[i+1] != ')' {
+				i++
+			}
+			if n == 2 {
+				if d := strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(string(rs[start : i+1])); d != "" {
+					docs = append(docs, hereDoc{delim: d, dash: dash})
+				}
 			}
 		default:
 			word = utf8.AppendRune(word, c)
@@ -166,16 +187,37 @@ func splitShell(s string) []segment {
 	return segs
 }
 
-// appendTail closes the segment in progress when the rest of the line is a
-// here-doc body.
-func appendTail(segs []segment, cur segment, word []byte, inWord bool) []segment {
-	if inWord {
-		cur.words = append(cur.words, string(word))
+// hereDoc is a here-document's delimiter; dash: <<- (leading tabs of its
+// lines are dropped, the delimiter's too).
+type hereDoc struct {
+	delim string
+	dash  bool
+}
+
+// skipHereDocs passes the bodies of docs, in order, from rs[i] (the start
+// of the line after the one that opened them). It returns the index of the
+// line after the last delimiter, or -1 when a body has no end.
+func skipHereDocs(rs []rune, i int, docs []hereDoc) int {
+	for _, d := range docs {
+		for {
+			if i >= len(rs) {
+				return -1
+			}
+			j := i
+			for j < len(rs) && rs[j] != '\n' {
+				j++
+			}
+			line := string(rs[i:j])
+			if d.dash {
+				line = strings.TrimLeft(line, "\t")
+			}
+			i = j + 1
+			if line == d.delim {
+				break
+			}
+		}
 	}
-	if len(cur.words) > 0 || len(cur.redirs) > 0 {
-		segs = append(segs, cur)
-	}
-	return segs
+	return min(i, len(rs))
 }
 
 func isDigits(s string) bool {

@@ -31,6 +31,12 @@ func TestSplitShell(t *testing.T) {
 		{"/dev/null is no file", "ls 2>/dev/null; pwd", []seg{{w("ls"), nil, ";"}, {w("pwd"), nil, ""}}},
 		{"input redirection is skipped", "sort < in.txt | uniq", []seg{{w("sort"), nil, "|"}, {w("uniq"), nil, ""}}},
 		{"here-doc body is data", "cat > out.txt <<'EOF'\nrm -rf /\nEOF", []seg{{w("cat"), w("out.txt"), ""}}},
+		{"the line after a here-doc goes on", "git commit -F - <<'EOF'\nit's the `x` fix\nEOF\ngit push 2>&1 | tail -3",
+			[]seg{{w("git", "commit", "-F", "-"), nil, ";"}, {w("git", "push"), nil, "|"}, {w("tail", "-3"), nil, ""}}},
+		{"<<- drops the tabs", "cat <<-END > f\n\tbody\n\tEND\nls", []seg{{w("cat"), w("f"), ";"}, {w("ls"), nil, ""}}},
+		{"two here-docs on one line", "cmd <<A <<\"B\"\na\nA\nb\nB\npwd", []seg{{w("cmd"), nil, ";"}, {w("pwd"), nil, ""}}},
+		{"a body with no end is data", "cat <<EOF\nrm -rf /\n", []seg{{w("cat"), nil, ""}}},
+		{"a here-string is no here-doc", "grep x <<< \"$v\"; ls", []seg{{w("grep", "x"), nil, ";"}, {w("ls"), nil, ""}}},
 		{"assignments are words", "x=1 y=2", []seg{{w("x=1", "y=2"), nil, ""}}},
 		{"empty", "", nil},
 	}

@@ -72,6 +72,10 @@ type State struct {
 	TaskEdits  int      `json:"task_edits,omitempty"`
 	TaskChecks int      `json:"task_checks,omitempty"`
 	PromptCmds []string `json:"prompt_cmds,omitempty"`
+	// PublishAsk is what the task's prompt asked to publish (the Ask bits
+	// of Event.PromptAsks; a short go-ahead keeps the task before's): what
+	// the unasked-publish rule judges a push or a pull request against.
+	PublishAsk int `json:"publish_ask,omitempty"`
 	// Working: the foreground agent has made a call since the last prompt
 	// and its turn has not ended; a prompt then interrupts it, in a session
 	// whose host says when a turn ends (StopsSeen: one did before).

@@ -60,7 +60,7 @@ func DescribeCommand(command string, cfg *engine.Config) Command {
 func (c Command) Apply(ev *engine.Event, cwd string) string {
 	ev.Class = c.Shell.Class
 	ev.Changes = c.Shell.Changes
-	ev.Destructive = c.Shell.Destructive
+	ev.Destructive, ev.Publish = c.Shell.Destructive, c.Shell.Publish
 	ev.Cmd, ev.CmdFP = c.Preview, c.FP
 	ev.FamilyFP, ev.PlainFP = c.Family, c.Plain
 	ev.SearchFP, ev.FilterFP = c.Search, c.Filter

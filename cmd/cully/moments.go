@@ -33,6 +33,7 @@ var momentSignals = map[string][]string{
 	"unverified-claim": {"finish-failing", "finish-unchecked"},
 	"wrong-fix":        {"fix-in-test"},
 	"spin":             {"idle-loop"},
+	"overreach":        {"unasked-publish"},
 }
 
 // moment is one row of a moments file.
