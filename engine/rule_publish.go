@@ -47,6 +47,7 @@ var unaskedPublish = checkpointRule{
 // beyond the machine.
 const (
 	PublishPush    = "pushed the work"
+	PublishForce   = "force-pushed the work"
 	PublishPR      = "opened a pull request"
 	PublishMerge   = "merged a pull request"
 	PublishPost    = "posted on the forge"
@@ -57,7 +58,7 @@ const (
 // allow it.
 func publishNeeds(kind string) int {
 	switch kind {
-	case PublishPush:
+	case PublishPush, PublishForce:
 		return AskPush | AskPR
 	case PublishPR:
 		return AskPR
@@ -82,6 +83,11 @@ func publishSeg(w []string) string {
 	}
 	switch {
 	case prog == "git" && gitSub(w[1:]) == "push" && !hasFlag(w[2:], "--dry-run", "-n"):
+		for _, a := range w[2:] {
+			if a == "--force" || a == "-f" || strings.HasPrefix(a, "+") && len(a) > 1 || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "f") {
+				return PublishForce
+			}
+		}
 		return PublishPush
 	case (prog == "gh" && sub == "pr" || prog == "glab" && sub == "mr") && act == "create":
 		return PublishPR

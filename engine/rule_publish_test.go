@@ -11,6 +11,10 @@ func TestPublishKind(t *testing.T) {
 		"cd /p && git add -A && git push -u origin x":                                                        "pushed the work",
 		"git commit -m \"$(cat <<'EOF'\n" + strings.Repeat("a long message ", 40) + "\nEOF\n)\" && git push": "pushed the work",
 		"git push --dry-run":                 "",
+		"git push --force origin x":          "force-pushed the work",
+		"git push -uf origin x":              "force-pushed the work",
+		"git push origin +main":              "force-pushed the work",
+		"git push --force-with-lease":        "pushed the work",
 		"gh pr create --base main --title x": "opened a pull request",
 		"gh pr comment 135 --body x":         "posted on the forge",
 		"gh issue create --title x":          "posted on the forge",
@@ -75,4 +79,16 @@ func TestUnaskedPublish(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestForcePush(t *testing.T) {
+	force := Event{Tool: "Bash", Class: ClassRun, Cmd: "git push --force origin main", CmdFP: "fp-f", Publish: PublishForce}
+	lease := Event{Tool: "Bash", Class: ClassRun, Cmd: "git push --force-with-lease", CmdFP: "fp-l", Publish: PublishPush}
+	failed := force
+	failed.Outcome = OutcomeFailed
+	runCheckpointCases(t, forcePush, []checkpointCase{
+		{name: "a force push", ev: force, evidence: "`git push --force origin main` overwrote the remote branch's history (a force push without --force-with-lease)"},
+		{name: "with lease", ev: lease},
+		{name: "refused by the remote", ev: failed},
+	})
 }
