@@ -84,7 +84,7 @@ func publishSeg(w []string) string {
 	switch {
 	case prog == "git" && gitSub(w[1:]) == "push" && !hasFlag(w[2:], "--dry-run", "-n"):
 		for _, a := range w[2:] {
-			if a == "--force" || a == "-f" || strings.HasPrefix(a, "+") && len(a) > 1 || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "f") {
+			if a == "--force" || a == "-f" || strings.HasPrefix(a, "--force-with-lease") || strings.HasPrefix(a, "+") && len(a) > 1 || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "f") {
 				return PublishForce
 			}
 		}

@@ -14,7 +14,7 @@ func TestPublishKind(t *testing.T) {
 		"git push --force origin x":          "force-pushed the work",
 		"git push -uf origin x":              "force-pushed the work",
 		"git push origin +main":              "force-pushed the work",
-		"git push --force-with-lease":        "pushed the work",
+		"git push --force-with-lease":        "force-pushed the work",
 		"gh pr create --base main --title x": "opened a pull request",
 		"gh pr comment 135 --body x":         "posted on the forge",
 		"gh issue create --title x":          "posted on the forge",
@@ -83,12 +83,12 @@ func TestUnaskedPublish(t *testing.T) {
 
 func TestForcePush(t *testing.T) {
 	force := Event{Tool: "Bash", Class: ClassRun, Cmd: "git push --force origin main", CmdFP: "fp-f", Publish: PublishForce}
-	lease := Event{Tool: "Bash", Class: ClassRun, Cmd: "git push --force-with-lease", CmdFP: "fp-l", Publish: PublishPush}
+	plain := Event{Tool: "Bash", Class: ClassRun, Cmd: "git push", CmdFP: "fp-l", Publish: PublishPush}
 	failed := force
 	failed.Outcome = OutcomeFailed
 	runCheckpointCases(t, forcePush, []checkpointCase{
-		{name: "a force push", ev: force, evidence: "`git push --force origin main` overwrote the remote branch's history (a force push without --force-with-lease)"},
-		{name: "with lease", ev: lease},
+		{name: "a force push", ev: force, evidence: "`git push --force origin main` rewrote the remote branch's history (a force push)"},
+		{name: "a plain push", ev: plain},
 		{name: "refused by the remote", ev: failed},
 	})
 }
