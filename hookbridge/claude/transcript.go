@@ -48,7 +48,7 @@ const (
 	recCalls                  // PreToolUse, one per tool_use block
 	recResults                // PostToolUse or PostToolUseFailure, one per tool_result block
 	recText                   // the main agent's text, no call: its turn may end here (Stop)
-	recStopBlocked            // a Stop hook's feedback: the turn ended there, and a hook sent the agent on
+	recGoesOn            // the turn ended, and the agent went on with no prompt: a Stop hook blocked, or a background task notified it
 )
 
 // record is what one line holds for the hooks, its values raw JSON.
@@ -148,7 +148,7 @@ func mayCallTools(line []byte) bool {
 // encoding/json would refuse.
 func parse(line []byte, rec *record) error {
 	var typ, subtype, message, result, agentID []byte
-	var sidechain, meta, summary, repeats bool
+	var sidechain, meta, summary, repeats, notified bool
 	err := jsonlite.Members(line, func(k, v []byte) error {
 		switch name(k) {
 		case "type":
@@ -187,6 +187,10 @@ func parse(line []byte, rec *record) error {
 			return asBool(v, &sidechain)
 		case "isMeta":
 			return asBool(v, &meta)
+		case "origin":
+			// A background task's notification wakes the agent as a user
+			// record no one typed: no UserPromptSubmit runs for it.
+			notified = bytes.Contains(v, []byte(`"task-notification"`))
 		case "isCompactSummary":
 			return asBool(v, &summary)
 		case "repeatsCompactSummary":
@@ -266,8 +270,8 @@ func parse(line []byte, rec *record) error {
 		}
 	case is(typ, "user"):
 		if content != nil && (content[0] == '"' || isNull(content)) {
-			if meta && !sidechain && bytes.HasPrefix(content, stopFeedback) {
-				rec.kind = recStopBlocked
+			if !sidechain && (meta && bytes.HasPrefix(content, stopFeedback) || notified) {
+				rec.kind = recGoesOn
 				return nil
 			}
 			if meta || summary || repeats || sidechain {
@@ -542,9 +546,10 @@ func (p *player) play(rec *record) error {
 			o["prompt"] = rec.prompt
 		}
 		return p.decode(o, rec.at)
-	case recStopBlocked:
-		// The Stop hooks ran (one of them blocked the stop): the turn's end
-		// is played, and the agent's next calls open the turn again.
+	case recGoesOn:
+		// The turn ended (the Stop hooks ran: one of them blocked, or a
+		// background task woke the agent after): its end is played, and
+		// the agent's next calls open a turn of the same task.
 		return p.endTurn()
 	case recCompact:
 		o := base(hookCompact)

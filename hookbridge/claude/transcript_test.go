@@ -375,8 +375,9 @@ func TestReplayTurnEndsAndPrompts(t *testing.T) {
 }
 
 // A Stop hook that blocked the turn's end leaves a meta record of its
-// feedback: the replay plays the Stop there, and the calls the agent then
-// makes belong to the same task (no prompt).
+// feedback, a background task's notification a user record no one typed:
+// the replay plays the Stop there, and the calls the agent then makes
+// belong to the same task (no prompt).
 func TestReplayStopHookFeedbackIsATurnEnd(t *testing.T) {
 	evs, _, err := collect(t, agent.Replay, lines(
 		line("u1", 1, "user", `"message":{"role":"user","content":"add a function"}`),
@@ -387,6 +388,9 @@ func TestReplayStopHookFeedbackIsATurnEnd(t *testing.T) {
 		line("u6", 6, "assistant", call("t2", "Bash", `{"command":"pytest"}`)),
 		line("u7", 7, "user", result("t2")),
 		line("u8", 8, "assistant", `"message":{"role":"assistant","content":[{"type":"text","text":"Tests pass."}]}`),
+		line("u9", 9, "user", `"origin":{"kind":"task-notification"},"message":{"role":"user","content":"<task-notification>done</task-notification>"}`),
+		line("u10", 10, "assistant", call("t3", "Bash", `{"command":"echo waiting"}`)),
+		line("u11", 11, "user", result("t3")),
 	))
 	if err != nil {
 		t.Fatal(err)
@@ -395,7 +399,7 @@ func TestReplayStopHookFeedbackIsATurnEnd(t *testing.T) {
 	for _, ev := range evs {
 		seq = append(seq, fmt.Sprintf("%s@%d", ev.Kind, ev.Time.Second()))
 	}
-	if got, want := strings.Join(seq, ","), "prompt@1,pre_tool@2,post_tool@3,stop@4,pre_tool@6,post_tool@7,stop@8"; got != want {
+	if got, want := strings.Join(seq, ","), "prompt@1,pre_tool@2,post_tool@3,stop@4,pre_tool@6,post_tool@7,stop@8,pre_tool@10,post_tool@11"; got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }
