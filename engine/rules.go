@@ -9,7 +9,7 @@ import (
 // order the rules are judged in, hence the order of their signals and of
 // their lines in a nudge. A new rule is one file and one line here.
 var (
-	guards      = []*guardRule{&largeRead, &unchangedReread, &thirdAttempt, &repeatedCall, &broadSearch, &gitInternals, &missingRead}
+	guards      = []*guardRule{&largeRead, &unchangedReread, &thirdAttempt, &repeatedCall, &broadSearch, &gitInternals, &missingRead, &machineChange}
 	checkpoints = []*checkpointRule{&failureLoop, &sameError, &sameFailure, &cycle, &emptySearch, &rerun, &exploring, &unverifiedEdits, &fixInTest, &uncheckedCommit, &reportedCommand, &unaskedPublish, &forcePush, &busyWait, &finishFailing, &finishUnchecked, &idleLoop}
 )
 

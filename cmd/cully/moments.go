@@ -35,6 +35,7 @@ var momentSignals = map[string][]string{
 	"spin":             {"idle-loop", "busy-wait"},
 	"overreach":        {"unasked-publish"},
 	"risky-git":        {"force-push", "edits-git-internals"},
+	"risky-env":        {"changes-machine"},
 }
 
 // moment is one row of a moments file.
