@@ -12,7 +12,7 @@ const ReasonForcePush Reason = "force-push"
 // history it pushed was rewritten on this machine a moment ago, often with
 // intermediate commits nobody built. Shown, not told: a force push to the
 // agent's own topic branch is routine, and only the user knows whose
-// branch it is.
+// branch it is; publish_tell tells it, with unasked-publish.
 var forcePush = checkpointRule{
 	reason: ReasonForcePush,
 	action: "say which remote commits the push replaced, and whether each rewritten commit builds",
@@ -22,4 +22,5 @@ var forcePush = checkpointRule{
 		}
 		return fmt.Sprintf("`%s` rewrote the remote branch's history (a force push)", preview(ev)), true
 	},
+	tell: func(_ *State, cfg *Config) bool { return cfg.PublishTell },
 }
