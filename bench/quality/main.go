@@ -5,6 +5,7 @@
 //
 //	go run ./bench/quality contexts CORPUS OUTDIR   # context files, outside the repository
 //	go run ./bench/quality sessions CORPUS OUTDIR   # whole sessions, calls numbered, for marking moments blind
+//	go run ./bench/quality signals CORPUS OUTDIR    # one context per checkpoint or guard, for judging shown signals blind
 //	go run ./bench/quality report CORPUS > docs/quality.md
 //	go run ./bench/quality runaways CORPUS [OUTDIR]  # run control's alerts; blind contexts in OUTDIR
 //
@@ -36,7 +37,7 @@ const (
 
 func main() {
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: quality contexts CORPUS OUTDIR | quality sessions CORPUS OUTDIR | quality runaways CORPUS [OUTDIR] | quality report CORPUS")
+		fmt.Fprintln(os.Stderr, "usage: quality contexts CORPUS OUTDIR | quality sessions CORPUS OUTDIR | quality signals CORPUS OUTDIR | quality runaways CORPUS [OUTDIR] | quality report CORPUS")
 		os.Exit(2)
 	}
 	var err error
@@ -59,6 +60,12 @@ func main() {
 		if err == nil {
 			err = runaways(os.Args[2], out)
 		}
+	case "signals":
+		if len(os.Args) != 4 {
+			err = fmt.Errorf("usage: quality signals CORPUS OUTDIR")
+			break
+		}
+		err = signals(os.Args[2], os.Args[3])
 	case "sessions":
 		if len(os.Args) != 4 {
 			err = fmt.Errorf("usage: quality sessions CORPUS OUTDIR")

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// signals writes one context file per signal the rules raised (a
+// checkpoint, shown in status and the panel, or a guard, told before the
+// call), for reviewers who have not read the rules to judge blind whether
+// each was worth a look: the same context as a nudge's. Only the rules
+// named in QUALITY_RULES (comma-separated; all when unset). The index
+// (index.tsv) sits beside the folder, so that a reviewer reading the
+// folder never sees which rule raised what.
+func signals(corpus, outDir string) error {
+	r, err := replay(corpus)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return err
+	}
+	want := map[string]bool{}
+	for _, x := range strings.Split(os.Getenv("QUALITY_RULES"), ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			want[x] = true
+		}
+	}
+	type sig struct {
+		n            nudge
+		reason, kind string
+	}
+	var all []sig
+	for _, s := range r.Sessions {
+		for _, f := range s.Findings {
+			if f.Kind != "checkpoint" && f.Kind != "guard" || f.Time == nil || len(want) > 0 && !want[f.Reason] {
+				continue
+			}
+			n := nudge{Session: s.Session, Time: *f.Time, Call: f.Call, Text: f.Evidence, Tool: f.Tool, Preview: f.Preview, Files: s.Files, Rules: []string{f.Reason}}
+			all = append(all, sig{n, f.Reason, f.Kind})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].n.Session != all[j].n.Session {
+			return all[i].n.Session < all[j].n.Session
+		}
+		return all[i].n.Time.Before(all[j].n.Time)
+	})
+	idx, err := os.Create(strings.TrimSuffix(outDir, "/") + "-index.tsv")
+	if err != nil {
+		return err
+	}
+	defer idx.Close()
+	fmt.Fprintln(idx, "id\tsession\tts\tcall\trule")
+	var cur *session
+	curKey := ""
+	for i, sg := range all {
+		n := sg.n
+		n.ID = fmt.Sprintf("s%03d", i+1)
+		if key := n.Session + "\x00" + strings.Join(n.Files, "\x00"); key != curKey {
+			cur, curKey = readSession(n.Files), key
+		}
+		fmt.Fprintf(idx, "%s\t%s\t%s\t%d\t%s\n", n.ID, n.Session, n.Time.UTC().Format(time.RFC3339Nano), n.Call, sg.reason)
+		head := fmt.Sprintf("signal %s · session %s · at %s\n\n", n.ID, n.Session, n.Time.UTC().Format(time.RFC3339))
+		mark := ">>> CULLY SIGNAL, raised after the call above and shown to the user beside the session:\n" + n.Text + "\n<<<"
+		if sg.kind == "guard" {
+			mark = ">>> CULLY WARNING, told to the agent before the next call runs:\n" + n.Text + "\n<<<"
+		}
+		if err := os.WriteFile(filepath.Join(outDir, n.ID+".txt"), []byte(renderContext(head, mark, cur.items, cur.locate(n))), 0o644); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(os.Stderr, "%d signals; contexts in %s, index beside it\n", len(all), outDir)
+	return nil
+}
