@@ -184,7 +184,9 @@ func TestPeerRefused(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		var log bytes.Buffer
 		done := make(chan error, 1)
-		go func() { done <- serve(ctx, Config{Home: h, Getenv: func(string) string { return "" }, Log: &syncWriter{w: &log}}, c.uid) }()
+		go func() {
+			done <- serve(ctx, Config{Home: h, Getenv: func(string) string { return "" }, Log: &syncWriter{w: &log}}, c.uid)
+		}()
 		cl := unixClient(SocketPath(h))
 		var resp *http.Response
 		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
