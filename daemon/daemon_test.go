@@ -331,3 +331,16 @@ func FuzzRequest(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkGate is what the checks add to each hook call over TCP.
+func BenchmarkGate(b *testing.B) {
+	r := httptest.NewRequest("POST", "http://127.0.0.1:4781/hook/claude", strings.NewReader(`{}`))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Authorization", "Bearer "+testToken)
+	g := tcpGate()
+	for b.Loop() {
+		if g.check(r) != nil {
+			b.Fatal("refused")
+		}
+	}
+}
