@@ -176,6 +176,9 @@ func listenUnix(path string) (net.Listener, error) {
 	}
 	ln, err := net.Listen("unix", path)
 	if err != nil {
+		if len(path) > 100 { // the system's limit is 104 to 108 bytes
+			return nil, fmt.Errorf("cannot listen on %s: %w (a socket's path is at most about 100 bytes: a shorter CULLY_HOME, or --listen 127.0.0.1:PORT)", path, err)
+		}
 		return nil, fmt.Errorf("cannot listen on %s: %w", path, err)
 	}
 	// The state dir (0700) keeps everyone else out while the mode is set.

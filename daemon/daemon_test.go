@@ -344,3 +344,12 @@ func BenchmarkGate(b *testing.B) {
 		}
 	}
 }
+
+// A state dir too deep for a socket's path says what to do.
+func TestSocketPathTooLong(t *testing.T) {
+	p := filepath.Join(t.TempDir(), strings.Repeat("d", 100), sockFile)
+	os.MkdirAll(filepath.Dir(p), 0o700)
+	if _, err := listenUnix(p); err == nil || !strings.Contains(err.Error(), "shorter CULLY_HOME") {
+		t.Errorf("%d-byte socket path: %v", len(p), err)
+	}
+}
