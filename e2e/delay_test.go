@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -95,13 +96,18 @@ func (s *session) setupMode(mode string) func() {
 		port := freePort(s.t)
 		url := fmt.Sprintf("http://127.0.0.1:%d/hook/claude", port)
 		s.install() // the skills and settings as install writes them, then each entry made an http hook
+		// Each entry carries the install's secret from the environment, as
+		// docs/performance.md writes the entry.
+		tok := s.daemonToken()
+		s.env = append(s.env, "CULLY_DAEMON_TOKEN="+tok)
 		s.editSettings(func(hooks map[string]any) {
 			for ev := range hooks {
-				hooks[ev] = []any{map[string]any{"matcher": "", "hooks": []any{map[string]any{"type": "http", "url": url, "timeout": 5}}}}
+				hooks[ev] = []any{map[string]any{"matcher": "", "hooks": []any{map[string]any{"type": "http", "url": url, "timeout": 5,
+					"headers": map[string]any{"Authorization": "Bearer $CULLY_DAEMON_TOKEN"}, "allowedEnvVars": []any{"CULLY_DAEMON_TOKEN"}}}}}
 			}
 		})
 		if mode == "http" {
-			return s.startDaemon(port)
+			return s.startDaemon(port, tok)
 		}
 	}
 	return func() {}
@@ -125,9 +131,21 @@ func (s *session) editSettings(fn func(hooks map[string]any)) {
 	}
 }
 
-// startDaemon runs `cully daemon` for the session's state dir and waits
-// for its health check.
-func (s *session) startDaemon(port int) func() {
+// daemonToken is the secret `cully daemon --token` prints for the
+// session's state dir.
+func (s *session) daemonToken() string {
+	cmd := exec.Command(filepath.Join(binDir, "cully"), "daemon", "--token")
+	cmd.Env = s.env
+	out, err := cmd.Output()
+	if err != nil {
+		s.t.Fatalf("cully daemon --token: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// startDaemon runs `cully daemon` on loopback for the session's state dir
+// and waits for its health check, which carries the secret.
+func (s *session) startDaemon(port int, tok string) func() {
 	cmd := exec.Command(filepath.Join(binDir, "cully"), "daemon", "--listen", fmt.Sprintf("127.0.0.1:%d", port))
 	cmd.Env = s.env
 	stderr, _ := cmd.StderrPipe()
@@ -141,10 +159,16 @@ func (s *session) startDaemon(port int) func() {
 		}
 	}()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		r, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/health", port))
-		if err == nil {
+		req, _ := http.NewRequest("GET", fmt.Sprintf("http://127.0.0.1:%d/health", port), nil)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		r, err := http.DefaultClient.Do(req)
+		if err == nil && r.StatusCode == http.StatusOK {
 			r.Body.Close()
 			break
+		}
+		if err == nil {
+			r.Body.Close()
+			err = fmt.Errorf("health answered %s", r.Status)
 		}
 		if time.Now().After(deadline) {
 			s.t.Fatalf("cully daemon did not answer: %v", err)

@@ -629,22 +629,33 @@ restart. Off unless you run it; never in the hook. docs/teams.md has a Collector
 }
 
 func daemonCmd(a *app) *cobra.Command {
-	o := daemonOpts{listen: "127.0.0.1:4781"}
+	var o daemonOpts
 	c := &cobra.Command{
-		Use:   "daemon [--listen 127.0.0.1:PORT]",
-		Short: "Serve Claude Code's http hooks on loopback (measured, not installed by default)",
-		Long: `Serves hook calls over HTTP on loopback: each POST to /hook/AGENT (claude) is one hook call,
-run in this process exactly as cully-hook runs it, the answer in the response; GET /health
-answers ok. One per state dir. It saves the host a process start per hook event, but an http
-hook whose daemon is down fails open and the call goes unrecorded, so cully install keeps
-command hooks: docs/performance.md has the measurement in the real client, and how to point
-Claude Code's http hooks at it if you accept that.`,
+		Use:   "daemon [--listen 127.0.0.1:PORT] [--token]",
+		Short: "Serve hook calls to your own processes: a Unix socket, or loopback with a secret (measured, not installed by default)",
+		Long: `Serves hook calls over HTTP: each POST to /hook/AGENT (claude) is one hook call, run in
+this process exactly as cully-hook runs it, the answer in the response; GET /health answers
+ok. One per state dir.
+
+By default it listens on a Unix socket in the state dir (daemon.sock, 0600) and serves only
+processes of your own user, which the kernel names for each connection: for clients that can
+reach a socket (curl --unix-socket). Claude Code's http hooks cannot reach a Unix socket: for
+them, --listen 127.0.0.1:PORT, and every request must carry this install's secret in
+"Authorization: Bearer $CULLY_DAEMON_TOKEN" (--token prints it; the hook entry lists
+CULLY_DAEMON_TOKEN in allowedEnvVars). Either way a request with an Origin header (a web
+page), a Host other than the address listened on (a DNS-rebound name) or a body that is not
+application/json is refused. docs/security.md has the model.
+
+It saves the host a process start per hook event, but an http hook whose daemon is down fails
+open and the call goes unrecorded, so cully install keeps command hooks:
+docs/performance.md has the measurement in the real client, and the hook entry.`,
 		Example: `  cully daemon
-  cully daemon --listen 127.0.0.1:4790`,
+  export CULLY_DAEMON_TOKEN="$(cully daemon --token)"; cully daemon --listen 127.0.0.1:4781`,
 		Args: a.noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.daemon(o) },
 	}
-	c.Flags().StringVar(&o.listen, "listen", o.listen, "loopback address to listen on (HOST:PORT)")
+	c.Flags().StringVar(&o.listen, "listen", "", "serve loopback TCP at HOST:PORT (e.g. 127.0.0.1:4781), each request carrying the secret, instead of the Unix socket")
+	c.Flags().BoolVar(&o.token, "token", false, "print the secret requests over --listen carry (made on first use, 0600 in the state dir), and exit")
 	return c
 }
 
