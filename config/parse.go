@@ -159,7 +159,6 @@ var specs = []struct {
 	{"reported_tell", spec{kind: unstable.Bool, userOnly: true}},
 	{"finish_tell", spec{kind: unstable.Bool, userOnly: true}},
 	{"publish_tell", spec{kind: unstable.Bool, userOnly: true}},
-	{"busy_wait_tell", spec{kind: unstable.Bool, userOnly: true}},
 	{"unattended", spec{kind: unstable.String, userOnly: true}},
 	{"checks", spec{kind: unstable.Array, userOnly: true}},
 	{"read_only", spec{kind: unstable.Array, userOnly: true}},

@@ -132,6 +132,7 @@ func (s *State) newTask(ev *Event, cfg *Config) []Signal {
 	if ev.PromptAsks&AskContinue == 0 || s.PublishAsk == 0 {
 		s.PublishAsk = ev.PromptAsks &^ AskContinue
 	}
+	s.PublishSeen |= ev.PromptAsks &^ (AskKnown | AskContinue)
 	// A prompt while the agent was still working (no turn's end since its
 	// last call) interrupts it: the checkpoints due to be told are carried
 	// into the new task, told once at its first call (carry).
@@ -162,7 +163,7 @@ func (s *State) boundary(ev *Event, interrupted bool, cfg *Config) []Signal {
 	}
 	s.ReadsSinceAct = 0
 	s.FailedCheck, s.FailingCheck = "", ""
-	s.EditsSinceCheck, s.EditsSinceTry = 0, 0
+	s.EditsSinceCheck, s.EditsSinceTry, s.CodeSinceTry = 0, 0, 0
 	clear(s.Commands)
 	s.Recent, s.ErrRun = nil, nil
 	s.Searches, s.Rerun, s.ProgFails = nil, nil, nil
@@ -397,8 +398,10 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 	}
 	s.bookReported(ev, cfg)
 	s.bookFailingCheck(ev)
+	s.bookCodeEdit(ev)
 	sigs := append(s.settle(ev), s.runCheckpoints(ev, cmd, key, cfg, false)...)
 	s.bookFailedCheck(ev)
+	s.bookPublish(ev)
 	if ev.Defer {
 		sigs = s.deliverHeld(ev, sigs, cfg)
 	}

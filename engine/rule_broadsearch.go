@@ -118,6 +118,9 @@ func searchRoots(prog string, args []string) []string {
 // broadPath reports whether a search's starting point is the root or a
 // home folder itself: /, ~, $HOME, /Users/NAME, /home/NAME, /root.
 func broadPath(p string) bool {
+	if strings.HasSuffix(p, "…") {
+		return false // a preview clipped there: the path goes on
+	}
 	p = strings.Trim(p, `"'`)
 	if len(p) > 1 {
 		p = strings.TrimRight(p, "/")

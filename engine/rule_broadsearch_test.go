@@ -24,6 +24,7 @@ func TestBroadRoot(t *testing.T) {
 		{`rg / src/`, ""},                      // the pattern is /
 		{`ls / && echo ~`, ""},                 // no search
 		{`find /home/dev/src/app -name x`, ""}, // a project under home
+		{`grep -rn "Profile" /Users/th…`, ""},  // a preview clipped in the path
 	} {
 		if got := broadRoot(c.cmd); got != c.root {
 			t.Errorf("broadRoot(%q) = %q, want %q", c.cmd, got, c.root)

@@ -7,7 +7,8 @@ const ReasonFinishFailing Reason = "finish-failing"
 
 // finishFailing is judged at the end of the agent's turn (a Stop event):
 // the task changed code, and its last check failed with no passing check
-// since (State.FailingCheck). A turn that hands back a red check is either
+// or unknown run since (State.FailingCheck). A turn that hands back a red
+// check is either
 // an honest "I could not fix this" or a "done" the check contradicts — a
 // failure called pre-existing, flaky or out of scope without a look at a
 // clean tree. Shown, not told, unless finish_tell is on: which of the two
@@ -27,16 +28,16 @@ var finishFailing = checkpointRule{
 }
 
 // bookFailingCheck keeps the preview of the foreground agent's last check
-// while it fails: what finishFailing judges at the turn's end. A passing
-// check clears it; an unknown outcome leaves it as it was.
+// while it fails: what finishFailing judges at the turn's end. Any other
+// outcome of a check clears it: a run whose status a pipe hid may well
+// have passed, and the rule speaks only of a failure it saw last.
 func (s *State) bookFailingCheck(ev *Event) {
 	if ev.Subagent != "" || ev.Class != ClassCheck {
 		return
 	}
-	switch ev.Outcome {
-	case OutcomeFailed:
+	if ev.Outcome == OutcomeFailed {
 		s.FailingCheck = preview(ev)
-	case OutcomeOK:
-		s.FailingCheck = ""
+	} else {
+		s.FailingCheck = "" // passed, or unknown: no longer known to fail
 	}
 }

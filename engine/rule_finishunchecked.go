@@ -1,15 +1,19 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // ReasonFinishUnchecked: the turn ended with code edited after the last
 // check of any kind.
 const ReasonFinishUnchecked Reason = "finish-unchecked"
 
 // finishUnchecked is judged at the end of the agent's turn (a Stop event):
-// the foreground agent edited code (not prose: plans and notes have nothing
-// to test) since the task's last check of any kind, passing or not
-// (State.EditsSinceTry), and handed the turn back. "Done" said over edits
+// the foreground agent edited source code (State.CodeSinceTry: files by a
+// programming language's extension; docs, data, config and git operations
+// have no check to owe) since the task's last check of any kind, passing
+// or not, and handed the turn back. "Done" said over edits
 // nothing ran is the claim a reviewer has to check by hand; a failing
 // check after the edits is finishFailing's. Shown, not told, unless
 // finish_tell is on: a turn that ends on a question, or on edits the user
@@ -19,15 +23,50 @@ var finishUnchecked = checkpointRule{
 	action: "run the project's checks on the edits before calling them done",
 	stop:   true,
 	due: func(s *State, ev *Event, _ *CmdSeen, _ *Config) (string, bool) {
-		if ev.Kind != KindStop || ev.Subagent != "" || s.EditsSinceTry == 0 {
+		if ev.Kind != KindStop || ev.Subagent != "" || s.CodeSinceTry == 0 {
 			return "", false
 		}
 		since := "since the last check"
 		if s.TaskChecks == 0 {
 			since = "and no check ran in this task"
 		}
-		return fmt.Sprintf("the turn ended after %s of code %s", plural(s.EditsSinceTry, "edit"), since), true
+		return fmt.Sprintf("the turn ended after %s of code %s", plural(s.CodeSinceTry, "edit"), since), true
 	},
 	tell:    func(_ *State, cfg *Config) bool { return cfg.FinishTell },
-	settled: func(s *State, c *Checkpoint) bool { return s.EditsSinceTry == 0 },
+	settled: func(s *State, c *Checkpoint) bool { return s.CodeSinceTry == 0 },
+}
+
+// bookCodeEdit counts a foreground edit of source code until the next
+// check of any kind.
+func (s *State) bookCodeEdit(ev *Event) {
+	switch {
+	case ev.Subagent != "":
+	case ev.Class == ClassCheck:
+		s.CodeSinceTry = 0
+	case ev.Class == ClassEdit && ev.Outcome != OutcomeFailed && (codeFile(ev.Target) || anyCode(ev.Files)):
+		s.CodeSinceTry++
+	}
+}
+
+func anyCode(files []string) bool {
+	for _, f := range files {
+		if codeFile(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// codeExts are the extensions of source code a check is owed for.
+var codeExts = []string{".go", ".py", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".rs", ".rb", ".ex", ".exs", ".erl", ".java",
+	".kt", ".kts", ".scala", ".swift", ".m", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".fs", ".php", ".lua", ".dart", ".zig",
+	".hs", ".ml", ".clj", ".vue", ".svelte", ".sh", ".bash", ".zsh", ".sql", ".proto"}
+
+// codeFile reports whether path is source code, by its extension.
+func codeFile(path string) bool {
+	dot := strings.LastIndexByte(path, '.')
+	if dot < 0 || strings.ContainsRune(path[dot:], '/') {
+		return false
+	}
+	return contains(codeExts, strings.ToLower(path[dot:]))
 }

@@ -61,7 +61,7 @@ func machineChanges(cmd string) string {
 			(prog == "gem" || prog == "cargo" || prog == "pipx") && sub == "install",
 			prog == "uv" && sub == "tool" && len(rest) > 0 && rest[0] == "install":
 			return "installs a tool for the whole machine (" + prog + " " + sub + ")"
-		case prog == "git" && gitSub(w[1:]) == "config" && hasFlag(w[2:], "--global", "--system"):
+		case prog == "git" && gitSub(w[1:]) == "config" && hasFlag(w[2:], "--global", "--system") && !gitConfigRead(w[2:]):
 			return "changes the user's global git config"
 		case prog == "defaults" && (sub == "write" || sub == "delete"),
 			prog == "launchctl" && (sub == "load" || sub == "unload" || sub == "bootstrap" || sub == "bootout"),
@@ -74,6 +74,16 @@ func machineChanges(cmd string) string {
 		}
 	}
 	return ""
+}
+
+// gitConfigRead: a `git config` that only reads (--get, --list, -l …).
+func gitConfigRead(args []string) bool {
+	for _, a := range args {
+		if a == "-l" || a == "--list" || strings.HasPrefix(a, "--get") || a == "--show-origin" && len(args) <= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // startupFile: a shell's start-up file in the home folder.

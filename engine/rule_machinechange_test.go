@@ -14,6 +14,8 @@ func TestMachineChanges(t *testing.T) {
 		`brew list`:                                  "",
 		`npm install`:                                "",
 		`git config user.email a@b.c`:                "",
+		`git config --global --get user.email`:       "",
+		`git config --global -l`:                     "",
 		`pip install -r requirements.txt`:            "",
 		`go install ./cmd/tool`:                      "",
 	} {

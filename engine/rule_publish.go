@@ -23,9 +23,12 @@ const (
 // task's work beyond the machine — `git push`, `gh pr create`, a comment
 // or review posted through `gh`, a package or image published — while the
 // prompt that began the task (or the one it continues: "continue", "go
-// on") asked for nothing of that kind (State.PublishAsk). What leaves the
-// machine is the user's to decide: a push lands on a shared branch and
-// runs CI, a PR or a comment speaks in the user's name. Shown, not told,
+// on") asked for nothing of that kind (State.PublishAsk), and nothing in
+// the session so far asked for or did it (State.PublishSeen: the first
+// unasked push of a session is the news; the ones after it, to the branch
+// it set up, are the session's routine — blind reviewers labelled them
+// noise). What leaves the machine is the user's to decide: a push lands on
+// a shared branch and runs CI, a PR or a comment speaks in the user's name. Shown, not told,
 // unless publish_tell is on: a user who said "ship it" three tasks ago has
 // asked, and cully sees only this task's prompt.
 var unaskedPublish = checkpointRule{
@@ -35,7 +38,7 @@ var unaskedPublish = checkpointRule{
 		if ev.Subagent != "" || ev.Outcome == OutcomeFailed || s.PublishAsk&AskKnown == 0 {
 			return "", false
 		}
-		if ev.Publish == "" || s.PublishAsk&publishNeeds(ev.Publish) != 0 {
+		if ev.Publish == "" || (s.PublishAsk|s.PublishSeen)&publishNeeds(ev.Publish) != 0 {
 			return "", false
 		}
 		return fmt.Sprintf("`%s` %s, and the task's prompt asked for none", preview(ev), ev.Publish), true
@@ -140,4 +143,12 @@ func PromptAsks(prompt string) int {
 		asks |= AskContinue
 	}
 	return asks
+}
+
+// bookPublish remembers, for the session, what a foreground call
+// published: the same kind again is the session's routine.
+func (s *State) bookPublish(ev *Event) {
+	if ev.Subagent == "" && ev.Publish != "" && ev.Outcome != OutcomeFailed {
+		s.PublishSeen |= publishNeeds(ev.Publish)
+	}
 }

@@ -62,10 +62,11 @@ func TestUnaskedPublish(t *testing.T) {
 		{"a push nobody asked for", []string{"look at the copilot comments"}, push, true},
 		{"a push asked for", []string{"commit and push"}, push, false},
 		{"a go-ahead keeps the ask before it", []string{"push the fix", "continue"}, push, false},
-		{"a new request drops it", []string{"push the fix", "now rename the flag"}, push, true},
+		{"an ask earlier in the session stands", []string{"push the fix", "now rename the flag"}, push, false},
 		{"a PR talked about, not asked for", []string{"fix this by changing the pr"}, pr, true},
 		{"a PR asked for", []string{"open a PR for it"}, pr, false},
 		{"a host that gives no prompt text", []string{""}, push, false},
+		{"asked tasks ago, in this session", []string{"open a PR for the fix", "now rename the flag"}, push, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -79,16 +80,14 @@ func TestUnaskedPublish(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestForcePush(t *testing.T) {
-	force := Event{Tool: "Bash", Class: ClassRun, Cmd: "git push --force origin main", CmdFP: "fp-f", Publish: PublishForce}
-	plain := Event{Tool: "Bash", Class: ClassRun, Cmd: "git push", CmdFP: "fp-l", Publish: PublishPush}
-	failed := force
-	failed.Outcome = OutcomeFailed
-	runCheckpointCases(t, forcePush, []checkpointCase{
-		{name: "a force push", ev: force, evidence: "`git push --force origin main` rewrote the remote branch's history (a force push)"},
-		{name: "a plain push", ev: plain},
-		{name: "refused by the remote", ev: failed},
+	t.Run("the second unasked push of a session is its routine", func(t *testing.T) {
+		s := newSim(t)
+		prompt(s, "look at the comments")
+		s.call(push)
+		prompt(s, "and the next one")
+		s.call(push)
+		if n := len(s.st.Checkpoints); n != 1 {
+			t.Fatalf("%d checkpoints, want the first push's alone", n)
+		}
 	})
 }

@@ -8,17 +8,18 @@ import (
 // ReasonRerun: a command run again with only its output filter changed.
 const ReasonRerun Reason = "rerun-filter"
 
-// rerunRuns is how many runs in a row make the re-runs worth a word: the
-// second. Running a whole suite, a build or a slow command again to read
-// the same result through another filter (`| tail` hid the message, so
-// `-v | grep`) pays the whole run for what saving the output once gives;
-// reviewers who marked moments blind on real sessions marked it at the
-// second run (bench/quality/moments.tsv), and a third is rarer than it is
-// late.
-const rerunRuns = 2
+// rerunRuns is how many runs in a row make the re-runs worth a word:
+// running a check a second time to see more of its output is ordinary;
+// a third run of the same thing, nothing edited, is reading one result
+// through ever other filters, paying for the whole run each time. Measured:
+// at the second run, and with program runs counted beside checks, blind
+// reviewers found 2 of 19 firings worth a look (a different grep pattern,
+// another page of a document, a higher repeat count are real work), though
+// moments were marked at the second run of a slow check.
+const rerunRuns = 3
 
-// rerun is raised when the same check or program run (Event.PlainFP: the
-// command with its pipeline filters, 2>&1 and verbosity flags removed)
+// rerun is raised when the same check (Event.PlainFP: the command with
+// its pipeline filters, 2>&1 and verbosity flags removed)
 // ran rerunRuns times in a row with nothing edited between and the same
 // outcome each time it was known, in at least two spellings: only the
 // output plumbing changed. Shown, not told, unless rerun_tell is set.
@@ -30,7 +31,7 @@ var rerun = checkpointRule{
 	alone:  true,
 	due: func(s *State, ev *Event, _ *CmdSeen, _ *Config) (string, bool) {
 		r := s.Rerun
-		if ev.Subagent != "" || ev.Class != ClassCheck && ev.Class != ClassRun || r == nil || r.Key != ev.PlainFP || !rerunDue(r) || r.Due {
+		if ev.Subagent != "" || ev.Class != ClassCheck || r == nil || r.Key != ev.PlainFP || !rerunDue(r) || r.Due {
 			return "", false
 		}
 		verb := "ran"

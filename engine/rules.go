@@ -9,8 +9,8 @@ import (
 // order the rules are judged in, hence the order of their signals and of
 // their lines in a nudge. A new rule is one file and one line here.
 var (
-	guards      = []*guardRule{&largeRead, &unchangedReread, &thirdAttempt, &repeatedCall, &broadSearch, &gitInternals, &missingRead, &machineChange}
-	checkpoints = []*checkpointRule{&failureLoop, &sameError, &sameFailure, &cycle, &emptySearch, &rerun, &exploring, &unverifiedEdits, &fixInTest, &uncheckedCommit, &reportedCommand, &unaskedPublish, &forcePush, &busyWait, &finishFailing, &finishUnchecked, &idleLoop}
+	guards      = []*guardRule{&largeRead, &unchangedReread, &thirdAttempt, &repeatedCall, &broadSearch, &gitInternals, &machineChange}
+	checkpoints = []*checkpointRule{&failureLoop, &sameError, &sameFailure, &cycle, &emptySearch, &rerun, &exploring, &unverifiedEdits, &fixInTest, &uncheckedCommit, &reportedCommand, &unaskedPublish, &finishFailing, &finishUnchecked, &idleLoop}
 )
 
 // A guardRule warns before a tool call that is likely to waste context or

@@ -65,6 +65,11 @@ type State struct {
 	// while it fails (a passing check clears it): what the finish-failing
 	// rule judges at the turn's end.
 	FailingCheck string `json:"failing_check,omitempty"`
+	// CodeSinceTry counts the foreground agent's edits of source code
+	// (codeFile: by extension; not docs, data, config, nor a shell command
+	// whose files are unknown) since any check: what the finish-unchecked
+	// rule judges at the turn's end.
+	CodeSinceTry int `json:"code_since_try,omitempty"`
 	// TaskEdits and TaskChecks count the task's edits of code (not prose,
 	// not tests: the code under test) and its checks; PromptCmds are the fingerprints of the commands its prompt
 	// reported failing (Event.PromptCmds), until a shell call runs one: what
@@ -76,6 +81,12 @@ type State struct {
 	// of Event.PromptAsks; a short go-ahead keeps the task before's): what
 	// the unasked-publish rule judges a push or a pull request against.
 	PublishAsk int `json:"publish_ask,omitempty"`
+	// PublishSeen is what the session has asked for or done already (the
+	// Ask bits of every prompt's asks and every publish so far; never reset
+	// by a boundary): a push to a branch the session already pushes to, a
+	// pull request after the user asked for one tasks ago, is the session's
+	// routine, not news.
+	PublishSeen int `json:"publish_seen,omitempty"`
 	// Working: the foreground agent has made a call since the last prompt
 	// and its turn has not ended; a prompt then interrupts it, in a session
 	// whose host says when a turn ends (StopsSeen: one did before).

@@ -66,10 +66,8 @@ func (s *State) bookTallies(ev *Event, cfg *Config) {
 			}
 		}
 	}
-	if ev.Class == ClassCheck || ev.Class == ClassRun {
-		s.bookRerun(ev)
-	}
 	if ev.Class == ClassCheck {
+		s.bookRerun(ev)
 		if ev.Outcome == OutcomeFailed && ev.ErrSig != "" {
 			if p := program(ev.Cmd); p != "" {
 				var i int

@@ -113,12 +113,16 @@ func decodeStateFile(body []byte) (*engine.State, *journalPos, error) {
 			st.FailedCheck = d.str(v)
 		case `"failing_check"`:
 			st.FailingCheck = d.str(v)
+		case `"code_since_try"`:
+			st.CodeSinceTry = d.int(v)
 		case `"task_edits"`:
 			st.TaskEdits = d.int(v)
 		case `"task_checks"`:
 			st.TaskChecks = d.int(v)
 		case `"publish_ask"`:
 			st.PublishAsk = d.int(v)
+		case `"publish_seen"`:
+			st.PublishSeen = d.int(v)
 		case `"prompt_cmds"`:
 			d.each(v, func(x []byte) { st.PromptCmds = append(st.PromptCmds, d.str(x)) })
 		case `"working"`:

@@ -110,7 +110,7 @@ func renderContext(head, mark string, items []item, at int) string {
 		b.WriteString("(the call was not found in the transcript)\n")
 		return b.String()
 	}
-	for i := at; i >= 0; i-- {
+	for i := min(at, len(items)) - 1; i >= 0; i-- { // the task the point belongs to: not a prompt right after it
 		if items[i].kind == "prompt" {
 			fmt.Fprintf(&b, "TASK PROMPT (%s):\n%s\n\n", items[i].at.UTC().Format("15:04:05"), clip(items[i].body, 1200))
 			break

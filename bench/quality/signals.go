@@ -70,10 +70,29 @@ func signals(corpus, outDir string) error {
 		if sg.kind == "guard" {
 			mark = ">>> CULLY WARNING, told to the agent before the next call runs:\n" + n.Text + "\n<<<"
 		}
-		if err := os.WriteFile(filepath.Join(outDir, n.ID+".txt"), []byte(renderContext(head, mark, cur.items, cur.locate(n))), 0o644); err != nil {
+		at := cur.locate(n)
+		if sg.kind == "checkpoint" {
+			at = after(cur.items, n.Time) // raised by the call (or the turn's end) before it
+		}
+		if err := os.WriteFile(filepath.Join(outDir, n.ID+".txt"), []byte(renderContext(head, mark, cur.items, at)), 0o644); err != nil {
 			return err
 		}
 	}
 	fmt.Fprintf(os.Stderr, "%d signals; contexts in %s, index beside it\n", len(all), outDir)
 	return nil
+}
+
+// after is the index of the first step later than t: a checkpoint raised
+// by a call's result or a turn's end is marked right after it, before the
+// next prompt (len(items) when nothing follows; -1 when items is empty).
+func after(items []item, t time.Time) int {
+	if len(items) == 0 {
+		return -1
+	}
+	for i, it := range items {
+		if it.at.After(t) {
+			return i
+		}
+	}
+	return len(items)
 }

@@ -26,15 +26,15 @@ import (
 var momentSignals = map[string][]string{
 	"loop":             {"failure-loop", "same-error", "third-attempt", "cycle", "same-failure"},
 	"rerun":            {"repeated-call", "rerun-filter", "failure-loop", "same-error"},
-	"repeated-mistake": {"empty-search", "failure-loop", "same-error", "repeated-call", "same-failure", "read-missing-again", "third-attempt"},
+	"repeated-mistake": {"empty-search", "failure-loop", "same-error", "repeated-call", "same-failure", "third-attempt"},
 	"explore":          {"exploring", "unchanged-reread", "large-read", "runaway:no-modification", "broad-search"},
 	"stuck-wait":       {"runaway:no-modification"},
 	"unverified":       {"unverified-edits", "unchecked-commit", "reported-command", "finish-unchecked", "finish-failing"},
 	"unverified-claim": {"finish-failing", "finish-unchecked"},
 	"wrong-fix":        {"fix-in-test"},
-	"spin":             {"idle-loop", "busy-wait"},
+	"spin":             {"idle-loop"},
 	"overreach":        {"unasked-publish"},
-	"risky-git":        {"force-push", "edits-git-internals"},
+	"risky-git":        {"edits-git-internals"},
 	"risky-env":        {"changes-machine"},
 }
 
