@@ -46,8 +46,8 @@ type Result struct {
 	// made ("" when the evidence shows no gap to research); Gap names it.
 	Research string
 	Gap      string
-	Prompt    int    // the prompt's size in bytes
-	Err       error  // the worker's failure, when it failed
+	Prompt   int   // the prompt's size in bytes
+	Err      error // the worker's failure, when it failed
 }
 
 // ErrNoSession: the session has no recorded state to advise on.

@@ -67,18 +67,18 @@ type Seen struct {
 
 // Reasons a request is not sent.
 const (
-	ReasonIdentical  = "identical-evidence" // the same evidence was analysed within the hour
-	ReasonUnchanged  = "unchanged-evidence" // the same evidence as the last analysis, and no discovery to refresh it
-	ReasonSpacing    = "spacing"            // under two minutes since the last accepted request
-	ReasonHourlyCap  = "hourly-cap"         // six accepted in the rolling hour
-	ReasonCooldown   = "discovery-cooldown" // discovery tried within the hour for this session and agent
+	ReasonIdentical = "identical-evidence" // the same evidence was analysed within the hour
+	ReasonUnchanged = "unchanged-evidence" // the same evidence as the last analysis, and no discovery to refresh it
+	ReasonSpacing   = "spacing"            // under two minutes since the last accepted request
+	ReasonHourlyCap = "hourly-cap"         // six accepted in the rolling hour
+	ReasonCooldown  = "discovery-cooldown" // discovery tried within the hour for this session and agent
 	// ReasonResearchCooldown: tool-gap research tried within the hour for
 	// this session and agent; ReasonResearched: this gap was researched.
 	ReasonResearchCooldown = "research-cooldown"
 	ReasonResearched       = "gap-researched"
-	ReasonClock      = "clock-backwards"    // the clock is before the last recorded timestamp
-	ReasonUnreadable = "accounting-unreadable"
-	ReasonBusy       = "busy" // a worker of this session is running, or every worker slot and every queue ticket is taken
+	ReasonClock            = "clock-backwards" // the clock is before the last recorded timestamp
+	ReasonUnreadable       = "accounting-unreadable"
+	ReasonBusy             = "busy" // a worker of this session is running, or every worker slot and every queue ticket is taken
 )
 
 // Verdict is a budget decision.
@@ -225,9 +225,9 @@ func Researched(b *Budget, key, hash string) bool {
 
 // Status is what the budget says of a session now, without changing it.
 type Status struct {
-	Left       int       `json:"requests_left_this_hour"`
-	NextSlot   time.Time `json:"next_slot"` // when the next request could be accepted (now when it could be)
-	Cooldown   time.Time `json:"discovery_cooldown_until,omitempty"`
+	Left     int       `json:"requests_left_this_hour"`
+	NextSlot time.Time `json:"next_slot"` // when the next request could be accepted (now when it could be)
+	Cooldown time.Time `json:"discovery_cooldown_until,omitempty"`
 	// ResearchCooldown is when the agent's tool-gap research may run again.
 	ResearchCooldown time.Time `json:"research_cooldown_until,omitempty"`
 	LastAccept       time.Time `json:"last_accepted,omitempty"`
