@@ -67,18 +67,20 @@ type Seen struct {
 
 // Reasons a request is not sent.
 const (
-	ReasonIdentical = "identical-evidence" // the same evidence was analysed within the hour
-	ReasonUnchanged = "unchanged-evidence" // the same evidence as the last analysis, and no discovery to refresh it
-	ReasonSpacing   = "spacing"            // under two minutes since the last accepted request
-	ReasonHourlyCap = "hourly-cap"         // six accepted in the rolling hour
-	ReasonCooldown  = "discovery-cooldown" // discovery tried within the hour for this session and agent
-	// ReasonResearchCooldown: tool-gap research tried within the hour for
-	// this session and agent; ReasonResearched: this gap was researched.
-	ReasonResearchCooldown = "research-cooldown"
-	ReasonResearched       = "gap-researched"
-	ReasonClock            = "clock-backwards" // the clock is before the last recorded timestamp
-	ReasonUnreadable       = "accounting-unreadable"
-	ReasonBusy             = "busy" // a worker of this session is running, or every worker slot and every queue ticket is taken
+	ReasonIdentical  = "identical-evidence" // the same evidence was analysed within the hour
+	ReasonUnchanged  = "unchanged-evidence" // the same evidence as the last analysis, and no discovery to refresh it
+	ReasonSpacing    = "spacing"            // under two minutes since the last accepted request
+	ReasonHourlyCap  = "hourly-cap"         // six accepted in the rolling hour
+	ReasonCooldown   = "discovery-cooldown" // discovery tried within the hour for this session and agent
+	ReasonClock      = "clock-backwards"    // the clock is before the last recorded timestamp
+	ReasonUnreadable = "accounting-unreadable"
+	ReasonBusy       = "busy" // a worker of this session is running, or every worker slot and every queue ticket is taken
+)
+
+// Reasons tool-gap research is not sent.
+const (
+	ReasonResearchCooldown = "research-cooldown" // tool-gap research tried within the hour for this session and agent
+	ReasonResearched       = "gap-researched"    // this tool gap was researched already
 )
 
 // Verdict is a budget decision.
