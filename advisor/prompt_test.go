@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -84,6 +85,20 @@ func TestParseFindingsAndSearchOutcome(t *testing.T) {
 		f := ParseFindings(c.out)
 		if f.Notes != c.notes || f.Searches != c.searches || SearchOutcome(f.Searches) != c.outcome {
 			t.Errorf("%q: %+v %s, want %q %d %s", c.out, f, SearchOutcome(f.Searches), c.notes, c.searches, c.outcome)
+		}
+	}
+}
+
+// docs/advisor.md quotes the prompts word for word.
+func TestDocsQuoteThePrompts(t *testing.T) {
+	b, err := os.ReadFile("../docs/advisor.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := Gap{Name: "jq", Evidence: "the shell found no `jq` once; looked for or install tried without finding it once (`jq .name data.json`, `which jq`)"}
+	for _, p := range []string{Preamble, DiscoveryPreamble, ResearchPreamble(g)} {
+		if !strings.Contains(string(b), p) {
+			t.Errorf("docs/advisor.md does not quote:\n%s", p)
 		}
 	}
 }
