@@ -118,9 +118,9 @@ func (s *State) bookGaps(ev *Event) {
 			s.settleGap(p)
 		}
 	}
-	counted := map[string]bool{} // a name counts once a call
-	if ev.Missing != "" && !(ok && ranOK(segs, ev.Missing)) {
-		counted[ev.Missing] = true
+	var counted []string  // a name counts once a call
+	if ev.Missing != "" { // a failed call: nothing in it ran OK
+		counted = append(counted, ev.Missing)
 		g := s.gap(ev.Missing)
 		g.Missing++
 		s.noteGap(g, ev)
@@ -128,25 +128,15 @@ func (s *State) bookGaps(ev *Event) {
 	for i, sg := range segs {
 		found := ok && impliedOK(segs, i)
 		for _, q := range gapQueries(sg.words) {
-			if q.tells && found || counted[q.name] {
+			if q.tells && found || contains(counted, q.name) {
 				continue
 			}
-			counted[q.name] = true
+			counted = append(counted, q.name)
 			g := s.gap(q.name)
 			g.Lookups++
 			s.noteGap(g, ev)
 		}
 	}
-}
-
-// ranOK: a segment running name succeeded, by the exit status of the whole.
-func ranOK(segs []segment, name string) bool {
-	for i, sg := range segs {
-		if impliedOK(segs, i) && runsProgram(sg.words) == name {
-			return true
-		}
-	}
-	return false
 }
 
 // impliedOK: the command line's success implies segment i's: every
@@ -214,36 +204,33 @@ type gapQuery struct {
 	tells bool
 }
 
-// lookupBy are the package managers' subcommands that look a name up:
-// manager, subcommand, whether the exit status tells.
-var lookupBy = map[string]map[string]bool{
-	"npm":       {"ls": true, "list": true, "view": true, "info": true, "search": false},
-	"pnpm":      {"ls": true, "list": true},
-	"yarn":      {"list": false, "info": true},
-	"pip":       {"show": true, "search": false, "index": false},
-	"pip3":      {"show": true, "search": false, "index": false},
-	"pipx":      {"list": false},
-	"apt":       {"search": false, "show": true, "list": false, "policy": false},
-	"apt-cache": {"search": false, "show": true, "policy": false},
-	"dpkg":      {"-l": true, "-s": true, "-L": true},
-	"brew":      {"search": false, "info": true, "list": true},
-	"cargo":     {"search": false},
-	"gem":       {"list": false, "search": false},
-	"conda":     {"list": false, "search": true},
-	"snap":      {"find": false, "info": true},
-	"dnf":       {"search": false, "info": true},
-	"yum":       {"search": false, "info": true},
-	"apk":       {"search": false, "info": true},
-	"pacman":    {"-Ss": false, "-Q": true, "-Si": true},
-	"port":      {"search": false},
+// lookupBy reads a package manager's subcommand that looks a name up:
+// whether it is one, and whether its exit status tells if it found it.
+// (Switches, not maps: a map literal is built at every hook's start.)
+func lookupBy(mgr, sub string) (tells, ok bool) {
+	switch mgr + " " + sub {
+	case "npm ls", "npm list", "npm view", "npm info", "pnpm ls", "pnpm list", "yarn info", "pip show", "pip3 show",
+		"apt show", "apt-cache show", "dpkg -l", "dpkg -s", "dpkg -L", "brew info", "brew list", "conda search",
+		"snap info", "dnf info", "yum info", "apk info", "pacman -Q", "pacman -Si":
+		return true, true
+	case "npm search", "yarn list", "pip search", "pip3 search", "pip index", "pip3 index", "pipx list", "apt search",
+		"apt list", "apt policy", "apt-cache search", "apt-cache policy", "brew search", "cargo search", "gem list",
+		"gem search", "conda list", "snap find", "dnf search", "yum search", "apk search", "pacman -Ss", "port search":
+		return false, true
+	}
+	return false, false
 }
 
-// installBy are the package managers' install subcommands.
-var installBy = map[string][]string{
-	"apt-get": {"install"}, "apt": {"install"}, "brew": {"install"}, "pip": {"install"}, "pip3": {"install"},
-	"pipx": {"install"}, "npm": {"install", "i", "add"}, "pnpm": {"add", "install", "i"}, "yarn": {"add"},
-	"cargo": {"install"}, "go": {"install"}, "gem": {"install"}, "conda": {"install"}, "dnf": {"install"},
-	"yum": {"install"}, "apk": {"add"}, "pacman": {"-S"}, "snap": {"install"}, "port": {"install"},
+// installBy reports a package manager's install subcommand.
+func installBy(mgr, sub string) bool {
+	switch mgr + " " + sub {
+	case "apt-get install", "apt install", "brew install", "pip install", "pip3 install", "pipx install",
+		"npm install", "npm i", "npm add", "pnpm add", "pnpm install", "pnpm i", "yarn add", "cargo install",
+		"go install", "gem install", "conda install", "dnf install", "yum install", "apk add", "pacman -S",
+		"snap install", "port install":
+		return true
+	}
+	return false
 }
 
 // sysDirs are where `find` looks for a program (not a file of the project).
@@ -321,14 +308,14 @@ func gapQueries(words []string) []gapQuery {
 	// (dpkg -l, pacman -S).
 	sub, rest := "", []string(nil)
 	for i, a := range w[1:] {
-		if _, ok := lookupBy[mgr][a]; ok || contains(installBy[mgr], a) || !strings.HasPrefix(a, "-") {
+		if _, ok := lookupBy(mgr, a); ok || installBy(mgr, a) || !strings.HasPrefix(a, "-") {
 			sub, rest = a, w[i+2:]
 			break
 		}
 	}
-	if tells, ok := lookupBy[mgr][sub]; ok {
+	if tells, ok := lookupBy(mgr, sub); ok {
 		args(rest, tells)
-	} else if contains(installBy[mgr], sub) {
+	} else if installBy(mgr, sub) {
 		if mgr == "npm" || mgr == "pnpm" || mgr == "yarn" {
 			if !contains(rest, "-g") && !contains(rest, "--global") && !(mgr == "yarn" && contains(w, "global")) {
 				return nil // a project's dependency, not a tool
