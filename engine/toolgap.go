@@ -104,20 +104,6 @@ func (s *State) bookGaps(ev *Event) {
 	}
 	segs := splitShell(ev.Cmd)
 	ok := ev.Outcome == OutcomeOK
-	// Settled: the program ran, was found or was installed.
-	for i, sg := range segs {
-		if !ok || !impliedOK(segs, i) {
-			continue
-		}
-		for _, q := range gapQueries(sg.words) {
-			if q.tells {
-				s.settleGap(q.name)
-			}
-		}
-		if p := runsProgram(sg.words); p != "" {
-			s.settleGap(p)
-		}
-	}
 	var counted []string  // a name counts once a call
 	if ev.Missing != "" { // a failed call: nothing in it ran OK
 		counted = append(counted, ev.Missing)
@@ -135,6 +121,22 @@ func (s *State) bookGaps(ev *Event) {
 			g := s.gap(q.name)
 			g.Lookups++
 			s.noteGap(g, ev)
+		}
+	}
+	// Settled, last (what this call ran, found or installed wins over
+	// what it looked for first: `command -v jq || apt-get install -y jq`):
+	// the program ran, was found or was installed.
+	for i, sg := range segs {
+		if !ok || !impliedOK(segs, i) {
+			continue
+		}
+		for _, q := range gapQueries(sg.words) {
+			if q.tells {
+				s.settleGap(q.name)
+			}
+		}
+		if p := runsProgram(sg.words); p != "" {
+			s.settleGap(p)
 		}
 	}
 }

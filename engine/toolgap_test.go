@@ -109,6 +109,7 @@ func TestToolGaps(t *testing.T) {
 		{"not found, then an install that failed", []call{{cmd: "rg x", exit: 127, missing: "rg"}, {cmd: "apt-get install -y rg", exit: 100}}, []string{"rg"}, 2},
 		{"not found, then installed", []call{{cmd: "jq .", exit: 127, missing: "jq"}, {cmd: "apt-get install -y jq"}, {cmd: "which jq", exit: 1}}, nil, 0},
 		{"not found, then it ran", []call{{cmd: "jq .", exit: 127, missing: "jq"}, {cmd: "cd /tmp && jq ."}, {cmd: "which jq", exit: 1}}, nil, 0},
+		{"looked for, then installed, in one line", []call{{cmd: "jq .", exit: 127, missing: "jq"}, {cmd: "command -v jq || sudo apt-get install -y jq"}}, nil, 0},
 		{"three lookups", []call{{cmd: "which protoc", exit: 1}, {cmd: "find / -name protoc"}, {cmd: "ls /usr/local/bin/protoc", exit: 2}}, []string{"protoc"}, 3},
 		{"two lookups", []call{{cmd: "which protoc", exit: 1}, {cmd: "find / -name protoc"}}, nil, 0},
 		{"lookups that found it", []call{{cmd: "which go"}, {cmd: "which go"}, {cmd: "command -v go"}}, nil, 0},
