@@ -17,5 +17,13 @@
 //     locks): a request that finds neither free is skipped as busy.
 //   - Every run ends as one journal event (engine.KindAdvice): the advice,
 //     or why there is none; the reducer folds it and the next nudge
-//     carries unseen advice once.
+//     carries unseen advice once. A discovery or tool-gap research attempt
+//     before it is one more such event, with no advice: its outcome and
+//     the searches it reported, in its note.
+//   - Discovery and tool-gap research run on the [discovery] command,
+//     under discovery's rules (ledger.Discover, ledger.Research): one
+//     attempt an hour per session and agent each, research once per gap,
+//     a 45-second deadline, and an answer that reports one to three
+//     searches or is refused (SearchOutcome). Their findings reach the
+//     agent only through the advice, as notes in the advisor's prompt.
 package advisor

@@ -42,8 +42,12 @@ type Result struct {
 	Outcome   string // the worker's outcome when sent
 	Advice    string
 	Discovery string // the discovery attempt's outcome, or why none was made
-	Prompt    int    // the prompt's size in bytes
-	Err       error  // the worker's failure, when it failed
+	// Research is the tool-gap research attempt's outcome, or why none was
+	// made ("" when the evidence shows no gap to research); Gap names it.
+	Research string
+	Gap      string
+	Prompt   int   // the prompt's size in bytes
+	Err      error // the worker's failure, when it failed
 }
 
 // ErrNoSession: the session has no recorded state to advise on.
@@ -61,7 +65,7 @@ func Advise(r Request) (Result, error) {
 		return res, fmt.Errorf("%w %q: %v", ErrNoSession, r.Session, err)
 	}
 	ev := Gather(st)
-	prompt := Prompt(Preamble, st, ev, "")
+	prompt := Prompt(Preamble, st, ev)
 	res.Prompt = len(prompt)
 	mode := "explicit"
 	if r.Auto {
@@ -102,13 +106,15 @@ func Advise(r Request) (Result, error) {
 			return res, fmt.Errorf("%w %q: %v", ErrNoSession, r.Session, err)
 		}
 		ev = Gather(st)
-		prompt = Prompt(Preamble, st, ev, "")
+		prompt = Prompt(Preamble, st, ev)
 		res.Prompt = len(prompt)
 	}
 
 	discover := false
+	var gap *Gap // the tool gap to research, when one may be
 	if r.Auto {
-		var v, dv ledger.Verdict
+		gaps := Gaps(st)
+		var v, dv, rv ledger.Verdict
 		uerr := files.Update(func(b *ledger.Budget, rerr error) (bool, []ledger.Entry) {
 			if rerr != nil {
 				v = ledger.Verdict{Reason: ledger.ReasonUnreadable}
@@ -118,6 +124,7 @@ func Advise(r Request) (Result, error) {
 			v = ledger.Decide(b, r.Session, r.Now, ev.Hash, r.Discovery)
 			if v.Accept && r.Discovery {
 				dv = ledger.Discover(b, r.Session, st.Agent, r.Now)
+				gap, rv = pickGap(b, r.Session, st.Agent, r.Now, gaps)
 			}
 			return v.Accept, nil
 		})
@@ -134,29 +141,39 @@ func Advise(r Request) (Result, error) {
 		discover = dv.Accept
 		if r.Discovery && !dv.Accept {
 			res.Discovery = dv.Reason
-			dp := Prompt(DiscoveryPreamble, st, ev, "")
-			e := ledger.Entry{Time: r.Now.UTC(), Session: r.Session, Kind: "skipped", Reason: dv.Reason, Mode: mode,
-				PromptBytes: len(dp), Tokens: ledger.Tokens(len(dp)), Hash: ev.Hash}
-			if !dv.Until.IsZero() {
-				u := dv.Until
-				e.Until = &u
+			_ = files.Append(skippedPhase(r, mode, dv, Prompt(DiscoveryPreamble, st, ev), ev.Hash))
+		}
+		if gap != nil {
+			res.Gap = gap.Name
+			if !rv.Accept {
+				res.Research = rv.Reason
+				_ = files.Append(skippedPhase(r, mode, rv, Prompt(ResearchPreamble(*gap), st, ev), gap.Hash))
+				gap = nil
 			}
-			_ = files.Append(e)
 		}
 	}
 
-	var notes string
+	var notes []Note
+	var perr []error
 	if discover {
-		dp := Prompt(DiscoveryPreamble, st, ev, "")
-		out, outcome, _ := Run(r.Workers.Discovery, dp, ledger.DiscoveryDeadline)
+		f, outcome, err := r.phase(files, st, mode, "discovery", "discovery", Prompt(DiscoveryPreamble, st, ev), ev.Hash)
 		res.Discovery = outcome
-		_ = files.Append(ledger.Entry{Time: r.Now.UTC(), Session: r.Session, Kind: "discovery", Mode: mode,
-			PromptBytes: len(dp), Tokens: ledger.Tokens(len(dp)), Outcome: outcome, Hash: ev.Hash})
+		perr = append(perr, err)
 		if outcome == OutcomeOK {
-			notes = tidyLines(out)
-			prompt = Prompt(Preamble, st, ev, notes)
-			res.Prompt = len(prompt)
+			notes = append(notes, Note{"public research notes (discovery)", f.Notes})
 		}
+	}
+	if gap != nil {
+		f, outcome, err := r.phase(files, st, mode, "research", "tool-gap research "+gap.Name, Prompt(ResearchPreamble(*gap), st, ev), gap.Hash)
+		res.Research = outcome
+		perr = append(perr, err)
+		if outcome == OutcomeOK {
+			notes = append(notes, Note{"tool-gap research notes (" + gap.Name + ")", f.Notes})
+		}
+	}
+	if len(notes) > 0 {
+		prompt = Prompt(Preamble, st, ev, notes...)
+		res.Prompt = len(prompt)
 	}
 
 	out, outcome, werr := Run(r.Workers.Advisor, prompt, time.Duration(r.Workers.DeadlineSeconds())*time.Second)
@@ -170,7 +187,55 @@ func Advise(r Request) (Result, error) {
 	if outcome != OutcomeOK {
 		note = outcome
 	}
-	return res, errors.Join(lerr, r.journal(st, mode, res.Advice, note))
+	return res, errors.Join(append(perr, lerr, r.journal(st, mode, res.Advice, note))...)
+}
+
+// pickGap decides tool-gap research for the first due gap not yet
+// researched (ledger.Research): the gap and its verdict, or nil when every
+// gap was researched already.
+func pickGap(b *ledger.Budget, key, agent string, now time.Time, gaps []Gap) (*Gap, ledger.Verdict) {
+	for i := range gaps {
+		v := ledger.Research(b, key, agent, gaps[i].Hash, now)
+		if v.Reason == ledger.ReasonResearched {
+			continue
+		}
+		return &gaps[i], v
+	}
+	return nil, ledger.Verdict{}
+}
+
+// skippedPhase is the ledger's line for a discovery or research attempt
+// the budget refused, with the prompt it would have sent.
+func skippedPhase(r Request, mode string, v ledger.Verdict, prompt, hash string) ledger.Entry {
+	e := ledger.Entry{Time: r.Now.UTC(), Session: r.Session, Kind: "skipped", Reason: v.Reason, Mode: mode,
+		PromptBytes: len(prompt), Tokens: ledger.Tokens(len(prompt)), Hash: hash}
+	if !v.Until.IsZero() {
+		u := v.Until
+		e.Until = &u
+	}
+	return e
+}
+
+// phase runs a discovery or research attempt (kind) on the discovery
+// command under discovery's deadline, its process group killed past it.
+// Its answer must report one to three searches (SearchOutcome); the count
+// goes into the ledger and the journal event that records the attempt
+// (label names it there).
+func (r Request) phase(files ledger.Files, st *engine.State, mode, kind, label, prompt, hash string) (Findings, string, error) {
+	out, outcome, _ := Run(r.Workers.Discovery, prompt, ledger.DiscoveryDeadline)
+	var f Findings
+	var n *int
+	note := label + ": " + outcome
+	if outcome == OutcomeOK {
+		f = ParseFindings(out)
+		c := f.Searches
+		n = &c
+		outcome = SearchOutcome(c)
+		note = fmt.Sprintf("%s: %s (%d search(es) reported, %d–%d allowed)", label, outcome, c, ledger.MinSearches, ledger.MaxSearches)
+	}
+	lerr := files.Append(ledger.Entry{Time: r.Now.UTC(), Session: r.Session, Kind: kind, Mode: mode,
+		PromptBytes: len(prompt), Tokens: ledger.Tokens(len(prompt)), Outcome: outcome, Hash: hash, Searches: n})
+	return f, outcome, errors.Join(lerr, r.journal(st, mode, "", note))
 }
 
 // queueWait is how long a queued request waits for a slot: a running

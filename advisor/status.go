@@ -21,7 +21,21 @@ type Status struct {
 	Until     *time.Time     `json:"until"`
 	Budget    *ledger.Status `json:"budget"`    // null when the accounting cannot be read
 	Discovery string         `json:"discovery"` // off, on, disabled (CULLY_DISCOVERY=off)
-	Pending   *engine.Advice `json:"advice"`    // the latest advice and whether the agent was told
+	// Research is tool-gap research's standing: it runs on the discovery
+	// command, so it is what Discovery is.
+	Research string `json:"research"`
+	// Gaps are the tool gaps the session's evidence shows, and whether
+	// each was researched ([] when none).
+	Gaps    []GapStatus    `json:"tool_gaps"`
+	Pending *engine.Advice `json:"advice"` // the latest advice and whether the agent was told
+}
+
+// GapStatus is one tool gap in status.
+type GapStatus struct {
+	Gap
+	// Researched: an attempt was made for it (whatever became of it: the
+	// journal's advice events and the ledger say).
+	Researched bool `json:"researched"`
 }
 
 // StatusOf is a session's advisor standing at now, under the user's
@@ -31,12 +45,16 @@ func StatusOf(h store.Home, st *engine.State, w config.Workers, discoveryOff boo
 	if describe == nil {
 		describe = func(err error) string { return err.Error() }
 	}
-	r := Status{State: "ready", Pending: st.Advice, Discovery: "off"}
+	r := Status{State: "ready", Pending: st.Advice, Discovery: "off", Gaps: []GapStatus{}}
 	switch {
 	case len(w.Discovery) > 0 && discoveryOff:
 		r.Discovery = "disabled (CULLY_DISCOVERY=off)"
 	case len(w.Discovery) > 0:
 		r.Discovery = "on"
+	}
+	r.Research = r.Discovery
+	for _, g := range Gaps(st) {
+		r.Gaps = append(r.Gaps, GapStatus{Gap: g})
 	}
 	if len(w.Advisor) == 0 {
 		r.State, r.Why = "off", "no [advisor] command in your config: nothing runs, nothing is counted as avoided (`cully advisor setup` proposes one)"
@@ -53,6 +71,9 @@ func StatusOf(h store.Home, st *engine.State, w config.Workers, discoveryOff boo
 	}
 	s := ledger.StatusOf(b, st.Session, st.Agent, now)
 	r.Budget = &s
+	for i := range r.Gaps {
+		r.Gaps[i].Researched = ledger.Researched(b, st.Session, r.Gaps[i].Hash)
+	}
 	if r.State == "ready" && s.NextSlot.After(now) {
 		u := s.NextSlot
 		r.State, r.Until = "waiting", &u

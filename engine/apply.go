@@ -166,7 +166,7 @@ func (s *State) boundary(ev *Event, interrupted bool, cfg *Config) []Signal {
 	s.EditsSinceCheck, s.EditsSinceTry, s.CodeSinceTry = 0, 0, 0
 	clear(s.Commands)
 	s.Recent, s.ErrRun = nil, nil
-	s.Searches, s.Rerun, s.ProgFails = nil, nil, nil
+	s.Searches, s.Rerun, s.ProgFails, s.Gaps = nil, nil, nil, nil
 	if s.Advice != nil && !s.Advice.Told { // advice on the last task's evidence is stale
 		s.Advice = nil
 	}
@@ -351,6 +351,7 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 	}
 	s.bookRecent(ev)
 	s.bookTallies(ev, cfg)
+	s.bookGaps(ev)
 	switch ev.Class {
 	case ClassRead:
 		s.noteRead(ev)

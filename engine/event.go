@@ -109,6 +109,10 @@ type Event struct {
 	// the same error from different commands matches; empty when the
 	// failure printed nothing to judge by.
 	ErrSig string `json:"err_sig,omitempty"`
+	// Missing is the program a failed shell call could not find
+	// (MissingProgram: a shell's "command not found", or exit status 127),
+	// a word of the recorded command; the tool-gap evidence.
+	Missing string `json:"missing,omitempty"`
 	// FamilyFP hashes a check command with its narrowing flags removed
 	// (`go test -run X ./p` → `go test ./p`): re-runs of one failing test
 	// or target with different selectors are one family.

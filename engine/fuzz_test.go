@@ -32,3 +32,40 @@ func FuzzClassifyShell(f *testing.F) {
 		_ = FailureSignature(nil, cmd)
 	})
 }
+
+// MissingProgram keeps nothing but a program-like word the command itself
+// holds, whatever the error text; and the gaps' lookups read any command
+// without panicking.
+func FuzzMissingProgram(f *testing.F) {
+	for _, s := range [][2]string{
+		{"bash: line 1: jq: command not found", "cd x && jq ."},
+		{"zsh:1: command not found: fd", "fd -e go"},
+		{"env: 'deno': No such file or directory", "env A=1 deno run x.ts"},
+		{"jq : The term 'jq' is not recognized as a name", "jq ."},
+		{"", "sudo apt-get install -y jq && which jq || find / -name '*jq*'"},
+		{"sh: 1: : not found", "npm view @a/b@1 version; pip install -r r.txt x==1"},
+	} {
+		f.Add(s[0], s[1], 127)
+	}
+	f.Fuzz(func(t *testing.T, errText, cmd string, exit int) {
+		got := MissingProgram(&exit, errText, cmd)
+		if got != "" {
+			var words []string
+			for _, sg := range splitShell(cmd) {
+				for _, w := range sg.words {
+					words = append(words, gapName(w))
+				}
+			}
+			if gapName(got) != got || !contains(words, got) {
+				t.Fatalf("MissingProgram(%q, %q) = %q: not a program word of the command", errText, cmd, got)
+			}
+		}
+		for _, sg := range splitShell(cmd) {
+			for _, q := range gapQueries(sg.words) {
+				if q.name == "" || gapName(q.name) != q.name {
+					t.Fatalf("%q: lookup of %q", cmd, q.name)
+				}
+			}
+		}
+	})
+}

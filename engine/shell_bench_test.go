@@ -21,3 +21,28 @@ func BenchmarkClassifyShell(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBookGaps books the same commands, and a lookup, for the tool
+// gaps: the cost the hook pays on every shell call's result.
+func BenchmarkBookGaps(b *testing.B) {
+	cmds := []string{
+		"cat cully-note.txt",
+		"go test ./... 2>&1 | tail -20",
+		"/usr/local/bin/pytest -k parse -x",
+		"sed -i 's/a/b/' x.go && gofmt -w x.go",
+		"docker compose up -d",
+		"which jq || echo none",
+	}
+	evs := make([]Event, len(cmds))
+	for i, c := range cmds {
+		evs[i] = Event{Kind: KindPostTool, Tool: "Bash", Cmd: c, Outcome: OutcomeOK}
+	}
+	st := NewState("s")
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range evs {
+			st.bookGaps(&evs[i])
+		}
+		st.Gaps = st.Gaps[:0]
+	}
+}

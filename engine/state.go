@@ -4,7 +4,7 @@ import "time"
 
 // StateVersion changes whenever State changes shape; a state file of another
 // version is rebuilt from the journal instead of being trusted.
-const StateVersion = 6
+const StateVersion = 7
 
 // Caps that keep a session's state small, so loading it costs the same on
 // every hook call however long the session runs.
@@ -121,6 +121,9 @@ type State struct {
 	Searches  []Tally `json:"searches,omitempty"`
 	Rerun     *Tally  `json:"rerun,omitempty"`
 	ProgFails []Tally `json:"prog_fails,omitempty"`
+	// Gaps are the programs the agent seems to lack in this task
+	// (toolgap.go): the advisor's tool-gap research reads them.
+	Gaps []ToolGap `json:"gaps,omitempty"`
 	// Advice is the advisor's latest advice, until the agent has been told
 	// it once (Told) or a new task makes it stale.
 	Advice *Advice `json:"advice,omitempty"`

@@ -94,6 +94,15 @@ func SetTarget(ev *engine.Event, abs, project string, stat func(string) (fs.File
 	}
 }
 
+// SetMissing records the program a failed shell call could not find
+// (engine.MissingProgram) from its error text: the tool-gap evidence. Only
+// a word of the recorded command (ev.Cmd, redacted) is ever kept.
+func SetMissing(ev *engine.Event, errText string) {
+	if ev.Outcome == engine.OutcomeFailed && ev.Cmd != "" {
+		ev.Missing = engine.MissingProgram(ev.Exit, errText, ev.Cmd)
+	}
+}
+
 // FingerprintHead bounds what a call or outcome fingerprint hashes: a
 // file's content or a command's output can be megabytes, and their first
 // 64 KiB tell two calls apart as surely as the whole.

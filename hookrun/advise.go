@@ -17,7 +17,8 @@ const refreshAfter = 3600
 // adviseDue decides, from what the call already has in hand, whether the
 // evidence changed enough to start the advisor: a checkpoint opened on
 // this call (a failure loop, the same error from different commands such
-// as a repeated "command not found", exploring, unverified edits), or,
+// as a repeated "command not found", exploring, unverified edits), a tool
+// gap became due on it (engine.ToolGap: the advisor's tool-gap research), or,
 // with discovery on, an hour passed since the session's last advisor run
 // while a checkpoint is still open (discovery's refresh). The budget
 // decision is not the hook's: the started process takes it under the
@@ -30,6 +31,9 @@ func adviseDue(ev *engine.Event, sigs []engine.Signal, st *engine.State, discove
 		if s.Kind == engine.SignalCheckpoint {
 			return true
 		}
+	}
+	if st.GapDueNow() {
+		return true
 	}
 	if !discovery || ev.Kind != engine.KindPostTool || st.AdviceAt == 0 || ev.Time.Unix()-st.AdviceAt < refreshAfter {
 		return false

@@ -14,8 +14,17 @@ const (
 	// Window is the rolling hour: of the cap, of identical-evidence
 	// suppression, and of discovery's cooldown.
 	Window = time.Hour
-	// DiscoveryDeadline bounds one discovery attempt.
+	// DiscoveryDeadline bounds one discovery attempt, and one tool-gap
+	// research attempt.
 	DiscoveryDeadline = 45 * time.Second
+	// MinSearches and MaxSearches are what one discovery or research
+	// attempt may run ("one to three searches"): a result that reports
+	// fewer or more is refused (advisor.Searches).
+	MinSearches = 1
+	MaxSearches = 3
+	// maxResearched bounds the tool gaps remembered as researched per
+	// session: a task's handful.
+	maxResearched = 16
 	// maxSessions bounds the file: the least recently accepted sessions
 	// beyond it are dropped (their hour is long over).
 	maxSessions = 256
@@ -43,6 +52,11 @@ type Session struct {
 	LastHash string `json:"last_hash,omitempty"`
 	// Discovery is each agent's last discovery attempt.
 	Discovery map[string]int64 `json:"discovery,omitempty"`
+	// Research is each agent's last tool-gap research attempt, and
+	// Researched the gaps (their evidence hashes) already researched,
+	// newest last: one attempt per gap, whatever became of it.
+	Research   map[string]int64 `json:"research,omitempty"`
+	Researched []Seen           `json:"researched,omitempty"`
 }
 
 // Seen is one accepted evidence hash and when.
@@ -61,6 +75,12 @@ const (
 	ReasonClock      = "clock-backwards"    // the clock is before the last recorded timestamp
 	ReasonUnreadable = "accounting-unreadable"
 	ReasonBusy       = "busy" // a worker of this session is running, or every worker slot and every queue ticket is taken
+)
+
+// Reasons tool-gap research is not sent.
+const (
+	ReasonResearchCooldown = "research-cooldown" // tool-gap research tried within the hour for this session and agent
+	ReasonResearched       = "gap-researched"    // this tool gap was researched already
 )
 
 // Verdict is a budget decision.
@@ -159,12 +179,60 @@ func Discover(b *Budget, key, agent string, now time.Time) Verdict {
 	return Verdict{Accept: true}
 }
 
+// Research decides a tool-gap research attempt for (key, agent) at now on
+// the gap's evidence hash, under discovery's rules: one attempt per
+// Window per session and agent, counted when it starts (a failed attempt
+// starts the cooldown too); and one attempt per gap, ever (as long as the
+// session's last maxResearched gaps are remembered). Accepted, it is
+// recorded at once.
+func Research(b *Budget, key, agent, hash string, now time.Time) Verdict {
+	t := now.Unix()
+	if t < b.Last {
+		return Verdict{Reason: ReasonClock, Until: unix(b.Last)}
+	}
+	s := b.session(key)
+	if researched(s, hash) {
+		return Verdict{Reason: ReasonResearched}
+	}
+	if at, ok := s.Research[agent]; ok && t-at < int64(Window/time.Second) {
+		return Verdict{Reason: ReasonResearchCooldown, Until: unix(at + int64(Window/time.Second))}
+	}
+	if s.Research == nil {
+		s.Research = map[string]int64{}
+	}
+	s.Research[agent] = t
+	s.Researched = append(s.Researched, Seen{Hash: hash, At: t})
+	if len(s.Researched) > maxResearched {
+		s.Researched = append(s.Researched[:0], s.Researched[len(s.Researched)-maxResearched:]...)
+	}
+	b.touch(t)
+	return Verdict{Accept: true}
+}
+
+func researched(s *Session, hash string) bool {
+	for _, x := range s.Researched {
+		if x.Hash == hash {
+			return true
+		}
+	}
+	return false
+}
+
+// Researched reports whether session key's gap of that evidence hash was
+// researched (status and the panel).
+func Researched(b *Budget, key, hash string) bool {
+	s := b.Sessions[key]
+	return s != nil && researched(s, hash)
+}
+
 // Status is what the budget says of a session now, without changing it.
 type Status struct {
-	Left       int       `json:"requests_left_this_hour"`
-	NextSlot   time.Time `json:"next_slot"` // when the next request could be accepted (now when it could be)
-	Cooldown   time.Time `json:"discovery_cooldown_until,omitempty"`
-	LastAccept time.Time `json:"last_accepted,omitempty"`
+	Left     int       `json:"requests_left_this_hour"`
+	NextSlot time.Time `json:"next_slot"` // when the next request could be accepted (now when it could be)
+	Cooldown time.Time `json:"discovery_cooldown_until,omitempty"`
+	// ResearchCooldown is when the agent's tool-gap research may run again.
+	ResearchCooldown time.Time `json:"research_cooldown_until,omitempty"`
+	LastAccept       time.Time `json:"last_accepted,omitempty"`
 }
 
 // StatusOf reports a session's budget at now.
@@ -193,6 +261,9 @@ func StatusOf(b *Budget, key, agent string, now time.Time) Status {
 	}
 	if at, ok := s.Discovery[agent]; ok && t-at < int64(Window/time.Second) {
 		st.Cooldown = unix(at + int64(Window/time.Second))
+	}
+	if at, ok := s.Research[agent]; ok && t-at < int64(Window/time.Second) {
+		st.ResearchCooldown = unix(at + int64(Window/time.Second))
 	}
 	return st
 }

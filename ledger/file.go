@@ -127,6 +127,13 @@ func (f Files) write(b *Budget) error {
 	return nil
 }
 
+// Outcomes of a discovery or research attempt whose result was refused:
+// it reported no search, or more than MaxSearches.
+const (
+	OutcomeNoSearches      = "no-searches"
+	OutcomeTooManySearches = "too-many-searches"
+)
+
 // Estimate is how the ledger's token figures are made, said beside each.
 const Estimate = "estimated: bytes/4"
 
@@ -140,7 +147,8 @@ type Entry struct {
 	Session string    `json:"session"`
 	// Kind: "skipped" (the budget said no), "deferred" (the accounting or
 	// the clock could not be trusted), "spent" (a request sent),
-	// "discovery" (a discovery attempt sent).
+	// "discovery" (a discovery attempt sent), "research" (a tool-gap
+	// research attempt sent; Hash is the gap's).
 	Kind   string     `json:"kind"`
 	Reason string     `json:"reason,omitempty"`
 	Until  *time.Time `json:"until,omitempty"`
@@ -149,8 +157,11 @@ type Entry struct {
 	PromptBytes int    `json:"prompt_bytes"`
 	Tokens      int    `json:"tokens"`
 	Estimate    string `json:"estimate"`
-	Outcome     string `json:"outcome,omitempty"` // spent: ok, failed, timeout
+	Outcome     string `json:"outcome,omitempty"` // spent: ok, failed, timeout; discovery and research also no-searches, too-many-searches
 	Hash        string `json:"evidence_hash,omitempty"`
+	// Searches is how many searches a discovery or research attempt
+	// reported running (nil: it ended before reporting, or another kind).
+	Searches *int `json:"searches,omitempty"`
 }
 
 func (f Files) appendEntries(es []Entry) error {
@@ -217,10 +228,15 @@ type Totals struct {
 	Spent         int `json:"spent"`
 	SpentTokens   int `json:"spent_tokens_estimated"`
 	NetTokens     int `json:"net_tokens_estimated"` // avoided minus spent
+	// Searches are those discovery and research attempts reported running;
+	// Refused the attempts whose result was refused for reporting none or
+	// more than MaxSearches.
+	Searches int `json:"searches_reported"`
+	Refused  int `json:"search_results_refused"`
 }
 
 // Sum totals entries: skipped and deferred analyses count as avoided,
-// spent requests and discovery attempts as spent.
+// spent requests, discovery and research attempts as spent.
 func Sum(es []Entry) Totals {
 	var t Totals
 	for _, e := range es {
@@ -228,9 +244,15 @@ func Sum(es []Entry) Totals {
 		case "skipped", "deferred":
 			t.Skipped++
 			t.AvoidedTokens += e.Tokens
-		case "spent", "discovery":
+		case "spent", "discovery", "research":
 			t.Spent++
 			t.SpentTokens += e.Tokens
+		}
+		if e.Searches != nil {
+			t.Searches += *e.Searches
+		}
+		if e.Outcome == OutcomeNoSearches || e.Outcome == OutcomeTooManySearches {
+			t.Refused++
 		}
 	}
 	t.NetTokens = t.AvoidedTokens - t.SpentTokens

@@ -182,6 +182,8 @@ func decodeStateFile(body []byte) (*engine.State, *journalPos, error) {
 			}
 		case `"prog_fails"`:
 			d.each(v, func(x []byte) { st.ProgFails = append(st.ProgFails, d.tally(x)) })
+		case `"gaps"`:
+			d.each(v, func(x []byte) { st.Gaps = append(st.Gaps, d.gap(x)) })
 		case `"next_cp"`:
 			st.NextCP = d.int(v)
 		case `"counts"`:
@@ -819,6 +821,25 @@ func (d *stateDecoder) idle(v []byte) *engine.IdleRun {
 }
 
 // tally decodes one of the detectors' tallies (engine.Tally).
+func (d *stateDecoder) gap(v []byte) engine.ToolGap {
+	var g engine.ToolGap
+	d.members(v, func(k, v []byte) {
+		switch string(k) {
+		case `"name"`:
+			g.Name = d.str(v)
+		case `"missing"`:
+			g.Missing = d.int(v)
+		case `"lookups"`:
+			g.Lookups = d.int(v)
+		case `"forms"`:
+			d.each(v, func(x []byte) { g.Forms = append(g.Forms, d.str(x)) })
+		case `"due"`:
+			g.Due = d.int(v)
+		}
+	})
+	return g
+}
+
 func (d *stateDecoder) tally(v []byte) engine.Tally {
 	var t engine.Tally
 	d.members(v, func(k, v []byte) {

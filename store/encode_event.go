@@ -56,6 +56,7 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 	}
 	b = appendStr(b, "fail_sig", e.FailSig, true)
 	b = appendStr(b, "err_sig", e.ErrSig, true)
+	b = appendStr(b, "missing", e.Missing, true)
 	b = appendStr(b, "family_fp", e.FamilyFP, true)
 	b = appendStr(b, "call_fp", e.CallFP, true)
 	b = appendStr(b, "out_fp", e.OutFP, true)

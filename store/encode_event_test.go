@@ -19,7 +19,7 @@ func TestAppendEventMatchesEncodingJSON(t *testing.T) {
 		{V: 1, Time: time.Date(2026, 11, 30, 12, 0, 0, 5, time.FixedZone("x", 3600)), Agent: "claude", Session: "s\"1", Task: 3,
 			Hook: "PostToolUseFailure", Kind: engine.KindPostTool, Subagent: "a1", Source: "startup", Cwd: "/p/é", Tool: "Bash",
 			ToolUseID: "toolu_1", Class: engine.ClassCheck, Target: "a<b>&c.go", Size: &size, Mtime: &mt, Ranged: true,
-			CmdFP: "abc", ErrSig: "es", FamilyFP: "ff", CallFP: "cf", OutFP: "of", SearchFP: "sf", Matches: &one, FilterFP: "ff2", PlainFP: "pf", Cmd: "go test ./... 2>&1 | tail\t\x01\u2028\xff", Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "sig",
+			CmdFP: "abc", ErrSig: "es", Missing: "j\"q", FamilyFP: "ff", CallFP: "cf", OutFP: "of", SearchFP: "sf", Matches: &one, FilterFP: "ff2", PlainFP: "pf", Cmd: "go test ./... 2>&1 | tail\t\x01\u2028\xff", Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "sig",
 			Note: "masked", Advice: "use \"x\" <y>", Changes: true, Destructive: "git reset --hard", Tests: &engine.TestCounts{Runner: "go test", Passed: 3, Failed: 1, Counted: true}, Attended: &f, Quiet: true, Defer: true, NoSnapshots: true, Ack: []string{"c1", "*"},
 			Usage:   &engine.HostUsage{CostUSD: &cost, ContextTokens: &tok, Model: "m"},
 			Signals: []engine.Signal{{Kind: engine.SignalNudge, Text: "line1\nline2 \"q\""}, {Kind: engine.SignalCheckpoint, Reason: engine.ReasonExploring, ID: "c1", Evidence: "20"}}},

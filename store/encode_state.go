@@ -130,6 +130,7 @@ func appendState(b []byte, s *engine.State, maps bool) []byte {
 		b = appendTally(appendField(b, "rerun"), *s.Rerun)
 	}
 	b = appendList(b, "prog_fails", s.ProgFails, appendTally)
+	b = appendList(b, "gaps", s.Gaps, appendGap)
 	if a := s.Advice; a != nil {
 		b = appendQuoted(append(b, `,"advice":{"text":`...), a.Text)
 		b = appendInt64(b, "at", a.At, false)
@@ -429,6 +430,15 @@ func sortedKeys[K ~string, V any](m map[K]V) []K {
 }
 
 // appendTally writes one of the detectors' tallies (engine.Tally).
+func appendGap(b []byte, g engine.ToolGap) []byte {
+	b = appendQuoted(append(b, `{"name":`...), g.Name)
+	b = appendInt(b, "missing", g.Missing, true)
+	b = appendInt(b, "lookups", g.Lookups, true)
+	b = appendList(b, "forms", g.Forms, appendQuoted)
+	b = appendInt(b, "due", g.Due, true)
+	return append(b, '}')
+}
+
 func appendTally(b []byte, t engine.Tally) []byte {
 	b = appendQuoted(append(b, `{"k":`...), t.Key)
 	b = appendInt(b, "n", t.N, false)

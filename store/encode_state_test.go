@@ -99,6 +99,12 @@ func richState() *engine.State {
 	apply(engine.Event{Kind: engine.KindPrompt, PromptCmds: []string{"fp-cmd", "fp-\"2"}})
 	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Edit", Class: engine.ClassEdit, Target: "p/p.go", Outcome: engine.OutcomeOK})
 	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassCheck, Cmd: "go test ./p/", CmdFP: "fp-p", Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "p", Tests: tests})
+	// A tool gap: the shell found no jq, then a lookup of it found nothing.
+	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassRun, Cmd: "jq . \"a b\".json", CmdFP: "jq", Outcome: engine.OutcomeFailed, Exit: &[]int{127}[0], Missing: "jq"})
+	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassRead, Cmd: "which jq", CmdFP: "which", Outcome: engine.OutcomeFailed, Exit: &one})
+	if len(st.Gaps) == 0 || st.Gaps[0].Due == 0 {
+		panic("richState: no tool gap due")
+	}
 	return st
 }
 

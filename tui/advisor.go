@@ -75,6 +75,9 @@ func (m Model) advisorStatusLine(w int) string {
 	if a.Discovery == "on" && w >= 56 {
 		left += " · discovery on"
 	}
+	if n := len(a.Gaps); n > 0 && w >= 72 {
+		left += fmt.Sprintf(" · %d tool gap(s)", n)
+	}
 	return left
 }
 
@@ -171,6 +174,23 @@ func (m Model) advisorDetail(w int) []string {
 		disc += " · cooldown until " + clock(now, b.Cooldown)
 	}
 	fs = append(fs, field{"discovery", disc, nil})
+	res := clean(st.Research)
+	if b := st.Budget; b != nil && !b.ResearchCooldown.IsZero() {
+		res += " · cooldown until " + clock(now, b.ResearchCooldown)
+	}
+	if res != "" {
+		fs = append(fs, field{"research", res, nil})
+	}
+	for _, g := range st.Gaps {
+		done := "not researched yet"
+		switch {
+		case g.Researched:
+			done = "researched"
+		case st.Research != "on":
+			done = "no research (discovery " + clean(st.Research) + ")"
+		}
+		fs = append(fs, field{"tool gap", clean(g.Name) + " · " + done + " · " + clean(g.Evidence), nil})
+	}
 	if adv := st.Pending; adv != nil {
 		told := "not yet: it is told once, before the agent's next tool call"
 		if adv.Told {

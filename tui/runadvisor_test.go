@@ -231,3 +231,24 @@ func TestRunBudgetGauges(t *testing.T) {
 		t.Errorf("no gauge in the Budget section:\n%s", list)
 	}
 }
+
+// Tool-gap research shows beside discovery: its standing and cooldown, and
+// each gap the evidence shows with whether it was researched.
+func TestAdvisorDetailToolGaps(t *testing.T) {
+	f := advisorScenario()
+	cool := t0.Add(time.Hour)
+	info := f.advisors[mainID]
+	info.Status.Discovery, info.Status.Research = "on", "on"
+	info.Status.Budget.ResearchCooldown = cool
+	info.Status.Gaps = []advisor.GapStatus{
+		{Gap: advisor.Gap{Name: "jq", Evidence: "the shell found no `jq` once; looked for or install tried without finding it once (`which jq`)"}, Researched: true},
+		{Gap: advisor.Gap{Name: "yq", Evidence: "looked for or install tried without finding it 3 times"}},
+	}
+	f.advisors[mainID] = info
+	out := screen(press(t, selectItem(t, model(t, f, 80, 60), "a:"), "enter"))
+	for _, want := range []string{"research", "on · cooldown until", "jq · researched · the shell found no `jq` once", "yq · not researched yet"} {
+		if !strings.Contains(squash(out), squash(want)) {
+			t.Errorf("advisor details miss %q:\n%s", want, out)
+		}
+	}
+}

@@ -70,6 +70,12 @@ func (a *app) advise(o adviseOpts) error {
 	default:
 		fmt.Fprintf(w, "advisor %s: %v\n", res.Outcome, res.Err)
 	}
+	if res.Sent && res.Discovery != "" {
+		fmt.Fprintf(w, "discovery: %s\n", res.Discovery)
+	}
+	if res.Sent && res.Gap != "" {
+		fmt.Fprintf(w, "tool-gap research %s: %s\n", res.Gap, res.Research)
+	}
 	return nil
 }
 
@@ -97,8 +103,21 @@ func printAdvisor(w io.Writer, r advisorReport) {
 		if !b.Cooldown.IsZero() {
 			fmt.Fprintf(w, " · discovery cooldown until %s", b.Cooldown.Format(time.RFC3339))
 		}
+		if !b.ResearchCooldown.IsZero() {
+			fmt.Fprintf(w, " · research cooldown until %s", b.ResearchCooldown.Format(time.RFC3339))
+		}
 	}
 	fmt.Fprintf(w, " · discovery %s\n", r.Discovery)
+	for _, g := range r.Gaps {
+		done := "not researched yet"
+		switch {
+		case g.Researched:
+			done = "researched"
+		case r.Research != "on":
+			done = "research " + r.Research
+		}
+		fmt.Fprintf(w, "  tool gap %s (%s): %s\n", g.Name, done, g.Evidence)
+	}
 	if r.Pending != nil {
 		told := "not yet told to the agent"
 		if r.Pending.Told {

@@ -403,3 +403,24 @@ func TestDecodeClaudePromptCommands(t *testing.T) {
 		t.Errorf("the prompt's text reached the record: %s", b)
 	}
 }
+
+// A Bash call the shell could not run names the program it lacks (the
+// tool-gap evidence), from Claude Code's error text; any other failure
+// names none.
+func TestDecodeClaudeMissingProgram(t *testing.T) {
+	for _, c := range []struct{ cmd, errText, want string }{
+		{"cd src && jq -r .name package.json", "Exit code 127\n/bin/bash: line 1: jq: command not found", "jq"},
+		{"rg TODO", "Exit code 127", "rg"},
+		{"jq . x.json", "Exit code 1\njq: error: x.json: No such file", ""},
+	} {
+		p, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": "/home/dev/project", "hook_event_name": "PostToolUseFailure",
+			"tool_name": "Bash", "tool_input": map[string]any{"command": c.cmd}, "tool_use_id": "t", "error": c.errText})
+		ev, err := agent.Decode(p, fixtureEnv())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Missing != c.want {
+			t.Errorf("%q / %q: missing %q, want %q", c.cmd, c.errText, ev.Missing, c.want)
+		}
+	}
+}

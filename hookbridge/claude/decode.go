@@ -295,6 +295,9 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, memo sh
 		if ev.Outcome == engine.OutcomeFailed {
 			ev.FailSig = engine.FailureSignature(ev.Exit, body)
 			ev.ErrSig = engine.ErrorSignature(body)
+			if isShell {
+				hookbridge.SetMissing(ev, body)
+			}
 		}
 	}
 	searchResult(ev, p, desc, isShell)

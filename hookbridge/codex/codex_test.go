@@ -659,3 +659,21 @@ func TestReplayTurnEnds(t *testing.T) {
 		t.Errorf("got %s (%v)\nwant %s", strings.Join(got, " "), err, want)
 	}
 }
+
+// A shell call the shell could not run names the program it lacks (the
+// tool-gap evidence), from the output Codex hands the hook.
+func TestDecodeMissingProgram(t *testing.T) {
+	raw := []byte(`{"session_id":"s","cwd":"/p","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"yq e .a x.yml"},"tool_response":"Exit code: 127\nWall time: 0 seconds\nOutput:\nbash: line 1: yq: command not found\n","tool_use_id":"c1"}`)
+	p, err := jsonlite.ParseObject(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := 127 // the exit code the rollout holds (Complete)
+	ev, err := decodePayload(p, hookbridge.Env{}, &ended{exit: &code})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Outcome != engine.OutcomeFailed || ev.Missing != "yq" {
+		t.Errorf("outcome %s, missing %q: want failed, yq", ev.Outcome, ev.Missing)
+	}
+}

@@ -175,6 +175,9 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, end *en
 		ev.Outcome, ev.Exit = engine.OutcomeFailed, end.exit
 		ev.FailSig = engine.FailureSignature(ev.Exit, outputBody(text))
 		ev.ErrSig = engine.ErrorSignature(outputBody(text))
+		if isShell {
+			hookbridge.SetMissing(ev, outputBody(text))
+		}
 	default:
 		ev.Outcome = engine.OutcomeUnknown
 	}

@@ -177,6 +177,9 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 	if ev.Outcome == engine.OutcomeFailed {
 		ev.FailSig = engine.FailureSignature(ev.Exit, body)
 		ev.ErrSig = engine.ErrorSignature(body)
+		if shell {
+			hookbridge.SetMissing(ev, body)
+		}
 	}
 	if shell && ev.Class == engine.ClassCheck {
 		checkOutput(ev, cmd, body)

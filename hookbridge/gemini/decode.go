@@ -183,6 +183,7 @@ func shellOutcome(ev *engine.Event, resp jsonlite.Object) {
 	ev.Outcome = engine.OutcomeFailed
 	ev.FailSig = engine.FailureSignature(ev.Exit, output)
 	ev.ErrSig = engine.ErrorSignature(output)
+	hookbridge.SetMissing(ev, output)
 }
 
 // trailer returns the part of a shell result after the command's output:

@@ -110,6 +110,7 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env) {
 			ev.Outcome = engine.OutcomeFailed
 			ev.FailSig = engine.FailureSignature(ev.Exit, out)
 			ev.ErrSig = engine.ErrorSignature(out)
+			hookbridge.SetMissing(ev, out)
 		}
 	default:
 		ev.Outcome = engine.OutcomeOK // a tool that fails throws: tool.error
