@@ -160,7 +160,7 @@ func readCache(path string, src Sources, userStat, projectStat string) (Loaded, 
 	cfg.EmptySearchTell, cfg.RerunTell, cfg.SameFailureTell = int(c.Int("empty_search_tell")), int(c.Int("rerun_tell")), int(c.Int("same_failure_tell"))
 	cfg.UnverifiedTellSince = c.Str("unverified_tell_since")
 	cfg.FixInTestTell, cfg.CommitTell, cfg.ReportedTell = c.Bool("fix_in_test_tell"), c.Bool("commit_tell"), c.Bool("reported_tell")
-	cfg.FinishTell, cfg.PublishTell = c.Bool("finish_tell"), c.Bool("publish_tell")
+	cfg.FinishChecks = c.Bool("finish_checks")
 	cfg.Checks, cfg.ReadOnly = strs(c.Items("checks")), strs(c.Items("read_only"))
 	if b := c.Sub("budget"); b != nil {
 		cfg.Budget = engine.BudgetConfig{Class: b.Str("class"), WallSeconds: b.Int("wall_clock_seconds"),

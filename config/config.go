@@ -240,7 +240,7 @@ func apply(cfg *engine.Config, set map[string]setting, project bool, file string
 	if s, ok := set["unverified_tell_since"]; ok {
 		cfg.UnverifiedTellSince = s.s
 	}
-	for key, dst := range map[string]*bool{"fix_in_test_tell": &cfg.FixInTestTell, "commit_tell": &cfg.CommitTell, "reported_tell": &cfg.ReportedTell, "finish_tell": &cfg.FinishTell, "publish_tell": &cfg.PublishTell} {
+	for key, dst := range map[string]*bool{"fix_in_test_tell": &cfg.FixInTestTell, "commit_tell": &cfg.CommitTell, "reported_tell": &cfg.ReportedTell, "finish_checks": &cfg.FinishChecks} {
 		if s, ok := set[key]; ok {
 			*dst = s.n == 1
 		}

@@ -129,10 +129,6 @@ func (s *State) newTask(ev *Event, cfg *Config) []Signal {
 	s.Counts.Prompts++
 	s.TaskEdits, s.TaskChecks = 0, 0
 	s.PromptCmds = append([]string(nil), ev.PromptCmds...)
-	if ev.PromptAsks&AskContinue == 0 || s.PublishAsk == 0 {
-		s.PublishAsk = ev.PromptAsks &^ AskContinue
-	}
-	s.PublishSeen |= ev.PromptAsks &^ (AskKnown | AskContinue)
 	// A prompt while the agent was still working (no turn's end since its
 	// last call) interrupts it: the checkpoints due to be told are carried
 	// into the new task, told once at its first call (carry).
@@ -402,7 +398,6 @@ func (s *State) postTool(ev *Event, cfg *Config) []Signal {
 	s.bookCodeEdit(ev)
 	sigs := append(s.settle(ev), s.runCheckpoints(ev, cmd, key, cfg, false)...)
 	s.bookFailedCheck(ev)
-	s.bookPublish(ev)
 	if ev.Defer {
 		sigs = s.deliverHeld(ev, sigs, cfg)
 	}

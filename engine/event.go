@@ -145,9 +145,6 @@ type Event struct {
 	// Destructive names the command that throws uncommitted work away
 	// (Shell.Destructive): the hook snapshots the work tree before it.
 	Destructive string `json:"destructive,omitempty"`
-	// Publish says what the command sends beyond the machine
-	// (Shell.Publish): a push, a pull request, a comment.
-	Publish string `json:"publish,omitempty"`
 	// Tests is what a check's own output said: its runner and the counts
 	// it printed (run control's test baseline); nil when no reader settled
 	// anything.
@@ -189,9 +186,6 @@ type Event struct {
 	// PromptCmds are the fingerprints of the commands a prompt reports
 	// misbehaving (PromptCommands), prompt events only: never its text.
 	PromptCmds []string `json:"prompt_cmds,omitempty"`
-	// PromptAsks is what a prompt asks to publish (PromptAsks: the Ask
-	// bits), prompt events only: never its text.
-	PromptAsks int `json:"prompt_asks,omitempty"`
 
 	Ack      []string   `json:"ack,omitempty"`      // checkpoint ids acknowledged ("*" = all)
 	Rejected []Rejected `json:"rejected,omitempty"` // calls the host refused before any tool hook (batch events)

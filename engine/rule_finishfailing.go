@@ -6,24 +6,25 @@ import "fmt"
 const ReasonFinishFailing Reason = "finish-failing"
 
 // finishFailing is judged at the end of the agent's turn (a Stop event):
-// the task changed code, and its last check failed with no passing check
-// or unknown run since (State.FailingCheck). A turn that hands back a red
-// check is either
-// an honest "I could not fix this" or a "done" the check contradicts — a
-// failure called pre-existing, flaky or out of scope without a look at a
-// clean tree. Shown, not told, unless finish_tell is on: which of the two
-// it is, the agent's words say, and cully never reads them.
+// the task changed code, and its last check failed with no passing or
+// unknown run since (State.FailingCheck). A turn that hands back a red
+// check is either an honest "I could not fix this" or a "done" the check
+// contradicts — a failure called pre-existing, flaky or out of scope
+// without a look at a clean tree. Which of the two it is, the agent's
+// words say, and cully never reads them: off unless finish_checks is set,
+// then shown, never told (blind reviewers found 2 of 13 turn-end firings
+// on the corpus worth a look).
 var finishFailing = checkpointRule{
 	reason: ReasonFinishFailing,
 	action: "say plainly that the check fails, or show it failed the same way before the change",
 	stop:   true,
-	due: func(s *State, ev *Event, _ *CmdSeen, _ *Config) (string, bool) {
-		if ev.Kind != KindStop || ev.Subagent != "" || s.FailingCheck == "" || s.TaskEdits == 0 && s.EditsSinceCheck == 0 {
+	due: func(s *State, ev *Event, _ *CmdSeen, cfg *Config) (string, bool) {
+		if !cfg.FinishChecks || ev.Kind != KindStop || ev.Subagent != "" || s.FailingCheck == "" || s.TaskEdits == 0 && s.EditsSinceCheck == 0 {
 			return "", false
 		}
 		return fmt.Sprintf("the turn ended with `%s` failing at its last run, after %s of code in this task", s.FailingCheck, plural(max(s.TaskEdits, s.EditsSinceCheck), "edit")), true
 	},
-	tell:    func(_ *State, cfg *Config) bool { return cfg.FinishTell },
+	tell:    func(*State, *Config) bool { return false },
 	settled: func(s *State, c *Checkpoint) bool { return s.FailingCheck == "" },
 }
 

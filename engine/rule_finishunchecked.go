@@ -13,17 +13,18 @@ const ReasonFinishUnchecked Reason = "finish-unchecked"
 // the foreground agent edited source code (State.CodeSinceTry: files by a
 // programming language's extension; docs, data, config and git operations
 // have no check to owe) since the task's last check of any kind, passing
-// or not, and handed the turn back. "Done" said over edits
-// nothing ran is the claim a reviewer has to check by hand; a failing
-// check after the edits is finishFailing's. Shown, not told, unless
-// finish_tell is on: a turn that ends on a question, or on edits the user
-// asked to review first, is no mistake, and only the user knows which.
+// or not, and handed the turn back. "Done" said over edits nothing ran is
+// the claim a reviewer has to check by hand; a failing check after the
+// edits is finishFailing's. A turn that ends on a question, an interrupt
+// or a review-only answer is no mistake, and only the user knows which:
+// off unless finish_checks is set, then shown, never told (blind reviewers
+// found 2 of 13 turn-end firings on the corpus worth a look).
 var finishUnchecked = checkpointRule{
 	reason: ReasonFinishUnchecked,
 	action: "run the project's checks on the edits before calling them done",
 	stop:   true,
-	due: func(s *State, ev *Event, _ *CmdSeen, _ *Config) (string, bool) {
-		if ev.Kind != KindStop || ev.Subagent != "" || s.CodeSinceTry == 0 {
+	due: func(s *State, ev *Event, _ *CmdSeen, cfg *Config) (string, bool) {
+		if !cfg.FinishChecks || ev.Kind != KindStop || ev.Subagent != "" || s.CodeSinceTry == 0 {
 			return "", false
 		}
 		since := "since the last check"
@@ -32,7 +33,7 @@ var finishUnchecked = checkpointRule{
 		}
 		return fmt.Sprintf("the turn ended after %s of code %s", plural(s.CodeSinceTry, "edit"), since), true
 	},
-	tell:    func(_ *State, cfg *Config) bool { return cfg.FinishTell },
+	tell:    func(*State, *Config) bool { return false },
 	settled: func(s *State, c *Checkpoint) bool { return s.CodeSinceTry == 0 },
 }
 

@@ -10,7 +10,7 @@ import (
 // their lines in a nudge. A new rule is one file and one line here.
 var (
 	guards      = []*guardRule{&largeRead, &unchangedReread, &thirdAttempt, &repeatedCall, &broadSearch, &gitInternals, &machineChange}
-	checkpoints = []*checkpointRule{&failureLoop, &sameError, &sameFailure, &cycle, &emptySearch, &rerun, &exploring, &unverifiedEdits, &fixInTest, &uncheckedCommit, &reportedCommand, &unaskedPublish, &finishFailing, &finishUnchecked, &idleLoop}
+	checkpoints = []*checkpointRule{&failureLoop, &sameError, &sameFailure, &cycle, &emptySearch, &rerun, &exploring, &unverifiedEdits, &fixInTest, &uncheckedCommit, &reportedCommand, &finishFailing, &finishUnchecked, &idleLoop}
 )
 
 // A guardRule warns before a tool call that is likely to waste context or

@@ -24,9 +24,6 @@ type Shell struct {
 	// Destructive names a command that throws uncommitted work away (git
 	// reset --hard, git clean -f, rm -r …: destructive.go), "" otherwise.
 	Destructive string
-	// Publish says what the line sends beyond the machine (a push, a pull
-	// request, a comment: rule_publish.go), "" for nothing.
-	Publish string
 }
 
 // ClassifyShell classifies a shell command line. Extra check prefixes and
@@ -47,9 +44,6 @@ func ClassifyShell(cmd string, cfg *Config) Shell {
 		w := stripWrappers(sg.words)
 		if d := destructive(w); d != "" && out.Destructive == "" {
 			out.Destructive = d
-		}
-		if p := publishSeg(w); p != "" && out.Publish == "" {
-			out.Publish = p
 		}
 		c, changes, target, ranged := classifySegment(w, sg.redirs, cfg)
 		classes[i] = c

@@ -77,16 +77,6 @@ type State struct {
 	TaskEdits  int      `json:"task_edits,omitempty"`
 	TaskChecks int      `json:"task_checks,omitempty"`
 	PromptCmds []string `json:"prompt_cmds,omitempty"`
-	// PublishAsk is what the task's prompt asked to publish (the Ask bits
-	// of Event.PromptAsks; a short go-ahead keeps the task before's): what
-	// the unasked-publish rule judges a push or a pull request against.
-	PublishAsk int `json:"publish_ask,omitempty"`
-	// PublishSeen is what the session has asked for or done already (the
-	// Ask bits of every prompt's asks and every publish so far; never reset
-	// by a boundary): a push to a branch the session already pushes to, a
-	// pull request after the user asked for one tasks ago, is the session's
-	// routine, not news.
-	PublishSeen int `json:"publish_seen,omitempty"`
 	// Working: the foreground agent has made a call since the last prompt
 	// and its turn has not ended; a prompt then interrupts it, in a session
 	// whose host says when a turn ends (StopsSeen: one did before).

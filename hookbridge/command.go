@@ -39,8 +39,6 @@ func DescribeCommand(command string, cfg *engine.Config) Command {
 			fam = c.Norm // the command is its own family
 		}
 		c.Family = engine.Fingerprint("family", fam)
-	}
-	if c.Shell.Class == engine.ClassCheck || c.Shell.Class == engine.ClassRun {
 		c.Plain = engine.Fingerprint("plain", engine.PlainCommand(c.Norm))
 	}
 	if c.Shell.Class == engine.ClassRead {
@@ -60,7 +58,7 @@ func DescribeCommand(command string, cfg *engine.Config) Command {
 func (c Command) Apply(ev *engine.Event, cwd string) string {
 	ev.Class = c.Shell.Class
 	ev.Changes = c.Shell.Changes
-	ev.Destructive, ev.Publish = c.Shell.Destructive, c.Shell.Publish
+	ev.Destructive = c.Shell.Destructive
 	ev.Cmd, ev.CmdFP = c.Preview, c.FP
 	ev.FamilyFP, ev.PlainFP = c.Family, c.Plain
 	ev.SearchFP, ev.FilterFP = c.Search, c.Filter

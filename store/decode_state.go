@@ -119,10 +119,6 @@ func decodeStateFile(body []byte) (*engine.State, *journalPos, error) {
 			st.TaskEdits = d.int(v)
 		case `"task_checks"`:
 			st.TaskChecks = d.int(v)
-		case `"publish_ask"`:
-			st.PublishAsk = d.int(v)
-		case `"publish_seen"`:
-			st.PublishSeen = d.int(v)
 		case `"prompt_cmds"`:
 			d.each(v, func(x []byte) { st.PromptCmds = append(st.PromptCmds, d.str(x)) })
 		case `"working"`:

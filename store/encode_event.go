@@ -72,7 +72,6 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 		b = append(b, `,"changes":true`...)
 	}
 	b = appendStr(b, "destructive", e.Destructive, true)
-	b = appendStr(b, "publish", e.Publish, true)
 	if t := e.Tests; t != nil {
 		b = appendTestCounts(append(b, `,"tests":`...), t)
 	}
@@ -102,7 +101,6 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 		b = append(b, `,"no_snapshots":true`...)
 	}
 	b = appendList(b, "prompt_cmds", e.PromptCmds, appendQuoted)
-	b = appendInt(b, "prompt_asks", e.PromptAsks, true)
 	b = appendList(b, "ack", e.Ack, appendQuoted)
 	b = appendList(b, "rejected", e.Rejected, func(b []byte, r engine.Rejected) []byte {
 		b = append(b, `{"tool":`...)

@@ -43,8 +43,6 @@ func appendState(b []byte, s *engine.State, maps bool) []byte {
 	b = appendInt(b, "task_edits", s.TaskEdits, true)
 	b = appendInt(b, "task_checks", s.TaskChecks, true)
 	b = appendList(b, "prompt_cmds", s.PromptCmds, appendQuoted)
-	b = appendInt(b, "publish_ask", s.PublishAsk, true)
-	b = appendInt(b, "publish_seen", s.PublishSeen, true)
 	if s.Working {
 		b = append(b, `,"working":true`...)
 	}

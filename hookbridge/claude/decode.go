@@ -107,7 +107,6 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env, memo shellMemo) (*engi
 	case engine.KindPrompt: // fingerprints only: the text is never kept
 		ev.PromptFP = engine.PromptFingerprint(p.Str("prompt"))
 		ev.PromptCmds = engine.PromptCommands(p.Str("prompt"))
-		ev.PromptAsks = engine.PromptAsks(p.Str("prompt"))
 	case engine.KindBatch:
 		ev.Rejected = decodeRejected(p, env)
 	}

@@ -42,13 +42,13 @@ import (
 type recordKind uint8
 
 const (
-	recNone        recordKind = iota
-	recPrompt                 // UserPromptSubmit
-	recCompact                // PreCompact
-	recCalls                  // PreToolUse, one per tool_use block
-	recResults                // PostToolUse or PostToolUseFailure, one per tool_result block
-	recText                   // the main agent's text, no call: its turn may end here (Stop)
-	recGoesOn            // the turn ended, and the agent went on with no prompt: a Stop hook blocked, or a background task notified it
+	recNone    recordKind = iota
+	recPrompt             // UserPromptSubmit
+	recCompact            // PreCompact
+	recCalls              // PreToolUse, one per tool_use block
+	recResults            // PostToolUse or PostToolUseFailure, one per tool_result block
+	recText               // the main agent's text, no call: its turn may end here (Stop)
+	recGoesOn             // the turn ended, and the agent went on with no prompt: a Stop hook blocked, or a background task notified it
 )
 
 // record is what one line holds for the hooks, its values raw JSON.

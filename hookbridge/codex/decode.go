@@ -100,7 +100,6 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env, end *ended) (*engine.E
 	}
 	if ev.Kind == engine.KindPrompt {
 		ev.PromptCmds = engine.PromptCommands(p.Str("prompt")) // fingerprints only: the text is never kept
-		ev.PromptAsks = engine.PromptAsks(p.Str("prompt"))
 	}
 	return ev, nil
 }

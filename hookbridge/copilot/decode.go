@@ -88,7 +88,6 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 		} else {
 			ev.PromptFP = engine.PromptFingerprint(p.Str("prompt"))
 			ev.PromptCmds = engine.PromptCommands(p.Str("prompt")) // fingerprints only: the text is never kept
-			ev.PromptAsks = engine.PromptAsks(p.Str("prompt"))
 		}
 	case engine.KindNotify:
 		ev.Source = p.Str("notification_type")

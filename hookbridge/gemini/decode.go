@@ -50,7 +50,6 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 	case engine.KindPrompt:
 		ev.PromptFP = engine.PromptFingerprint(p.Str("prompt"))
 		ev.PromptCmds = engine.PromptCommands(p.Str("prompt")) // fingerprints only: the text is never kept
-		ev.PromptAsks = engine.PromptAsks(p.Str("prompt"))
 	}
 	return ev, nil
 }
