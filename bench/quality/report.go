@@ -135,6 +135,9 @@ func report(corpus string) error {
 		}
 		fmt.Fprintln(w)
 	}
+	if err := signalsSection(w); err != nil {
+		return err
+	}
 	fmt.Fprintln(w, "## Variants measured")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "The same corpus replayed with the checkpoints that are held back by default told to the agent")

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -95,4 +97,73 @@ func after(items []item, t time.Time) int {
 		}
 	}
 	return len(items)
+}
+
+const signalLabelsFile = "bench/quality/signal-labels.tsv"
+
+// signalsSection reports the signals judged blind (signal-labels.tsv): per
+// rule and labelling round, how many were worth a look.
+func signalsSection(w io.Writer) error {
+	f, err := os.Open(signalLabelsFile)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	type key struct {
+		rule, round string
+	}
+	n, worth := map[key]int{}, map[key]int{}
+	var keys []key
+	sc := bufio.NewScanner(f)
+	header := true
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if header {
+			header = false
+			continue
+		}
+		c := strings.Split(line, "\t")
+		if len(c) < 5 {
+			return fmt.Errorf("%s: a line with %d columns", signalLabelsFile, len(c))
+		}
+		k := key{c[2], c[3]}
+		if n[k] == 0 {
+			keys = append(keys, k)
+		}
+		n[k]++
+		if c[4] == "worth" {
+			worth[k]++
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].round != keys[j].round {
+			return keys[i].round < keys[j].round
+		}
+		return keys[i].rule < keys[j].rule
+	})
+	fmt.Fprintln(w, "## Signals judged blind")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Every firing of the detectors written for recall (or a random sample where they fired often) was")
+	fmt.Fprintln(w, "judged from its context by reviewers who had not read the rules (`go run ./bench/quality signals")
+	fmt.Fprintln(w, "CORPUS DIR`; `bench/quality/signal-labels.tsv`): a guard told to the agent is *worth* when it says")
+	fmt.Fprintln(w, "something true and useful then, a checkpoint shown in the pane when a user glancing at it would be")
+	fmt.Fprintln(w, "glad to see it. Round 1 judged the detectors as first written; round 2 what the fixes left.")
+	fmt.Fprintln(w, "docs/rules.md says which rules the figures kept, turned off or removed.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| round | rule | judged | worth a look | precision |")
+	fmt.Fprintln(w, "| ---: | --- | ---: | ---: | ---: |")
+	for _, k := range keys {
+		fmt.Fprintf(w, "| %s | `%s` | %d | %d | %s |\n", k.round, k.rule, n[k], worth[k], pct(worth[k], n[k]))
+	}
+	fmt.Fprintln(w)
+	return nil
 }

@@ -33,7 +33,6 @@ var momentSignals = map[string][]string{
 	"unverified-claim": {"finish-failing", "finish-unchecked"},
 	"wrong-fix":        {"fix-in-test"},
 	"spin":             {"idle-loop"},
-	"overreach":        {"unasked-publish"},
 	"risky-git":        {"edits-git-internals"},
 	"risky-env":        {"changes-machine"},
 }
