@@ -1,6 +1,7 @@
 package store
 
 import (
+	"strings"
 	"errors"
 	"fmt"
 	"io"
@@ -14,13 +15,41 @@ import (
 // state dir another user owns or that others can write.
 var ErrUnsafe = errors.New("unsafe state dir entry")
 
-// UnsafeError says which path was refused and why.
+// UnsafeError says which path was refused and why, and, for the state
+// dir itself, the command that fixes it.
 type UnsafeError struct {
 	Path string
 	Why  string
+	Fix  string // "" when the fix is to remove what was planted
 }
 
-func (e *UnsafeError) Error() string { return e.Path + " " + e.Why + ": refusing it" }
+func (e *UnsafeError) Error() string {
+	s := e.Path + " " + e.Why + ": refusing it"
+	if e.Fix != "" {
+		s += " (fix: " + e.Fix + ")"
+	}
+	return s
+}
+
+// RefusalFix is what to do about a refused state dir (err matches
+// ErrUnsafe), for a person: "" when err says nothing of it.
+func RefusalFix(err error) string {
+	var ue *UnsafeError
+	if errors.As(err, &ue) {
+		return ue.Fix
+	}
+	return ""
+}
+
+// shellWord quotes s for a POSIX shell where it needs it.
+func shellWord(s string) string {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("/._-+:@%,=", c)) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
+}
 
 // Is makes every UnsafeError match ErrUnsafe.
 func (e *UnsafeError) Is(target error) bool { return target == ErrUnsafe }

@@ -58,7 +58,7 @@ func acquire(path string, wait time.Duration, shared bool) (*Lock, error) {
 }
 
 // lockFile opens path with flag (a file created 0600) and locks it within
-// wait; the caller stats it. A file that cannot be opened is returned as
+// wait (no wait at all: one try); the caller stats it. A file that cannot be opened is returned as
 // the open's error (fs.ErrNotExist for a reader's missing file), wrapped.
 func lockFile(path string, wait time.Duration, shared bool, flag int) (*Lock, error) {
 	f, err := openRaw(path, flag, 0o600)
@@ -72,6 +72,10 @@ func lockFile(path string, wait time.Duration, shared bool, flag int) (*Lock, er
 	}
 	if ok {
 		return &Lock{f}, nil
+	}
+	if wait <= 0 { // a try only
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", path, ErrLockTimeout)
 	}
 	var (
 		mu        sync.Mutex
