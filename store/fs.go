@@ -1,12 +1,12 @@
 package store
 
 import (
-	"strings"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 )
 
 // ErrUnsafe is what every refusal of the state dir's trust checks matches
