@@ -34,11 +34,19 @@ func (e *UnsafeError) Error() string {
 // RefusalFix is what to do about a refused state dir (err matches
 // ErrUnsafe), for a person: "" when err says nothing of it.
 func RefusalFix(err error) string {
+	_, fix := Refusal(err)
+	return fix
+}
+
+// Refusal is a refused state dir's error in two parts: what was refused
+// and why ("/s is writable by group or others (drwxrwx---)"), and the fix
+// ("" when err says none).
+func Refusal(err error) (what, fix string) {
 	var ue *UnsafeError
 	if errors.As(err, &ue) {
-		return ue.Fix
+		return ue.Path + " " + ue.Why, ue.Fix
 	}
-	return ""
+	return err.Error(), ""
 }
 
 // shellWord quotes s for a POSIX shell where it needs it.

@@ -46,7 +46,8 @@ func (h Home) Append(recs ...[]byte) error {
 	if err := h.ready(); err != nil {
 		return err
 	}
-	lk, err := Acquire(h.JournalLock(), h.appendWait())
+	wait := h.appendWait()
+	lk, err := Acquire(h.JournalLock(), wait)
 	if err == nil {
 		_, _, err = h.appendLocked(recs)
 		lk.Unlock()
@@ -54,6 +55,9 @@ func (h Home) Append(recs ...[]byte) error {
 	if errors.Is(err, ErrLockTimeout) || errors.Is(err, errPendingAhead) {
 		if perr := h.appendPending("", recs); perr != nil {
 			return fmt.Errorf("%w (the journal: %w)", perr, err)
+		}
+		if wait > 0 && errors.Is(err, ErrLockTimeout) {
+			h.spellBlocked()
 		}
 		return nil
 	}

@@ -68,6 +68,8 @@ const (
 	foldMark   = ".fold-"
 	tmpExt     = ".tmp"
 	toldExt    = ".told"
+	// blockedName marks a spell in which a writer waited in vain.
+	blockedName = "blocked"
 	// foldMax and foldBytes bound one fold (a hook's share of a backlog).
 	foldMax   = 128
 	foldBytes = 8 << 20
@@ -90,24 +92,24 @@ func (h Home) journalWait() time.Duration {
 }
 
 // appendWait is how long an append waits for the journal lock: JournalWait,
-// or only a try while a record has waited in pending/ for longer than that
-// (the lock was held past a writer's whole wait: every call of a blocked
-// spell would otherwise pay it again). A free lock is taken at once either
-// way, and its taker folds the backlog. The usual case costs one Lstat.
+// or only a try once a writer of this spell has waited that long in vain
+// (it leaves pending/blocked, see spellBlocked): every call of a blocked
+// spell would otherwise pay the whole wait again. A free lock is taken at
+// once either way, and its taker folds the backlog and ends the spell.
+// One Lstat.
 func (h Home) appendWait() time.Duration {
-	wait := h.journalWait()
-	dir := h.PendingDir()
-	if _, err := os.Lstat(dir); err != nil {
-		return wait
+	if _, err := os.Lstat(filepath.Join(h.PendingDir(), blockedName)); err == nil {
+		return 0
 	}
-	ents, _ := os.ReadDir(dir)
-	before := time.Now().Add(-wait).UnixNano()
-	for _, e := range ents {
-		if n, ok := segmentSeq(e.Name()); ok && isSegment(e.Name()) && n < before {
-			return 0
-		}
+	return h.journalWait()
+}
+
+// spellBlocked notes, after a whole wait for the journal lock in vain,
+// that the lock is held past a writer's wait (appendWait).
+func (h Home) spellBlocked() {
+	if f, err := createNew(filepath.Join(h.PendingDir(), blockedName)); err == nil {
+		f.Close()
 	}
-	return wait
 }
 
 var segmentN atomic.Int64
@@ -349,7 +351,7 @@ func (h Home) doneFolds(segs []segment, more bool) {
 	for _, e := range ents {
 		name := e.Name()
 		switch {
-		case strings.HasSuffix(name, toldExt):
+		case strings.HasSuffix(name, toldExt), name == blockedName:
 			os.Remove(filepath.Join(dir, name))
 		case strings.HasSuffix(name, tmpExt):
 			if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleTmp {

@@ -308,3 +308,43 @@ func TestRecordPendingWhileLocked(t *testing.T) {
 	}
 	assertNoDrift(t, h, &cfg)
 }
+
+// BenchmarkRecordLockHeld is one record's time inside the process with the
+// journal lock free, held by another for a whole spell (records already
+// waiting: the lock is only tried), and at the first call of a spell (the
+// bounded wait, JournalWait, then the segment).
+func BenchmarkRecordLockHeld(b *testing.B) {
+	cfg := engine.DefaultConfig()
+	for _, mode := range []string{"free", "held-spell", "held-first"} {
+		b.Run(mode, func(b *testing.B) {
+			h := Home{Dir: b.TempDir(), LockWait: testLockWait}
+			if err := h.Ensure(); err != nil {
+				b.Fatal(err)
+			}
+			if mode != "free" {
+				lk, err := Acquire(h.JournalLock(), time.Minute)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer lk.Unlock()
+			}
+			if mode == "held-spell" { // a segment older than the wait
+				h.RecordCall(testEvent("s", 0), &cfg, nil)
+				time.Sleep(JournalWait)
+			}
+			i := 0
+			for b.Loop() {
+				if mode == "held-first" {
+					b.StopTimer()
+					os.RemoveAll(h.PendingDir())
+					b.StartTimer()
+				}
+				i++
+				r, err := h.RecordCall(testEvent("s", i), &cfg, nil)
+				if err != nil || r.Pending != (mode != "free") {
+					b.Fatalf("%+v %v", r, err)
+				}
+			}
+		})
+	}
+}

@@ -145,7 +145,8 @@ func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []
 		wrote bool
 		pos   *journalPos
 	)
-	jl, err := Acquire(h.JournalLock(), h.appendWait())
+	wait := h.appendWait()
+	jl, err := Acquire(h.JournalLock(), wait)
 	if err == nil {
 		at, wrote, err = h.appendLocked([][]byte{rec})
 		jl.Unlock()
@@ -160,6 +161,9 @@ func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []
 		if perr := h.appendPending(id, [][]byte{rec}); perr != nil {
 			err = fmt.Errorf("%w (the journal: %w)", perr, err)
 		} else {
+			if wait > 0 && errors.Is(err, ErrLockTimeout) {
+				h.spellBlocked()
+			}
 			err, wrote, pending = nil, true, true
 		}
 	}
