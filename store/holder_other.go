@@ -4,4 +4,4 @@ package store
 
 // lockHolder names the process holding a flock on path where the system
 // says (Linux's /proc/locks); elsewhere it cannot tell.
-func lockHolder(string) string { return "" }
+func lockHolder(string) ([]int, string) { return nil, "" }

@@ -94,10 +94,12 @@ type Recording struct {
 	Missing bool
 	// Pending is what waits in pending/ for the journal lock (pending.go);
 	// LockHeld says the lock was held by someone as it was read, and
-	// Holder names who, where the system says ("pid 123 (flock -x …)").
-	Pending  Pending
-	LockHeld bool
-	Holder   string
+	// Holder names who, where the system says ("pid 123 (flock -x …)"),
+	// and HolderPIDs are their pids.
+	Pending    Pending
+	LockHeld   bool
+	Holder     string
+	HolderPIDs []int
 	// Refused is the state dir's refusal (it fails its trust checks, see
 	// Home.Check): the hook records nothing at all until RefusedFix is
 	// done.
@@ -142,8 +144,8 @@ func (r Recording) Headline(at func(time.Time) string) string {
 		if r.Holder != "" {
 			who = r.Holder
 		}
-		return fmt.Sprintf("recording blocked: %s holds %s, so %d call%s wait in %s since %s (none lost)",
-			who, filepath.Join(r.Dir, "journal.lock"), r.Pending.Segments, plural(r.Pending.Segments), filepath.Join(r.Dir, PendingName), at(r.Pending.Oldest))
+		return fmt.Sprintf("recording blocked: %d call%s wait in %s/ since %s (none lost): journal.lock is held by %s",
+			r.Pending.Segments, plural(r.Pending.Segments), PendingName, at(r.Pending.Oldest), who)
 	case r.NotRecorded > 0:
 		s := fmt.Sprintf("recording failed: %d call%s not recorded since %s: %s", r.NotRecorded, plural(r.NotRecorded), at(r.First), r.Reason)
 		if r.Recovered {
@@ -168,9 +170,14 @@ func (r Recording) Fix() string {
 		return "run `cully doctor`"
 	case r.Blocked():
 		how := "end the process holding " + shellWord(filepath.Join(r.Dir, "journal.lock")) + " (`fuser -v` names it)"
-		if rest, ok := strings.CutPrefix(r.Holder, "pid "); ok {
-			pid, _, _ := strings.Cut(rest, " ")
-			how = "end it (kill " + pid + ")"
+		var pids []string
+		for _, p := range r.HolderPIDs {
+			pids = append(pids, strconv.Itoa(p))
+		}
+		if len(pids) == 1 {
+			how = "end it (kill " + pids[0] + ")"
+		} else if len(pids) > 1 {
+			how = "end them (kill " + strings.Join(pids, " ") + ")"
 		}
 		return how + ": the next call folds the waiting calls into the journal"
 	}
@@ -311,7 +318,8 @@ func (h Home) ReadRecording() (Recording, error) {
 	r.FreeKnown = r.Free >= 0
 	if r.Pending = h.PendingRecords(); r.Pending.Segments > 0 {
 		if lk, err := Acquire(h.JournalLock(), 0); errors.Is(err, ErrLockTimeout) {
-			r.LockHeld, r.Holder = true, lockHolder(h.JournalLock())
+			r.LockHeld = true
+			r.HolderPIDs, r.Holder = lockHolder(h.JournalLock())
 		} else if err == nil {
 			lk.Unlock()
 		}
@@ -333,7 +341,7 @@ func (h Home) ReadRecording() (Recording, error) {
 		return r, err
 	}
 	c.Dir, c.Free, c.FreeKnown = r.Dir, r.Free, r.FreeKnown
-	c.Pending, c.LockHeld, c.Holder = r.Pending, r.LockHeld, r.Holder
+	c.Pending, c.LockHeld, c.Holder, c.HolderPIDs = r.Pending, r.LockHeld, r.Holder, r.HolderPIDs
 	if c.NotRecorded > 0 {
 		c.Recovered = h.journalMark() != c.mark
 	}
