@@ -426,11 +426,13 @@ func (h Home) PendingRecords() Pending {
 	return p
 }
 
-// NoticeDue reports whether session has not yet been told that its
-// records wait in pending/ (hookrun tells it once, then NoticeGiven).
+// NoticeDue reports whether session is to be told that its records wait
+// in pending/ (hookrun tells it once, then NoticeGiven): not yet told, and
+// the journal lock held now by something other than cully's own writers
+// (where the system says, on Linux; elsewhere any wait in vain is told).
 func (h Home) NoticeDue(session string) bool {
 	_, err := os.Lstat(filepath.Join(h.PendingDir(), SafeName(session)+toldExt))
-	return errors.Is(err, fs.ErrNotExist)
+	return errors.Is(err, fs.ErrNotExist) && heldByOther(h.JournalLock())
 }
 
 // NoticeGiven notes that session was told; the note goes with the folder

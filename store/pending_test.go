@@ -303,8 +303,20 @@ func TestRecordPendingWhileLocked(t *testing.T) {
 	if rec, _ := h.ReadRecording(); rec.Blocked() {
 		t.Errorf("still blocked: %+v", rec)
 	}
+	if h.NoticeDue("s") {
+		t.Error("told of a lock nobody holds")
+	}
+	release = holdLock(t, h)
+	defer release()
+	if r, err := h.RecordCall(testEvent("s", 2), &cfg, nil); err != nil || !r.Pending {
+		t.Fatalf("%+v %v", r, err)
+	}
 	if !h.NoticeDue("s") {
 		t.Error("a later block is told again")
+	}
+	release()
+	if _, err := h.Record(testEvent("s", 3), &cfg); err != nil {
+		t.Fatal(err)
 	}
 	assertNoDrift(t, h, &cfg)
 }
