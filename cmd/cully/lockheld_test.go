@@ -124,7 +124,8 @@ func TestJournalLockHeldLosesNothing(t *testing.T) {
 		Recording recordingReport `json:"recording"`
 	}
 	r = cully(t, env, nil, "status", "--session", "a", "--json")
-	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || rep.Recording.State != "failing" || !strings.Contains(rep.Recording.Message, "recording blocked") {
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || rep.Recording.State != "failing" || !strings.Contains(rep.Recording.Message, "recording blocked") ||
+		rep.Recording.Waiting != 10 || pid != 0 && !strings.Contains(rep.Recording.Holder, "flock -x") {
 		t.Errorf("status --json: %v %+v", err, rep.Recording)
 	}
 	if r := cully(t, env, nil, "doctor"); r.code == 0 || !strings.Contains(r.stdout, "FAIL  recording blocked: ") {
@@ -165,7 +166,8 @@ func TestJournalLockHeldLosesNothing(t *testing.T) {
 		}
 	}
 	r = cully(t, env, nil, "status", "--session", "a", "--json")
-	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || rep.Recording.State != "ok" {
+	rep.Recording = recordingReport{}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || rep.Recording.State != "ok" || rep.Recording.Waiting != 0 || rep.Recording.Holder != "" {
 		t.Errorf("status once the lock is free: %v %+v", err, rep.Recording)
 	}
 	r = cully(t, env, nil, "status", "--session", "b")

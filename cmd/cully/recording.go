@@ -28,7 +28,13 @@ type recordingReport struct {
 	Message     string     `json:"message,omitempty"` // the line `cully status` prints
 	Fix         string     `json:"fix,omitempty"`
 	FreeBytes   *int64     `json:"free_bytes"` // space left on the state dir's disk; null when unknown
-	Error       string     `json:"error,omitempty"`
+	// Waiting is how many calls wait in pending/ for the journal lock
+	// (store/pending.go); Holder who holds it, when they block recording.
+	Waiting int    `json:"waiting"`
+	Holder  string `json:"holder,omitempty"`
+	// Refused: the state dir fails its trust checks; nothing is recorded.
+	Refused bool   `json:"refused,omitempty"`
+	Error   string `json:"error,omitempty"`
 	// cleared: this report is being shown to a person and recording works
 	// again, so the count was reset (text only; see seenRecording).
 	cleared bool
@@ -38,7 +44,11 @@ type recordingReport struct {
 // what was read, for clearing it once shown.
 func buildRecordingReport(h store.Home) (recordingReport, store.Recording) {
 	r, err := h.ReadRecording()
-	rep := recordingReport{State: "ok", NotRecorded: r.NotRecorded, Kind: r.Kind, Reason: r.Reason}
+	rep := recordingReport{State: "ok", NotRecorded: r.NotRecorded, Kind: r.Kind, Reason: r.Reason,
+		Waiting: r.Pending.Segments, Refused: r.Refused != ""}
+	if r.Blocked() {
+		rep.Holder = r.Holder
+	}
 	if r.FreeKnown {
 		free := r.Free
 		rep.FreeBytes = &free
