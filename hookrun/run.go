@@ -383,7 +383,8 @@ func logCall(h store.Home, op string, err error, ev *engine.Event) {
 // in the record so nothing the agent did is lost.
 //
 // A record that did not reach the journal (store.NotRecordedError: a full
-// disk, a state dir gone read-only, a lock held too long) is also said on
+// disk, a state dir gone read-only, a session's lock held too long; a held
+// journal lock loses nothing, see store/pending.go) is also said on
 // stderr, one line, whether or not errors.log took it: the disk that
 // refused the journal usually refuses errors.log too, and the store's
 // failure counter is for the next `cully status`, not for now. stdout

@@ -11,9 +11,11 @@ import (
 // ErrLockTimeout is returned when a lock could not be had before its deadline.
 var ErrLockTimeout = errors.New("lock not acquired before the deadline")
 
-// DefaultLockWait is how long a writer waits for a lock. A hook call holds
-// its locks for well under a millisecond, so waiting longer than this means
-// something is wrong; the hook then records the error and lets the agent go.
+// DefaultLockWait is how long a writer waits for a session's lock. A hook
+// call holds its locks for well under a millisecond, so waiting longer than
+// this means something is wrong; the hook then records the error and lets
+// the agent go. The journal lock is waited on JournalWait at most, then the
+// record goes to pending/ (pending.go).
 const DefaultLockWait = 2 * time.Second
 
 // Lock is a held file lock.

@@ -197,7 +197,7 @@ func (r Recording) Fix() string {
 	case RecReadOnly:
 		return r.Dir + " is on a read-only file system: remount it writable, or point CULLY_HOME elsewhere"
 	case RecLocked:
-		return "look for a stuck cully process; CULLY_LOCK_TIMEOUT sets how long to wait"
+		return "look for a process holding a file of " + filepath.Join(r.Dir, "sessions") + " (`fuser -v` names it) or a stuck cully process; CULLY_LOCK_TIMEOUT sets how long to wait"
 	case RecRefused:
 		return "remove what was planted in " + r.Dir + ": cully writes only regular files of its own there (`cully doctor` says which)"
 	}
@@ -514,7 +514,7 @@ func explain(dir string, err error) (kind, reason string) {
 		return kind, pe.Err.Error() + " (" + pe.Op + " " + what + ")"
 	}
 	if kind == RecLocked {
-		return kind, "another cully process held the lock past the deadline"
+		return kind, "another process held a session's lock past the deadline"
 	}
 	msg, _, _ := strings.Cut(err.Error(), "\n")
 	return kind, msg
