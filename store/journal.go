@@ -47,7 +47,7 @@ func (h Home) Append(recs ...[]byte) error {
 		return err
 	}
 	wait := h.appendWait()
-	lk, err := Acquire(h.JournalLock(), wait)
+	lk, err := AcquirePolling(h.JournalLock(), wait)
 	if err == nil {
 		_, _, err = h.appendLocked(recs)
 		lk.Unlock()
@@ -442,7 +442,7 @@ func (p *journalPos) in(f *sysFile) bool {
 func (h Home) scanJournal(from *journalPos, locked, pending bool, limit int64, st *ReadStats, fn func(line []byte) error) (*journalPos, int, error) {
 	held := false
 	if locked {
-		lk, err := Acquire(h.JournalLock(), h.journalWait())
+		lk, err := AcquirePolling(h.JournalLock(), h.journalWait())
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return from, 0, nil // no state dir yet: no journal

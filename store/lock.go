@@ -44,6 +44,24 @@ func AcquireShared(path string, wait time.Duration) (*Lock, error) {
 	return acquire(path, wait, true)
 }
 
+// AcquirePolling is Acquire for a short wait: it tries the lock again every
+// millisecond until wait has passed, instead of blocking in the kernel. A
+// blocked waiter that gives up leaves its flock call pending, and takes the
+// lock for a moment when the holder releases it: harmless in a hook, which
+// exits, but in a long-lived process (the panel, a test) it makes the next
+// try fail. The journal lock is taken this way (JournalWait): no waiter is
+// ever left behind it.
+func AcquirePolling(path string, wait time.Duration) (*Lock, error) {
+	deadline := time.Now().Add(wait)
+	for {
+		l, err := acquire(path, 0, false)
+		if !errors.Is(err, ErrLockTimeout) || !time.Now().Before(deadline) {
+			return l, err
+		}
+		time.Sleep(min(time.Millisecond, time.Until(deadline)))
+	}
+}
+
 // acquire opens the lock file (created if missing), locks it, and only
 // then stats it: the stat refuses anything but a regular file (flock on a
 // FIFO's descriptor neither blocks nor harms).

@@ -149,6 +149,12 @@ func (h Home) appendPending(session string, recs [][]byte) error {
 			os.Remove(tmp)
 			return fmt.Errorf("pending record: %w", err)
 		}
+		if h.Durable { // the rename too, where the system can sync a folder
+			if d, err := os.Open(dir); err == nil {
+				_ = d.Sync()
+				d.Close()
+			}
+		}
 		return nil
 	}
 	return fmt.Errorf("pending record: %w", err)

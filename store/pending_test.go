@@ -268,7 +268,7 @@ func TestUnrenamedSegmentIgnored(t *testing.T) {
 // than that, a try only.
 func TestRecordPendingWhileLocked(t *testing.T) {
 	cfg := engine.DefaultConfig()
-	h := Home{Dir: t.TempDir(), LockWait: testLockWait}
+	h := Home{Dir: t.TempDir(), LockWait: testLockWait, Durable: true}
 	if err := h.Ensure(); err != nil {
 		t.Fatal(err)
 	}

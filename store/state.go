@@ -146,7 +146,7 @@ func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []
 		pos   *journalPos
 	)
 	wait := h.appendWait()
-	jl, err := Acquire(h.JournalLock(), wait)
+	jl, err := AcquirePolling(h.JournalLock(), wait)
 	if err == nil {
 		at, wrote, err = h.appendLocked([][]byte{rec})
 		jl.Unlock()
