@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -70,6 +71,22 @@ func (e Env) Home() (store.Home, error) {
 	}
 	h.Durable = e.Getenv("CULLY_DURABLE") == "1"
 	return h, nil
+}
+
+// NoticeDir is the private folder where the hook notes which sessions it
+// told that the state dir is refused (store.RefusedNoticeDue): the refused
+// dir itself takes no write. $XDG_RUNTIME_DIR/cully when that is set,
+// else cully-<uid> in the temporary directory ($TMPDIR, else the
+// system's).
+func (e Env) NoticeDir() string {
+	if d := e.Getenv("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "cully")
+	}
+	tmp := e.Getenv("TMPDIR")
+	if tmp == "" || !filepath.IsAbs(tmp) {
+		tmp = os.TempDir()
+	}
+	return filepath.Join(tmp, "cully-"+strconv.Itoa(os.Getuid()))
 }
 
 // Now reads the clock: CULLY_NOW (RFC 3339) when set, for tests, demos and

@@ -193,9 +193,18 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 			}
 		}
 	}
-	sigs, err := h.RecordWith(ev, &cfg, complete)
+	rec, err := h.RecordCall(ev, &cfg, complete)
 	if err != nil {
+		var lost *store.NotRecordedError
+		if errors.Is(err, store.ErrUnsafe) && !errors.As(err, &lost) {
+			return refusedAnswer(agent, ev, err, e.NoticeDir()), ev, err
+		}
 		return nil, ev, err
+	}
+	sigs := rec.Signals
+	notice := ""
+	if rec.Pending && h.NoticeDue(ev.Session) {
+		notice = blockedNotice(h)
 	}
 	a.mark(h, ev, sigs, project)
 	a.startSnapshot(h, ev, sigs, project, &cfg)
@@ -215,7 +224,41 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 		// A host that cannot refuse a call is told why it should stop.
 		return agent.Encode(ev.Hook, strings.TrimSpace(reason+"\n"+engine.Nudge(sigs))), ev, nil
 	}
-	return agent.Encode(ev.Hook, engine.Nudge(sigs)), ev, nil
+	out := agent.Encode(ev.Hook, strings.TrimSpace(engine.Nudge(sigs)+"\n\n"+notice))
+	if notice != "" && len(out) > 0 {
+		h.NoticeGiven(ev.Session) // said: once a session, until the backlog is folded
+	}
+	return out, ev, nil
+}
+
+// blockedNotice tells the agent, once a session, that its calls wait in
+// pending/ because someone holds the journal lock (store/pending.go):
+// nothing is lost, but the panel and status fall behind until the holder
+// ends, and the user is the one to end it.
+func blockedNotice(h store.Home) string {
+	return "cully: recording is blocked: another process holds " + h.JournalLock() +
+		" (a `flock` left running?), so this session's calls wait in " + h.PendingDir() +
+		" (none lost). Tell the user; `cully doctor` names the process to end."
+}
+
+// refusedAnswer tells the agent, once a session (noted in dir, outside the
+// refused state dir), that cully records nothing because its state dir
+// fails the trust checks, and the fix; nil once told, or when this event's
+// answer carries no text (the next one that does tells it).
+func refusedAnswer(agent hookbridge.Agent, ev *engine.Event, err error, dir string) []byte {
+	if !store.RefusedNoticeDue(dir, ev.Session) {
+		return nil
+	}
+	what, fix := store.Refusal(err)
+	text := "cully: recording is off for this session: its state dir is refused (" + what + ")."
+	if fix != "" {
+		text += " Tell the user; the fix: " + fix
+	}
+	out := agent.Encode(ev.Hook, text)
+	if len(out) > 0 {
+		store.RefusedNoticeGiven(dir, ev.Session)
+	}
+	return out
 }
 
 // stdinWait bounds how long the hook waits for more of its payload: a host
@@ -340,7 +383,8 @@ func logCall(h store.Home, op string, err error, ev *engine.Event) {
 // in the record so nothing the agent did is lost.
 //
 // A record that did not reach the journal (store.NotRecordedError: a full
-// disk, a state dir gone read-only, a lock held too long) is also said on
+// disk, a state dir gone read-only, a session's lock held too long; a held
+// journal lock loses nothing, see store/pending.go) is also said on
 // stderr, one line, whether or not errors.log took it: the disk that
 // refused the journal usually refuses errors.log too, and the store's
 // failure counter is for the next `cully status`, not for now. stdout

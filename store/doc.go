@@ -11,6 +11,12 @@
 //     taken with a deadline (DefaultLockWait, or CULLY_LOCK_TIMEOUT): on a
 //     sidecar ".lock" file that is never deleted (the journal's), or on the
 //     file itself where it is only ever written in place (a session's state).
+//     The journal lock is one any process of the user can hold, so it is
+//     waited on at most JournalWait (50 ms); a writer that cannot have it
+//     writes its record whole to pending/, and the next writer that gets
+//     the lock folds it into the journal, exactly once and in order;
+//     readers read pending/ after the journal and never wait on the lock
+//     longer than a writer does (pending.go).
 //   - The journal is append-only JSON Lines; a reader never hands on half a
 //     line, skips and counts corrupt lines, and tolerates a torn last line.
 //     A torn line is closed with an ASCII record separator before the next

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 )
 
 // ErrUnsafe is what every refusal of the state dir's trust checks matches
@@ -14,13 +15,49 @@ import (
 // state dir another user owns or that others can write.
 var ErrUnsafe = errors.New("unsafe state dir entry")
 
-// UnsafeError says which path was refused and why.
+// UnsafeError says which path was refused and why, and, for the state
+// dir itself, the command that fixes it.
 type UnsafeError struct {
 	Path string
 	Why  string
+	Fix  string // "" when the fix is to remove what was planted
 }
 
-func (e *UnsafeError) Error() string { return e.Path + " " + e.Why + ": refusing it" }
+func (e *UnsafeError) Error() string {
+	s := e.Path + " " + e.Why + ": refusing it"
+	if e.Fix != "" {
+		s += " (fix: " + e.Fix + ")"
+	}
+	return s
+}
+
+// RefusalFix is what to do about a refused state dir (err matches
+// ErrUnsafe), for a person: "" when err says nothing of it.
+func RefusalFix(err error) string {
+	_, fix := Refusal(err)
+	return fix
+}
+
+// Refusal is a refused state dir's error in two parts: what was refused
+// and why ("/s is writable by group or others (drwxrwx---)"), and the fix
+// ("" when err says none).
+func Refusal(err error) (what, fix string) {
+	var ue *UnsafeError
+	if errors.As(err, &ue) {
+		return ue.Path + " " + ue.Why, ue.Fix
+	}
+	return err.Error(), ""
+}
+
+// shellWord quotes s for a POSIX shell where it needs it.
+func shellWord(s string) string {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("/._-+:@%,=", c)) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
+}
 
 // Is makes every UnsafeError match ErrUnsafe.
 func (e *UnsafeError) Is(target error) bool { return target == ErrUnsafe }

@@ -242,16 +242,17 @@ var euid = os.Geteuid()
 // and FIFOs in it; a state dir another user owns can be changed under us.
 func checkDir(path string, fi fs.FileInfo) error {
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		return unsafeErr(path, "is a symlink")
+		return &UnsafeError{Path: path, Why: "is a symlink", Fix: "make " + shellWord(path) + " a real directory of yours (mkdir -m 700), or point CULLY_HOME elsewhere"}
 	}
 	if !fi.IsDir() {
 		return &fs.PathError{Op: "use state dir", Path: path, Err: syscall.ENOTDIR}
 	}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != euid {
-		return unsafeErr(path, "is owned by uid "+strconv.Itoa(int(st.Uid))+", not by you (uid "+strconv.Itoa(euid)+")")
+		return &UnsafeError{Path: path, Why: "is owned by uid " + strconv.Itoa(int(st.Uid)) + ", not by you (uid " + strconv.Itoa(euid) + ")",
+			Fix: "point CULLY_HOME at a directory of your own"}
 	}
 	if p := fi.Mode().Perm(); p&0o022 != 0 {
-		return unsafeErr(path, "is writable by group or others ("+p.String()+"; chmod 700 it)")
+		return &UnsafeError{Path: path, Why: "is writable by group or others (" + p.String() + ")", Fix: "chmod 700 " + shellWord(path)}
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,42 +40,55 @@ const tornCloser = "\x1e\n"
 // lock. A torn last line is closed first (see tornCloser), so it never
 // swallows the next record. When the journal would pass the rotation size
 // it is renamed to journal-NNNNNN.jsonl first: rotation never drops a line.
+// When the lock cannot be had within JournalWait, or older records wait in
+// pending/, the records go to pending/ (see pending.go).
 func (h Home) Append(recs ...[]byte) error {
 	if err := h.ready(); err != nil {
 		return err
 	}
-	lk, err := Acquire(h.JournalLock(), h.wait())
-	if err != nil {
-		return err
+	wait := h.appendWait()
+	lk, err := AcquirePolling(h.JournalLock(), wait)
+	if err == nil {
+		_, _, err = h.appendLocked(recs)
+		lk.Unlock()
 	}
-	defer lk.Unlock()
-	_, _, err = h.appendLocked(recs)
+	if errors.Is(err, ErrLockTimeout) || errors.Is(err, errPendingAhead) {
+		if perr := h.appendPending("", recs); perr != nil {
+			return fmt.Errorf("%w (the journal: %w)", perr, err)
+		}
+		if wait > 0 && errors.Is(err, ErrLockTimeout) {
+			h.spellBlocked()
+		}
+		return nil
+	}
 	return err
 }
 
-// appendLocked appends under the journal lock. It returns the offset in the
-// live journal where the first record starts, and whether a write was
-// attempted (after a failed write part of it may be on disk).
+// appendLocked appends under the journal lock, after the segments waiting
+// in pending/ (see pending.go). It returns the offset in the live journal
+// where the first of recs starts, and whether a write was attempted (after
+// a failed write part of it may be on disk). With errPendingAhead it wrote
+// segments but not recs, which must not pass the segments still waiting.
 func (h Home) appendLocked(recs [][]byte) (int64, bool, error) {
-	n := len(tornCloser)
-	for _, r := range recs {
-		n += len(r) + 1
-	}
-	out := append(make([]byte, 0, n), tornCloser...)
-	for _, r := range recs {
-		out = append(out, bytes.TrimRight(r, "\n")...)
-		out = append(out, '\n')
-	}
 	f, err := openFile(h.Journal(), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return 0, false, fmt.Errorf("open journal: %w", err)
 	}
-	size := f.size
+	segs, more := h.takePending(f)
+	n := len(tornCloser)
+	for _, s := range segs {
+		n += len(s.data)
+	}
+	if !more {
+		for _, r := range recs {
+			n += len(r) + 1
+		}
+	}
 	max := h.RotateBytes
 	if max <= 0 {
 		max = DefaultRotateBytes
 	}
-	if size > 0 && size+int64(len(out)) > max {
+	if f.size > 0 && f.size+int64(n) > max {
 		f.Close()
 		if err := h.rotate(); err != nil {
 			return 0, false, err
@@ -82,9 +96,9 @@ func (h Home) appendLocked(recs [][]byte) (int64, bool, error) {
 		if f, err = openFile(h.Journal(), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600); err != nil {
 			return 0, false, fmt.Errorf("open journal: %w", err)
 		}
-		size = f.size
 	}
 	defer f.Close()
+	size := f.size
 	skip := len(tornCloser)
 	if size > 0 {
 		var last [1]byte
@@ -93,16 +107,34 @@ func (h Home) appendLocked(recs [][]byte) (int64, bool, error) {
 		}
 	}
 	at := size + int64(len(tornCloser)-skip)
+	if done := h.markFolds(segs, at); done < len(segs) {
+		segs, more = segs[:done], true
+	}
+	if more && len(segs) == 0 {
+		return at, false, errPendingAhead
+	}
+	out := append(make([]byte, 0, n), tornCloser[skip:]...)
+	for _, s := range segs {
+		out = append(out, s.data...)
+	}
+	at += int64(len(out) - (len(tornCloser) - skip))
+	if !more {
+		out = joinLines(out, recs)
+	}
 	if failAppend != nil {
 		return at, true, fmt.Errorf("append journal: %w", failAppend)
 	}
-	if _, err := f.Write(out[skip:]); err != nil {
+	if _, err := f.Write(out); err != nil {
 		return at, true, fmt.Errorf("append journal: %w", err)
 	}
 	if h.Durable {
 		if err := f.Sync(); err != nil {
 			return at, true, fmt.Errorf("sync journal: %w", err)
 		}
+	}
+	h.doneFolds(segs, more)
+	if more {
+		return at, true, errPendingAhead
 	}
 	return at, true, nil
 }
@@ -303,7 +335,7 @@ func (h Home) ReadAll(fn func(ev *engine.Event) error) (ReadStats, error) {
 		}
 		return st, err
 	}
-	_, err := h.scanJournal(nil, false, 0, &st, func(line []byte) error {
+	_, _, err := h.scanJournal(nil, false, true, 0, &st, func(line []byte) error {
 		ev, ok := parseRecord(line)
 		if !ok {
 			st.Corrupt++
@@ -392,40 +424,58 @@ func (p *journalPos) in(f *sysFile) bool {
 }
 
 // scanJournal hands fn every complete line of the journal after the line
-// from names (from its very start when from is nil), oldest first, and
-// returns the position of the last complete line it read (from itself when
-// there was none). With locked it holds the journal lock throughout, so
-// nothing is appended meanwhile and a torn last line is a dead writer's;
-// otherwise it holds the lock only to list the rotated files and open the
-// live journal, so the files it reads are one consistent set even if the
-// journal rotates while it reads. Rotated files never change, and the
-// live journal it holds open is the one that gets renamed. With limit
-// above zero it reads nothing, and returns errTooFar, when more than limit
-// bytes follow from.
-func (h Home) scanJournal(from *journalPos, locked bool, limit int64, st *ReadStats, fn func(line []byte) error) (*journalPos, error) {
-	lk, err := Acquire(h.JournalLock(), h.wait())
-	if errors.Is(err, fs.ErrNotExist) {
-		return from, nil // no state dir yet: no journal
-	}
-	if err != nil {
-		return from, err
-	}
+// from names (from its very start when from is nil), oldest first, then,
+// with pending, the lines of the segments waiting in pending/ (see
+// pending.go); it returns the position of the last complete journal line
+// it read (from itself when there was none) and how many pending lines it
+// handed on. With locked it holds the journal lock throughout, when it can
+// have it within JournalWait, so nothing is appended meanwhile and a torn
+// last line is a dead writer's; without the lock it reads the files as
+// they are (the lock is a flock any process of the user can hold, and a
+// reader never waits on it longer than a writer does). The files it reads
+// are one consistent set even if the journal rotates meanwhile: the
+// rotated files are listed again once the live journal is open, and the
+// set is taken again if a rotation came between. Rotated files never
+// change, and the live journal it holds open is the one that gets renamed.
+// With limit above zero it reads nothing, and returns errTooFar, when more
+// than limit bytes follow from.
+func (h Home) scanJournal(from *journalPos, locked, pending bool, limit int64, st *ReadStats, fn func(line []byte) error) (*journalPos, int, error) {
+	held := false
 	if locked {
-		defer lk.Unlock()
+		lk, err := AcquirePolling(h.JournalLock(), h.journalWait())
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return from, 0, nil // no state dir yet: no journal
+		case err == nil:
+			held = true
+			defer lk.Unlock()
+		case !errors.Is(err, ErrLockTimeout):
+			return from, 0, err
+		}
 	}
-	rotated, err := h.rotated()
-	var live *sysFile
-	if err == nil {
+	var (
+		rotated []string
+		live    *sysFile
+		err     error
+	)
+	for try := 0; ; try++ {
+		if rotated, err = h.rotated(); err != nil {
+			return from, 0, err
+		}
 		live, err = openFile(h.Journal(), os.O_RDONLY, 0)
 		if errors.Is(err, fs.ErrNotExist) {
 			live, err = nil, nil
 		}
-	}
-	if !locked {
-		lk.Unlock()
-	}
-	if err != nil {
-		return from, err
+		if err != nil {
+			return from, 0, err
+		}
+		if held || try == 8 {
+			break
+		}
+		if again, err := h.rotated(); err == nil && slices.Equal(again, rotated) {
+			break
+		}
+		live.Close()
 	}
 	defer live.Close()
 
@@ -445,7 +495,7 @@ func (h Home) scanJournal(from *journalPos, locked bool, limit int64, st *ReadSt
 			}
 		}
 		if first < 0 {
-			return from, errPosLost
+			return from, 0, errPosLost
 		}
 	}
 	if limit > 0 {
@@ -459,7 +509,7 @@ func (h Home) scanJournal(from *journalPos, locked bool, limit int64, st *ReadSt
 			rest += live.size
 		}
 		if rest-offset > limit {
-			return from, fmt.Errorf("%w: %d bytes follow the state's position", errTooFar, rest-offset)
+			return from, 0, fmt.Errorf("%w: %d bytes follow the state's position", errTooFar, rest-offset)
 		}
 	}
 	last := from
@@ -469,7 +519,7 @@ func (h Home) scanJournal(from *journalPos, locked bool, limit int64, st *ReadSt
 			if f, err = openFile(rotated[i], os.O_RDONLY, 0); errors.Is(err, fs.ErrNotExist) {
 				continue // deleted since it was listed
 			} else if err != nil {
-				return last, err
+				return last, 0, err
 			}
 		}
 		if f == nil {
@@ -490,11 +540,15 @@ func (h Home) scanJournal(from *journalPos, locked bool, limit int64, st *ReadSt
 			f.Close()
 		}
 		if err != nil {
-			return last, err
+			return last, 0, err
 		}
 		offset = 0
 	}
-	return last, nil
+	if !pending {
+		return last, 0, nil
+	}
+	n, err := h.readPending(st, fn)
+	return last, n, err
 }
 
 // journalBytes is the total size of the journal files.

@@ -11,9 +11,11 @@ import (
 // ErrLockTimeout is returned when a lock could not be had before its deadline.
 var ErrLockTimeout = errors.New("lock not acquired before the deadline")
 
-// DefaultLockWait is how long a writer waits for a lock. A hook call holds
-// its locks for well under a millisecond, so waiting longer than this means
-// something is wrong; the hook then records the error and lets the agent go.
+// DefaultLockWait is how long a writer waits for a session's lock. A hook
+// call holds its locks for well under a millisecond, so waiting longer than
+// this means something is wrong; the hook then records the error and lets
+// the agent go. The journal lock is waited on JournalWait at most, then the
+// record goes to pending/ (pending.go).
 const DefaultLockWait = 2 * time.Second
 
 // Lock is a held file lock.
@@ -42,6 +44,24 @@ func AcquireShared(path string, wait time.Duration) (*Lock, error) {
 	return acquire(path, wait, true)
 }
 
+// AcquirePolling is Acquire for a short wait: it tries the lock again every
+// millisecond until wait has passed, instead of blocking in the kernel. A
+// blocked waiter that gives up leaves its flock call pending, and takes the
+// lock for a moment when the holder releases it: harmless in a hook, which
+// exits, but in a long-lived process (the panel, a test) it makes the next
+// try fail. The journal lock is taken this way (JournalWait): no waiter is
+// ever left behind it.
+func AcquirePolling(path string, wait time.Duration) (*Lock, error) {
+	deadline := time.Now().Add(wait)
+	for {
+		l, err := acquire(path, 0, false)
+		if !errors.Is(err, ErrLockTimeout) || !time.Now().Before(deadline) {
+			return l, err
+		}
+		time.Sleep(min(time.Millisecond, time.Until(deadline)))
+	}
+}
+
 // acquire opens the lock file (created if missing), locks it, and only
 // then stats it: the stat refuses anything but a regular file (flock on a
 // FIFO's descriptor neither blocks nor harms).
@@ -58,7 +78,7 @@ func acquire(path string, wait time.Duration, shared bool) (*Lock, error) {
 }
 
 // lockFile opens path with flag (a file created 0600) and locks it within
-// wait; the caller stats it. A file that cannot be opened is returned as
+// wait (no wait at all: one try); the caller stats it. A file that cannot be opened is returned as
 // the open's error (fs.ErrNotExist for a reader's missing file), wrapped.
 func lockFile(path string, wait time.Duration, shared bool, flag int) (*Lock, error) {
 	f, err := openRaw(path, flag, 0o600)
@@ -72,6 +92,10 @@ func lockFile(path string, wait time.Duration, shared bool, flag int) (*Lock, er
 	}
 	if ok {
 		return &Lock{f}, nil
+	}
+	if wait <= 0 { // a try only
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", path, ErrLockTimeout)
 	}
 	var (
 		mu        sync.Mutex

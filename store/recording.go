@@ -92,14 +92,33 @@ type Recording struct {
 	// Missing: no counter file yet (made by a session's first call, or
 	// `cully doctor`); a failure could then go uncounted.
 	Missing bool
-	mark    journalMark // where the journal ended at the last failure
+	// Pending is what waits in pending/ for the journal lock (pending.go);
+	// LockHeld says the lock was held by someone as it was read, and
+	// Holder names who, where the system says ("pid 123 (flock -x …)"),
+	// and HolderPIDs are their pids.
+	Pending    Pending
+	LockHeld   bool
+	Holder     string
+	HolderPIDs []int
+	// Refused is the state dir's refusal (it fails its trust checks, see
+	// Home.Check): the hook records nothing at all until RefusedFix is
+	// done.
+	Refused    string
+	RefusedFix string
+	mark       journalMark // where the journal ended at the last failure
 }
 
-// Failing reports that records are being lost now: failures with none
-// recorded since, or a full disk.
+// Failing reports that records are being lost now, or kept from the
+// journal: failures with none recorded since, a full disk, a state dir
+// refused, or records waiting on a journal lock someone holds.
 func (r Recording) Failing() bool {
-	return r.NotRecorded > 0 && !r.Recovered || r.Full()
+	return r.NotRecorded > 0 && !r.Recovered || r.Full() || r.Blocked() || r.Refused != ""
 }
+
+// Blocked reports that records wait in pending/ while someone holds the
+// journal lock (nothing is lost: the first writer to get the lock folds
+// them into the journal).
+func (r Recording) Blocked() bool { return r.Pending.Segments > 0 && r.LockHeld }
 
 // Full reports that the state dir's file system has no space left.
 func (r Recording) Full() bool { return r.FreeKnown && r.Free == 0 }
@@ -109,13 +128,24 @@ func (r Recording) Low() bool { return r.FreeKnown && r.Free < lowSpace }
 
 // Shown reports whether there is anything to show: failures not yet
 // cleared, or a disk that is full or nearly so.
-func (r Recording) Shown() bool { return r.NotRecorded > 0 || r.Low() }
+func (r Recording) Shown() bool {
+	return r.NotRecorded > 0 || r.Low() || r.Blocked() || r.Refused != ""
+}
 
 // Headline is the report in one line, the time of the first failure
 // written by at: "recording failed: 3 calls not recorded since T: why".
 // Without counted failures it says what the free space means.
 func (r Recording) Headline(at func(time.Time) string) string {
 	switch {
+	case r.Refused != "":
+		return "recording off: " + r.Refused
+	case r.Blocked():
+		who := "another process"
+		if r.Holder != "" {
+			who = r.Holder
+		}
+		return fmt.Sprintf("recording blocked: %d call%s wait in %s/ since %s (none lost): journal.lock is held by %s",
+			r.Pending.Segments, plural(r.Pending.Segments), PendingName, at(r.Pending.Oldest), who)
 	case r.NotRecorded > 0:
 		s := fmt.Sprintf("recording failed: %d call%s not recorded since %s: %s", r.NotRecorded, plural(r.NotRecorded), at(r.First), r.Reason)
 		if r.Recovered {
@@ -132,6 +162,25 @@ func (r Recording) Headline(at func(time.Time) string) string {
 
 // Fix says what to do about it.
 func (r Recording) Fix() string {
+	switch {
+	case r.Refused != "":
+		if r.RefusedFix != "" {
+			return r.RefusedFix
+		}
+		return "run `cully doctor`"
+	case r.Blocked():
+		how := "end the process holding " + shellWord(filepath.Join(r.Dir, "journal.lock")) + " (`fuser -v` names it)"
+		var pids []string
+		for _, p := range r.HolderPIDs {
+			pids = append(pids, strconv.Itoa(p))
+		}
+		if len(pids) == 1 {
+			how = "end it (kill " + pids[0] + ")"
+		} else if len(pids) > 1 {
+			how = "end them (kill " + strings.Join(pids, " ") + ")"
+		}
+		return how + ": the next call folds the waiting calls into the journal"
+	}
 	kind := r.Kind
 	if r.Full() || r.NotRecorded == 0 && r.Low() { // whatever failed last, nothing gets written without space
 		kind = RecNoSpace
@@ -148,7 +197,7 @@ func (r Recording) Fix() string {
 	case RecReadOnly:
 		return r.Dir + " is on a read-only file system: remount it writable, or point CULLY_HOME elsewhere"
 	case RecLocked:
-		return "look for a stuck cully process; CULLY_LOCK_TIMEOUT sets how long to wait"
+		return "look for a process holding a file of " + filepath.Join(r.Dir, "sessions") + " (`fuser -v` names it) or a stuck cully process; CULLY_LOCK_TIMEOUT sets how long to wait"
 	case RecRefused:
 		return "remove what was planted in " + r.Dir + ": cully writes only regular files of its own there (`cully doctor` says which)"
 	}
@@ -256,10 +305,25 @@ func (h Home) ReadRecording() (Recording, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return r, nil
 		}
+		if errors.Is(err, ErrUnsafe) {
+			r.Refused, r.RefusedFix = err.Error(), RefusalFix(err)
+			if r.RefusedFix == "" {
+				r.RefusedFix = "make " + shellWord(h.Dir) + " a directory only you own and can write, or point CULLY_HOME elsewhere"
+			}
+			return r, nil
+		}
 		return r, err
 	}
 	r.Free = freeSpace(h.Dir)
 	r.FreeKnown = r.Free >= 0
+	if r.Pending = h.PendingRecords(); r.Pending.Segments > 0 {
+		if lk, err := Acquire(h.JournalLock(), 0); errors.Is(err, ErrLockTimeout) {
+			r.LockHeld = true
+			r.HolderPIDs, r.Holder = lockHolder(h.JournalLock())
+		} else if err == nil {
+			lk.Unlock()
+		}
+	}
 	lk, err := lockFile(h.recordingPath(), h.wait(), true, os.O_RDONLY)
 	if errors.Is(err, fs.ErrNotExist) {
 		r.Missing = true
@@ -277,6 +341,7 @@ func (h Home) ReadRecording() (Recording, error) {
 		return r, err
 	}
 	c.Dir, c.Free, c.FreeKnown = r.Dir, r.Free, r.FreeKnown
+	c.Pending, c.LockHeld, c.Holder, c.HolderPIDs = r.Pending, r.LockHeld, r.Holder, r.HolderPIDs
 	if c.NotRecorded > 0 {
 		c.Recovered = h.journalMark() != c.mark
 	}
@@ -449,7 +514,7 @@ func explain(dir string, err error) (kind, reason string) {
 		return kind, pe.Err.Error() + " (" + pe.Op + " " + what + ")"
 	}
 	if kind == RecLocked {
-		return kind, "another cully process held the lock past the deadline"
+		return kind, "another process held a session's lock past the deadline"
 	}
 	msg, _, _ := strings.Cut(err.Error(), "\n")
 	return kind, msg

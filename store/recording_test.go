@@ -132,7 +132,7 @@ func TestRecordingExplains(t *testing.T) {
 		{&fs.PathError{Op: "open", Path: dir + "/sessions/s.state", Err: syscall.EACCES}, RecPermission, "permission denied (open sessions/s.state)", "fix the permissions of " + dir},
 		{&fs.PathError{Op: "open", Path: dir + "/journal.jsonl", Err: syscall.EROFS}, RecReadOnly, "read-only file system (open journal.jsonl)", "read-only"},
 		{errors.New("lock " + dir + "/journal.lock: " + ErrLockTimeout.Error()), RecOther, "lock " + dir + "/journal.lock: lock not acquired before the deadline", "cully doctor"},
-		{fmtErr("lock %s: %w", dir+"/journal.lock", ErrLockTimeout), RecLocked, "another cully process held the lock past the deadline", "CULLY_LOCK_TIMEOUT"},
+		{fmtErr("lock %s: %w", dir+"/sessions/s.state", ErrLockTimeout), RecLocked, "another process held a session's lock past the deadline", "CULLY_LOCK_TIMEOUT"},
 		{fmtErr("open journal: %w", unsafeErr(dir+"/journal.jsonl", "is a symlink")), RecRefused, "open journal: " + dir + "/journal.jsonl is a symlink: refusing it", "remove what was planted in " + dir},
 	} {
 		kind, reason := explain(dir, c.err)

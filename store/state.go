@@ -49,14 +49,30 @@ func (h Home) Record(ev *engine.Event, cfg *engine.Config) ([]engine.Signal, err
 // (hookbridge.Completer), starting where the state says the last call
 // stopped.
 func (h Home) RecordWith(ev *engine.Event, cfg *engine.Config, complete func(ev *engine.Event, st *engine.State)) ([]engine.Signal, error) {
+	r, err := h.RecordCall(ev, cfg, complete)
+	return r.Signals, err
+}
+
+// Recorded is what RecordCall did with a call.
+type Recorded struct {
+	Signals []engine.Signal
+	// Pending: the journal lock could not be had in time (or older
+	// records wait), so the record went to pending/, whole, to be folded
+	// into the journal by the next writer that gets the lock (pending.go).
+	// Nothing is lost; readers say recording is blocked while it lasts.
+	Pending bool
+}
+
+// RecordCall is RecordWith, saying where the record went.
+func (h Home) RecordCall(ev *engine.Event, cfg *engine.Config, complete func(ev *engine.Event, st *engine.State)) (Recorded, error) {
+	var r Recorded
 	if err := h.ready(); err != nil {
 		if errors.Is(err, ErrUnsafe) {
-			return nil, err // a refused state dir is said as such, and nothing is written there
+			return r, err // a refused state dir is said as such, and nothing is written there
 		}
-		return nil, h.recordingFailed(err)
+		return r, h.recordingFailed(err)
 	}
-	var sigs []engine.Signal
-	journaled, err := h.update(ev.Session, cfg, func(st *engine.State) []byte {
+	journaled, pending, err := h.update(ev.Session, cfg, func(st *engine.State) []byte {
 		if complete != nil {
 			complete(ev, st)
 		}
@@ -64,14 +80,15 @@ func (h Home) RecordWith(ev *engine.Event, cfg *engine.Config, complete func(ev 
 			ev.Time = h.Now().UTC()
 		}
 		clampTimes(ev)
-		sigs = engine.Apply(st, ev, cfg)
-		ev.Signals = sigs
+		r.Signals = engine.Apply(st, ev, cfg)
+		ev.Signals = r.Signals
 		return AppendEvent(make([]byte, 0, 512), ev)
 	})
+	r.Pending = pending
 	if err != nil && !journaled {
-		return sigs, h.recordingFailed(err)
+		return r, h.recordingFailed(err)
 	}
-	return sigs, err
+	return r, err
 }
 
 // update makes one record of session id, under its lock: the state file
@@ -100,14 +117,16 @@ func (h Home) RecordWith(ev *engine.Event, cfg *engine.Config, complete func(ev 
 // the journal). An fsync per tool call would cost every agent
 // milliseconds for that.
 //
-// It reports whether the record reached the journal: a failure after that
-// (the state's save) loses nothing a rebuild cannot put back. A session's
+// It reports whether the record reached the journal (or pending/, then
+// saying so: see pending.go; the state is then saved with no position): a
+// failure after that (the state's save) loses nothing a rebuild cannot put
+// back. A session's
 // first call (its state file new) also makes the failure counter, if it
 // is missing (see recording.go).
-func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []byte) (bool, error) {
+func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []byte) (journaled, pending bool, err error) {
 	var s stateFile
 	if err := s.open(h.StatePath(id), h.wait(), true); err != nil {
-		return false, err
+		return false, false, err
 	}
 	defer s.Close()
 	if s.size == 0 {
@@ -118,25 +137,42 @@ func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []
 	rec := fn(st)
 	if !wasMarked {
 		if err := s.setMark(true); err != nil {
-			return false, fmt.Errorf("mark session: %w", err)
+			return false, false, fmt.Errorf("mark session: %w", err)
 		}
 	}
-	jl, err := Acquire(h.JournalLock(), h.wait())
-	if err != nil {
-		if !wasMarked {
-			_ = s.setMark(false)
+	var (
+		at    int64
+		wrote bool
+		pos   *journalPos
+	)
+	wait := h.appendWait()
+	jl, err := AcquirePolling(h.JournalLock(), wait)
+	if err == nil {
+		at, wrote, err = h.appendLocked([][]byte{rec})
+		jl.Unlock()
+		if err == nil {
+			pos = &journalPos{At: at, N: int64(len(rec)) + 1, Sum: lineSum(rec, []byte{'\n'})}
 		}
-		return false, err
 	}
-	at, wrote, err := h.appendLocked([][]byte{rec})
-	jl.Unlock()
+	if errors.Is(err, ErrLockTimeout) || errors.Is(err, errPendingAhead) {
+		// The lock is held by someone else (or older records wait): the
+		// record goes to pending/, and the state has no position until its
+		// next append (see pending.go).
+		if perr := h.appendPending(id, [][]byte{rec}); perr != nil {
+			err = fmt.Errorf("%w (the journal: %w)", perr, err)
+		} else {
+			if wait > 0 && errors.Is(err, ErrLockTimeout) {
+				h.spellBlocked()
+			}
+			err, wrote, pending = nil, true, true
+		}
+	}
 	if err != nil {
 		if !wrote && !wasMarked {
 			_ = s.setMark(false)
 		}
-		return false, err
+		return false, false, err
 	}
-	pos := &journalPos{At: at, N: int64(len(rec)) + 1, Sum: lineSum(rec, []byte{'\n'})}
 	// The new body is written into the old one's buffer (the decoded
 	// state holds no slice of it): one heap object fewer on the hook's
 	// path, a fresh span in a process this short.
@@ -148,16 +184,16 @@ func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []
 		// The other slot still points at the body that failed: the state
 		// goes there too, so one more loss still leaves a state to read.
 		if err := s.save(body); err != nil {
-			return true, err // the mark stays: the next call catches the state up
+			return true, pending, err // the mark stays: the next call catches the state up
 		}
 	}
 	if err := s.saveDone(body); err != nil {
-		return true, err // the mark stays: the next call catches the state up
+		return true, pending, err // the mark stays: the next call catches the state up
 	}
 	if legacy {
 		h.removeLegacy(id)
 	}
-	return true, nil
+	return true, pending, nil
 }
 
 // loadForUpdate is step 2 of update. It never leaves the session without
@@ -287,11 +323,12 @@ func (h Home) foldSession(st *engine.State, id string, from *journalPos, cfg *en
 		return nil
 	}
 	var stats ReadStats
-	p, err := h.scanJournal(from, false, rebuildLimit, &stats, fold)
+	p, _, err := h.scanJournal(from, false, false, rebuildLimit, &stats, fold)
 	if err != nil {
 		return p, err
 	}
-	return h.scanJournal(p, true, 0, &stats, fold)
+	p, _, err = h.scanJournal(p, true, true, 0, &stats, fold)
+	return p, err
 }
 
 // decodeChecked decodes a state body and checks it is the named session's
@@ -523,7 +560,7 @@ func (h Home) Rebuild(only string, cfg *engine.Config) (ReadStats, error) {
 		return stats, err
 	}
 	states := map[string]*engine.State{}
-	last, err := h.scanJournal(nil, false, 0, &stats, func(line []byte) error {
+	last, _, err := h.scanJournal(nil, false, false, 0, &stats, func(line []byte) error {
 		ev, ok := parseRecord(line)
 		if !ok {
 			stats.Corrupt++
@@ -569,7 +606,7 @@ func (h Home) rebuildOne(st *engine.State, last *journalPos, cfg *engine.Config)
 	defer s.Close()
 	var stats ReadStats
 	needle := append(appendQuoted([]byte(`"session":`), st.Session), ',')
-	pos, err := h.scanJournal(last, true, 0, &stats, func(line []byte) error {
+	pos, pend, err := h.scanJournal(last, true, true, 0, &stats, func(line []byte) error {
 		if bytes.Contains(line, needle) {
 			if ev, ok := parseRecord(line); ok && ev.Session == st.Session {
 				engine.Apply(st, ev, cfg)
@@ -579,6 +616,9 @@ func (h Home) rebuildOne(st *engine.State, last *journalPos, cfg *engine.Config)
 	})
 	if err != nil {
 		return err
+	}
+	if pend > 0 {
+		pos = nil // records in pending/ are in the state but not yet in the journal (see pending.go)
 	}
 	if s.bad != nil {
 		h.setAside(st.Session, s.whole())

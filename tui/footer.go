@@ -106,7 +106,9 @@ func (m Model) footer(w int) []string {
 }
 
 // recording is one line on calls cully could not record (a full disk, a
-// state dir gone read-only; see store/recording.go), shown until `cully
+// state dir gone read-only or refused as unsafe; see store/recording.go)
+// or that wait in pending/ while another process holds the journal lock
+// (store/pending.go), shown until `cully
 // doctor` or `cully status` has shown it once recording works again: the
 // panel only reads it. It is said whole with its fix when it fits, else
 // without the fix, and in a narrow pane as a count alone; always with
@@ -133,6 +135,10 @@ func (m Model) recording(w int) string {
 	}
 	short := "⚠ disk full: not recording"
 	switch {
+	case r.Refused != "":
+		short = "⚠ recording off: refused"
+	case r.Blocked():
+		short = fmt.Sprintf("⚠ blocked: %d waiting", r.Pending.Segments)
 	case r.NotRecorded > 0:
 		short = fmt.Sprintf("⚠ %d call%s not recorded", r.NotRecorded, plural(r.NotRecorded, "", "s"))
 	case !r.Full():

@@ -735,3 +735,37 @@ func TestRecordingLineSaysCallsWereLost(t *testing.T) {
 		t.Errorf("a full disk:\n%s", out)
 	}
 }
+
+// Calls waiting in pending/ on a journal lock another process holds, and a
+// state dir refused as unsafe, take the same red line, with the fix.
+func TestRecordingLineSaysBlockedAndRefused(t *testing.T) {
+	f := scenario()
+	f.rec = store.Recording{Dir: "/d", Free: 50 << 30, FreeKnown: true, LockHeld: true, Holder: "pid 42 (sleep 600)", HolderPIDs: []int{42},
+		Pending: store.Pending{Segments: 3, Oldest: t0.Add(-time.Minute)}}
+	m := newModel(f, 260, 30, Options{})
+	var tm tea.Model = start(t, m)
+	tm = run(t, tm, m.readRecording())
+	want := "⚠ recording blocked: 3 calls wait in pending/ since 11:59:00 (none lost): journal.lock is held by pid 42 (sleep 600) · end it (kill 42): the next call folds the waiting calls into the journal · cully doctor"
+	if got := tm.(Model).Render(); !strings.Contains(got, m.styles.Bad.Render(want)) {
+		t.Errorf("missing, in the problem style, %q:\n%s", want, screen(tm))
+	}
+	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 40, Height: 30})
+	if out := screen(tm); !strings.Contains(out, "⚠ blocked: 3 waiting · cully doctor") {
+		t.Errorf("at 40 columns:\n%s", out)
+	}
+	f.rec = store.Recording{Dir: "/d", Refused: "/d is writable by group or others (drwxrwx---): refusing it (fix: chmod 700 /d)", RefusedFix: "chmod 700 /d"}
+	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 260, Height: 30})
+	tm, cmd := tm.Update(tickMsg(t0))
+	tm = run(t, tm, cmd)
+	want = "⚠ recording off: /d is writable by group or others (drwxrwx---): refusing it (fix: chmod 700 /d) · chmod 700 /d · cully doctor"
+	if got := tm.(Model).Render(); !strings.Contains(got, m.styles.Bad.Render(want)) {
+		t.Errorf("missing, in the problem style, %q:\n%s", want, screen(tm))
+	}
+	// The lock free again: nothing to say.
+	f.rec = store.Recording{Dir: "/d", Free: 50 << 30, FreeKnown: true, Pending: store.Pending{Segments: 3}}
+	tm, cmd = tm.Update(tickMsg(t0))
+	tm = run(t, tm, cmd)
+	if out := screen(tm); strings.Contains(out, "recording") {
+		t.Errorf("nothing to say, said:\n%s", out)
+	}
+}

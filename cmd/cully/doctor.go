@@ -78,8 +78,11 @@ func (a *app) doctor() error {
 		case err != nil:
 			add(check{What: "state dir: " + err.Error(), Fix: "check CULLY_HOME"})
 		case errors.Is(cerr, store.ErrUnsafe):
-			add(check{What: "state dir refused: " + cerr.Error() + " (the hook records nothing there)",
-				Fix: "use a directory only you own and can write: chmod 700 it, or point CULLY_HOME elsewhere"})
+			what, fix := store.Refusal(cerr)
+			if fix == "" {
+				fix = "use a directory only you own and can write: chmod 700 it, or point CULLY_HOME elsewhere"
+			}
+			add(check{What: "state dir refused: " + what + ": the hook records nothing there", Fix: fix})
 		case cerr != nil:
 			add(check{What: "state dir: " + cerr.Error(), Fix: "check CULLY_HOME"})
 		default:
@@ -142,7 +145,13 @@ func (a *app) doctor() error {
 			mark = "FAIL"
 			failed++
 		}
-		fmt.Fprintf(termSafe{a.stdout}, "%s  %s\n", mark, c.What)
+		if mark == "FAIL" && a.stdoutColor() { // a problem in red, its line whole
+			fmt.Fprint(a.stdout, red)
+			fmt.Fprintf(termSafe{a.stdout}, "%s  %s", mark, c.What)
+			fmt.Fprintln(a.stdout, reset)
+		} else {
+			fmt.Fprintf(termSafe{a.stdout}, "%s  %s\n", mark, c.What)
+		}
 		if c.Fix != "" && (!c.OK || c.Warn) {
 			fmt.Fprintf(termSafe{a.stdout}, "      fix: %s\n", c.Fix)
 		}

@@ -148,13 +148,17 @@ func TestHookRefusesAnotherUsersStateDir(t *testing.T) {
 	} else {
 		env["CULLY_HOME"] = "/" // root's: refused before anything is tried
 	}
+	env["TMPDIR"] = t.TempDir() // where the hook notes that the session was told
 	before := treeBytes(env["CULLY_HOME"])
 	r := runGuarded(t, "cully-hook", env, fixture(t, "010-PreToolUse-Bash.json"))
-	if r.code != 0 || r.stdout != "" {
-		t.Fatalf("the hook must exit 0 and say nothing to the agent: %+v", r)
+	if r.code != 0 || !strings.Contains(r.stdout, "cully: recording is off for this session: its state dir is refused") || !strings.Contains(r.stdout, "is owned by uid") {
+		t.Fatalf("the hook must exit 0 and tell the agent why: %+v", r)
 	}
 	if !strings.Contains(r.stderr, "is owned by uid") || !strings.Contains(r.stderr, "refusing it") {
 		t.Errorf("stderr should say why: %q", r.stderr)
+	}
+	if r := runGuarded(t, "cully-hook", env, fixture(t, "010-PreToolUse-Bash.json")); r.code != 0 || r.stdout != "" {
+		t.Errorf("the agent is told once a session: %+v", r)
 	}
 	if os.Geteuid() == 0 {
 		if after := treeBytes(env["CULLY_HOME"]); after != before {

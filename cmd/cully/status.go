@@ -111,7 +111,7 @@ func (a *app) status(o statusOpts) error {
 		w := termSafe{a.stdout}
 		rec, seen := buildRecordingReport(h)
 		seenRecording(h, &rec, seen)
-		printRecording(w, rec)
+		printRecording(a.stdout, rec, a.stdoutColor())
 		if len(none.wired) > 0 {
 			fmt.Fprintln(w, none.Error())
 		}
@@ -157,6 +157,7 @@ func (a *app) status(o statusOpts) error {
 		return enc.Encode(rep)
 	}
 	seenRecording(h, &rep.Recording, seen)
+	printRecording(a.stdout, rep.Recording, a.stdoutColor())
 	printReport(termSafe{a.stdout}, rep, now, p.elsewhere())
 	return nil
 }
@@ -211,9 +212,10 @@ func orUnknown[T any](v *T, format string) string {
 }
 
 // printReport prints status in text; note, when not "", says the session
-// is not this folder's (picked.elsewhere).
+// is not this folder's (picked.elsewhere). The recording line comes
+// before it, printed by the caller (printRecording, in colour on a
+// terminal).
 func printReport(w io.Writer, r statusReport, now time.Time, note string) {
-	printRecording(w, r.Recording)
 	if note != "" {
 		fmt.Fprintf(w, "note     %s\n", note)
 	}
