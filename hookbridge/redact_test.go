@@ -74,7 +74,12 @@ func TestNameKind(t *testing.T) {
 		"secret_name": kindNone, "TOKEN_URL": kindNone, "--auth-type": kindNone, "csrf_token": kindNone,
 		"page_token": kindNone, "--secret-id": kindStrong, "key": kindNone, "primary_key": kindNone,
 		"--ssh-key": kindNone, "--key-file": kindNone, "PWD": kindNone, "OLDPWD": kindNone, "bypass": kindNone,
-		"author": kindNone, "keyboard": kindNone, "monkey": kindNone, "SORT_KEY": kindNone, "auth.enabled": kindNone,
+		"author": kindNone, "keyboard": kindNone, "monkey": kindNone, "auth.enabled": kindNone,
+		// An environment variable named *_KEY, *_SECRET or *_TOKEN is weak
+		// whatever its prefix: its value is a secret when it looks random
+		// (SORT_KEY=created_at stays).
+		"SORT_KEY": kindWeak, "AZURE_STORAGE_KEY": kindWeak, "CSRF_SECRET": kindWeak, "SYNC_TOKEN": kindWeak,
+		"PAGE_TOKEN": kindWeak, "SSH_KEY": kindWeak,
 	}
 	for name, want := range cases {
 		if got := nameKind(name, false); got != want {
