@@ -827,7 +827,9 @@ func secretTail(low []byte) bool {
 	for b > 0 && isAlnum(low[b-1]) {
 		b--
 	}
-	return b < e && inList(low[b:e], secretTails)
+	// Something must come before it: a key, a secret or a token alone
+	// says nothing (a map's key, a checkpoint's key).
+	return b > 0 && b < e && inList(low[b:e], secretTails)
 }
 
 // secretTailName is secretTail for a name as written.
@@ -1086,7 +1088,16 @@ func truncate(s string, n int) string {
 		return s
 	}
 	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	head := string(r[:n-1])
+	// Never cut a marker in two: a clipped "[RE…" reads as a value that
+	// redaction would take for a secret again.
+	for k := len(redacted) - 1; k > 0; k-- {
+		if strings.HasSuffix(head, redacted[:k]) {
+			head = head[:len(head)-k]
+			break
+		}
+	}
+	return head + "…"
 }
 
 // Clip bounds an already redacted, normalized command to the journal's

@@ -41,6 +41,14 @@ func TestPreviewBounded(t *testing.T) {
 	if Preview("go   test\n  ./...") != "go test ./..." {
 		t.Fatal("preview should collapse whitespace")
 	}
+	// A marker at the cut is dropped whole, never left as "[RE…", which
+	// redaction would read as a value to redact again.
+	for pad := 140; pad < 160; pad++ {
+		p := Preview(strings.Repeat("x", pad) + " TOKEN=Xk9pQ2mZ7rT4vB8nL1wq more")
+		if Redact(p) != p || strings.Contains(p, "Xk9p") {
+			t.Errorf("preview %q cuts its marker", p)
+		}
+	}
 }
 
 func TestRedactKeepsStructure(t *testing.T) {
