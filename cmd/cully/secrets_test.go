@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -325,6 +327,37 @@ func appendStrings(out []string, v any) []string {
 
 var exportOnce sync.Once
 
+// otlpHexIDs writes the trace and span ids of an OTLP JSON payload in hex,
+// as OTLP/JSON does (protojson writes bytes in base64).
+func otlpHexIDs(j []byte) []byte {
+	var v any
+	if json.Unmarshal(j, &v) != nil {
+		return j
+	}
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if s, ok := x.(string); ok && (k == "traceId" || k == "spanId" || k == "parentSpanId") {
+					if b, err := base64.StdEncoding.DecodeString(s); err == nil {
+						v[k] = hex.EncodeToString(b)
+					}
+					continue
+				}
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(v)
+	out, _ := json.Marshal(v)
+	return out
+}
+
 // otlpPayload runs cully export --once against a loopback OTLP/HTTP
 // receiver and returns what it was sent, as JSON.
 func otlpPayload(t *testing.T, env map[string]string) string {
@@ -364,6 +397,7 @@ func otlpPayload(t *testing.T, env map[string]string) string {
 			return
 		}
 		j, _ := protojson.Marshal(msg)
+		j = otlpHexIDs(j)
 		mu.Lock()
 		got.Write(j)
 		got.WriteByte('\n')
