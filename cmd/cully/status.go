@@ -152,7 +152,7 @@ func (a *app) status(o statusOpts) error {
 	var seen store.Recording
 	rep.Recording, seen = buildRecordingReport(h)
 	if *asJSON { // a script's read: the count stays until a person has seen it
-		enc := json.NewEncoder(a.stdout)
+		enc := json.NewEncoder(jsonSafe{a.stdout})
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
