@@ -36,3 +36,18 @@ func TestShowControls(t *testing.T) {
 		}
 	}
 }
+
+// Dollar figures are capped: a host's 1e308 is no 309-digit line.
+func TestUSD(t *testing.T) {
+	nan := 0.0
+	nan /= nan
+	for v, want := range map[float64]string{0: "$0.00", 0.42: "$0.42", 12345.678: "$12345.68", 999999.99: "$999999.99",
+		1e6: "$1000000+", 1e308: "$1000000+", -1: "$?"} {
+		if got := USD(v); got != want {
+			t.Errorf("USD(%v) = %q, want %q", v, got, want)
+		}
+	}
+	if got := USD(nan); got != "$?" {
+		t.Errorf("USD(NaN) = %q", got)
+	}
+}

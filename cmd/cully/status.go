@@ -210,6 +210,18 @@ func orUnknown[T any](v *T, format string) string {
 	return fmt.Sprintf(format, *v)
 }
 
+// costFigure is the session's cost to four places, capped as engine.USD
+// caps it (a host's 1e308 is no 309-digit line).
+func costFigure(v *float64) string {
+	if v == nil {
+		return "unknown"
+	}
+	if usd := engine.USD(*v); usd == "$?" || strings.HasSuffix(usd, "+") {
+		return usd
+	}
+	return fmt.Sprintf("$%.4f", *v)
+}
+
 // printReport prints status in text; note, when not "", says the session
 // is not this folder's (picked.elsewhere).
 func printReport(w io.Writer, r statusReport, now time.Time, note string) {
@@ -259,7 +271,7 @@ func printReport(w io.Writer, r statusReport, now time.Time, note string) {
 		cache = fmt.Sprintf(" (+%d cache reads, not counted)", *b.CacheReadTokens)
 	}
 	fmt.Fprintf(w, "budget   wall %s · calls %d · tokens %s%s · cost %s · context %s\n", time.Duration(b.WallClockSeconds*float64(time.Second)),
-		b.ToolCalls, orUnknown(b.Tokens, "%d"), cache, orUnknown(b.CostUSD, "$%.4f"), orUnknown(b.ContextTokens, "%d"))
+		b.ToolCalls, orUnknown(b.Tokens, "%d"), cache, costFigure(b.CostUSD), orUnknown(b.ContextTokens, "%d"))
 	printRun(w, r.Run, now)
 	j := r.Journal
 	fmt.Fprintf(w, "journal  %d records · %d corrupt · %d torn (%s scanned)", j.Lines, j.Corrupt, j.Torn, j.Scanned)
