@@ -87,12 +87,15 @@ func (a *app) status(o statusOpts) error {
 	}
 	var jr journalReport
 	if *rebuild {
-		// A session the journal holds but the state dir lost is rebuilt
-		// under its own name; the start of a recorded one, under its id;
-		// none named, the one status shows.
-		only := o.session
-		if p, err := a.sessionFor(h, o.which, reads); err == nil {
-			only = p.id
+		// Every session the journal holds, as the help says; with
+		// --session, that one only: a session the state dir lost under
+		// the name given, the start of a recorded one under its id.
+		only := ""
+		if o.session != "" {
+			only = o.session
+			if p, err := a.sessionFor(h, o.which, reads); err == nil {
+				only = p.id
+			}
 		}
 		cfg := a.config()
 		st, err := h.Rebuild(only, &cfg)
