@@ -69,10 +69,11 @@ func Gather(st *engine.State) Evidence {
 	return ev
 }
 
-// clean redacts a text for the prompt and keeps it on one line.
+// clean redacts a text for the prompt, keeps it on one line and spells
+// out its control characters (a worker may show the prompt).
 func clean(s string) string {
 	s = hookbridge.Redact(s)
-	return strings.Join(strings.Fields(s), " ")
+	return engine.ShowControls(strings.Join(strings.Fields(s), " "))
 }
 
 // Preamble opens every advisor prompt (docs/advisor.md quotes it).

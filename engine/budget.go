@@ -718,7 +718,7 @@ func quantity(r Resource, v float64) string {
 	case ResToolCalls, ResTokens:
 		return Thousands(int64(v))
 	}
-	return fmt.Sprintf("$%.2f", v)
+	return USD(v)
 }
 
 // amount renders a resource's quantity for a nudge: "27 tool calls",
@@ -732,10 +732,28 @@ func amount(r Resource, v float64) string {
 	case ResTokens:
 		return Thousands(int64(v)) + " tokens"
 	}
-	return fmt.Sprintf("$%.2f of cost", v)
+	return USD(v) + " of cost"
 }
 
 func percent(used, limit float64) int { return int(used * 100 / limit) }
+
+// maxUSD bounds the dollar figures shown: a host that reports 1e308 made
+// every line holding its cost 309 digits wide. No session costs a million
+// dollars.
+const maxUSD = 1e6
+
+// USD renders a dollar figure, "$1.23"; an absurd one (a million or more,
+// infinite) as "$1000000+", and one that is no figure (NaN, negative) as
+// "$?".
+func USD(v float64) string {
+	switch {
+	case v != v || v < 0:
+		return "$?"
+	case v >= maxUSD:
+		return "$1000000+"
+	}
+	return fmt.Sprintf("$%.2f", v)
+}
 
 // Thousands renders 45120 as "45,120" (the budgets' and the policy's figures).
 func Thousands(n int64) string {

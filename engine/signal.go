@@ -110,7 +110,7 @@ func HaltEnds(sigs []Signal) bool {
 func Halt(sigs []Signal) string {
 	for _, s := range sigs {
 		if s.Kind == SignalHalt {
-			return s.Text
+			return ShowControls(s.Text)
 		}
 	}
 	return ""
@@ -120,7 +120,7 @@ func Halt(sigs []Signal) string {
 func Nudge(sigs []Signal) string {
 	for _, s := range sigs {
 		if s.Kind == SignalNudge {
-			return s.Text
+			return ShowControls(s.Text)
 		}
 	}
 	return ""

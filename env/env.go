@@ -52,8 +52,33 @@ func (e Env) StateDir() (string, error) {
 	return filepath.Join(home, ".local", "state", "cully"), nil
 }
 
-// Home is the state directory with the lock wait ($CULLY_LOCK_TIMEOUT, a
-// Go duration; store.DefaultLockWait when unset or unusable) and the clock
+// MaxLockWait bounds CULLY_LOCK_TIMEOUT well under the 5 s the hosts give
+// a hook call (Claude Code, Codex, Gemini CLI): a hook still waiting for a
+// lock when its host gives up is killed mid-write, and the call lost.
+const MaxLockWait = 3 * time.Second
+
+// LockWait is how long a writer waits for a lock: $CULLY_LOCK_TIMEOUT, a
+// Go duration from 1ms to MaxLockWait; store.DefaultLockWait when unset.
+// A value that is no positive duration is an error and the default
+// applies; one above MaxLockWait is an error and MaxLockWait applies. The
+// duration returned is always one to use.
+func (e Env) LockWait() (time.Duration, error) {
+	v := e.Getenv("CULLY_LOCK_TIMEOUT")
+	if v == "" {
+		return store.DefaultLockWait, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < time.Millisecond {
+		return store.DefaultLockWait, fmt.Errorf("CULLY_LOCK_TIMEOUT %q is not a positive duration such as 500ms or 2s: waiting the default %v; fix it, or unset it", v, store.DefaultLockWait)
+	}
+	if d > MaxLockWait {
+		return MaxLockWait, fmt.Errorf("CULLY_LOCK_TIMEOUT %q is longer than %v, the most a hook call may wait for a lock (hosts give a hook 5s): waiting %v", v, MaxLockWait, MaxLockWait)
+	}
+	return d, nil
+}
+
+// Home is the state directory with the lock wait (LockWait; a bad
+// CULLY_LOCK_TIMEOUT is reported by whoever calls LockWait) and the clock
 // (Now), which Record reads under the session lock.
 func (e Env) Home() (store.Home, error) {
 	dir, err := e.StateDir()
@@ -64,11 +89,7 @@ func (e Env) Home() (store.Home, error) {
 		t, _ := e.Now() // a bad CULLY_NOW is reported by whoever read the clock first
 		return t
 	}}
-	if v := e.Getenv("CULLY_LOCK_TIMEOUT"); v != "" {
-		if d, err := time.ParseDuration(v); err == nil && d > 0 {
-			h.LockWait = d
-		}
-	}
+	h.LockWait, _ = e.LockWait()
 	h.Durable = e.Getenv("CULLY_DURABLE") == "1"
 	return h, nil
 }

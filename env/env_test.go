@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"cully/store"
 )
 
 func of(m map[string]string) Env { return Env{Getenv: func(k string) string { return m[k] }} }
@@ -73,8 +75,42 @@ func TestStateDirAndHome(t *testing.T) {
 		t.Error("Home's clock is CULLY_NOW when set")
 	}
 	h, _ = of(map[string]string{"CULLY_HOME": "/s", "CULLY_LOCK_TIMEOUT": "-1s"}).Home()
-	if h.LockWait != 0 {
+	if h.LockWait != store.DefaultLockWait {
 		t.Errorf("a nonsense lock wait falls back to the default: %v", h.LockWait)
+	}
+}
+
+// CULLY_LOCK_TIMEOUT: a positive duration up to MaxLockWait; anything else
+// is an error that says what applies instead, and a wait that can be used.
+func TestLockWait(t *testing.T) {
+	cases := []struct {
+		v    string
+		want time.Duration
+		bad  bool
+	}{
+		{"", store.DefaultLockWait, false},
+		{"250ms", 250 * time.Millisecond, false},
+		{"3s", MaxLockWait, false},
+		{"abc", store.DefaultLockWait, true},
+		{"-5s", store.DefaultLockWait, true},
+		{"0", store.DefaultLockWait, true},
+		{"5", store.DefaultLockWait, true}, // no unit
+		{"1ns", store.DefaultLockWait, true},
+		{"10s", MaxLockWait, true},
+		{"87600h", MaxLockWait, true},
+		{"9999999999999999h", store.DefaultLockWait, true}, // overflows
+	}
+	for _, c := range cases {
+		d, err := of(map[string]string{"CULLY_LOCK_TIMEOUT": c.v}).LockWait()
+		if d != c.want || (err != nil) != c.bad {
+			t.Errorf("CULLY_LOCK_TIMEOUT=%q: %v, %v; want %v, error %v", c.v, d, err, c.want, c.bad)
+		}
+		if err != nil && !strings.Contains(err.Error(), "CULLY_LOCK_TIMEOUT") {
+			t.Errorf("CULLY_LOCK_TIMEOUT=%q: the error does not name the variable: %v", c.v, err)
+		}
+	}
+	if MaxLockWait >= 5*time.Second {
+		t.Errorf("MaxLockWait %v is not under the hosts' 5s hook timeout", MaxLockWait)
 	}
 }
 

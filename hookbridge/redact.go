@@ -274,6 +274,10 @@ func (r *redactor) scanText() {
 				r.add(i, e)
 				i = e - 1
 			}
+		case tb&tbParen != 0:
+			if e := r.credCall(i); e > i {
+				i = e - 1
+			}
 		}
 	}
 }
@@ -504,23 +508,43 @@ func (r *redactor) kvEquals(i int) int {
 			w++
 		}
 		if spacedName || w > v {
-			// name = value: only a quoted string literal here; config
-			// files' unquoted values are read by the file rules.
-			if w >= len(s) || (s[w] != '"' && s[w] != '\'') {
+			// name = value: only a quoted string literal or a
+			// credential pair here; config files' unquoted values are
+			// read by the file rules.
+			if w >= len(s) || (s[w] != '"' && s[w] != '\'' && s[w] != '(' && s[w] != '[') {
 				return i
 			}
 			v = w
 		}
 	}
 	kind := nameKind(name, ctx == ctxQuery)
-	if kind == kindNone {
+	pair := v < len(s) && (s[v] == '(' || s[v] == '[') && (kind != kindNone || credName(name))
+	tail := kind == kindNone && secretTailName(name)
+	if kind == kindNone && !tail && !pair {
 		return i
 	}
 	if v < len(s) && (s[v] == '"' || s[v] == '\'') && r.openQuote(v) == s[v] {
 		return i // the quote closes the string holding NAME= ("NAME=" in a grep)
 	}
+	if pair {
+		if e := r.credTuple(v); e > v {
+			return e // auth=('user', 'secret')
+		}
+		if v > i+1 {
+			return i // name = (an expression)
+		}
+	}
 	a, b, end := r.valueAt(v, ctx)
 	val := s[a:b]
+	if tail {
+		// storage_key="…", cache.token=…: a name that ends in key, secret
+		// or token but says nothing more holds a secret when its value
+		// is random: long, mixed, with digits.
+		if !highEntropy(val) || pathLike(val) {
+			return i
+		}
+		kind = kindWeak
+	}
 	if strings.HasPrefix(trimDashes(name), "secret") && hasSpecPrefix(val) {
 		return i // docker build --secret=id=x,src=path
 	}
@@ -590,8 +614,14 @@ func (r *redactor) kvColon(i int) int {
 	// Every header name is a strong name, so the list is only looked at
 	// for the names that say secret.
 	kind := nameKind(name, false)
-	if kind == kindNone || v >= len(s) {
+	tail := kind == kindNone && secretTailName(name)
+	if (kind == kindNone && !tail) || v >= len(s) {
 		return i
+	}
+	if (s[v] == '(' || s[v] == '[') && kind != kindNone {
+		if e := r.credTuple(v); e > v {
+			return e // "auth": ("user", "secret")
+		}
 	}
 	header := false
 	for _, h := range headerNames {
@@ -647,6 +677,12 @@ func (r *redactor) kvColon(i int) int {
 		if !header && strings.ContainsAny(s[a:b], "(){}[]") {
 			return i // code (token: s.sign(now),) or a nested structure
 		}
+	}
+	if tail {
+		if !highEntropy(s[a:b]) || pathLike(s[a:b]) {
+			return i
+		}
+		kind = kindWeak
 	}
 	if !secretValue(s[a:b], kind) {
 		return i
@@ -751,7 +787,66 @@ func nameKind(name string, query bool) int {
 			break
 		}
 	}
-	return componentKind(name, low, query)
+	kind := componentKind(name, low, query)
+	if kind == kindNone && shouting(name) && secretTail(low) {
+		// AZURE_STORAGE_KEY, CSRF_SECRET, SYNC_TOKEN: an environment
+		// variable named for a key, secret or token holds one whatever
+		// its prefix; its value still has to look random.
+		kind = kindWeak
+	}
+	return kind
+}
+
+// shouting tells an environment variable's name (upper case, digits and
+// underscores) from a flag, a property or code.
+func shouting(name string) bool {
+	letter := false
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 'A' && c <= 'Z':
+			letter = true
+		case c >= '0' && c <= '9' || c == '_':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
+// secretTails are the last components that name a credential.
+var secretTails = []string{"key", "keys", "secret", "secrets", "token", "password", "passwd", "passphrase", "pass", "apikey", "credential", "credentials"}
+
+// secretTail tells whether the last component of the lower-cased name low
+// names a credential (storage_key, csrf-secret, sync.token).
+func secretTail(low []byte) bool {
+	e := len(low)
+	for e > 0 && !isAlnum(low[e-1]) {
+		e--
+	}
+	b := e
+	for b > 0 && isAlnum(low[b-1]) {
+		b--
+	}
+	// Something must come before it: a key, a secret or a token alone
+	// says nothing (a map's key, a checkpoint's key).
+	return b > 0 && b < e && inList(low[b:e], secretTails)
+}
+
+// secretTailName is secretTail for a name as written.
+func secretTailName(name string) bool {
+	if len(name) > 64 {
+		name = name[len(name)-64:]
+	}
+	var buf [64]byte
+	low := buf[:len(name)]
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
+	}
+	return secretTail(low)
 }
 
 // excludedName tells whether the secret word low[ws:we] is only part of a
@@ -993,7 +1088,16 @@ func truncate(s string, n int) string {
 		return s
 	}
 	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	head := string(r[:n-1])
+	// Never cut a marker in two: a clipped "[RE…" reads as a value that
+	// redaction would take for a secret again.
+	for k := len(redacted) - 1; k > 0; k-- {
+		if strings.HasSuffix(head, redacted[:k]) {
+			head = head[:len(head)-k]
+			break
+		}
+	}
+	return head + "…"
 }
 
 // Clip bounds an already redacted, normalized command to the journal's

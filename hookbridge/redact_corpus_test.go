@@ -1,15 +1,15 @@
 package hookbridge
 
 import (
-	"bufio"
-	"os"
 	"strings"
 	"testing"
 
 	"cully/engine"
+	"cully/hookbridge/secretcorpus"
 )
 
-// corpusCase is one line of testdata/secrets.txt.
+// corpusCase is one line of testdata/secrets.txt, the regression corpus
+// every surface's test reads (package secretcorpus).
 type corpusCase struct {
 	line    int
 	kind    string // cmd, path, keep, keeppath
@@ -18,66 +18,18 @@ type corpusCase struct {
 	want    string // the exact expected output
 }
 
-// markers stand for the line breaks and tabs inside a case.
-var markers = strings.NewReplacer("⏎", "\n", "⇥", "\t")
-
 func loadCorpus(t testing.TB) []corpusCase {
 	t.Helper()
-	f, err := os.Open("testdata/secrets.txt")
+	cs, err := secretcorpus.Load("testdata/secrets.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var cases []corpusCase
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		text := sc.Text()
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		cols := strings.Split(text, "\t")
-		for i := range cols {
-			cols[i] = markers.Replace(cols[i])
-		}
-		c := corpusCase{line: n, kind: cols[0]}
-		if len(cols) < 2 {
-			t.Fatalf("secrets.txt:%d: no input", n)
-		}
-		c.in = cols[1]
-		c.want = c.in
-		explicit := false
-		for _, col := range cols[2:] {
-			if w, ok := strings.CutPrefix(col, "want:"); ok {
-				c.want, explicit = w, true
-				continue
-			}
-			c.secrets = append(c.secrets, col)
-		}
-		switch c.kind {
-		case "cmd", "path":
-			if len(c.secrets) == 0 {
-				t.Fatalf("secrets.txt:%d: a secret case names no secret", n)
-			}
-			if !explicit {
-				for _, s := range c.secrets {
-					if !strings.Contains(c.in, s) {
-						t.Fatalf("secrets.txt:%d: secret %q is not in the input", n, s)
-					}
-					c.want = strings.ReplaceAll(c.want, s, redacted)
-				}
-			}
-		case "keep", "keeppath":
-			if len(c.secrets) > 0 || explicit {
-				t.Fatalf("secrets.txt:%d: an innocent case names a secret", n)
-			}
-		default:
-			t.Fatalf("secrets.txt:%d: unknown kind %q", n, c.kind)
-		}
-		cases = append(cases, c)
+	if secretcorpus.Marker != redacted {
+		t.Fatalf("the corpus expects %q, redaction writes %q", secretcorpus.Marker, redacted)
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+	cases := make([]corpusCase, len(cs))
+	for i, c := range cs {
+		cases[i] = corpusCase{line: c.Line, kind: c.Kind, in: c.In, secrets: c.Secrets, want: c.Want}
 	}
 	return cases
 }

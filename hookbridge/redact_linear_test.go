@@ -30,8 +30,12 @@ func TestRedactLinear(t *testing.T) {
 		"heredocs":         "<<EOF ",
 		"substitutions":    "$(a ",
 		"jwt-pieces":       "eyJaaaaaaaaaaaa.eyJ",
+		"cred-calls":       "login('a', '",
+		"cred-pairs":       "auth=('",
+		"short-p-flags":    "-p Aa1aaaaa ",
+		"letter-runs":      "sk-aaaaaaaaaa-",
 	}
-	prefix := map[string]string{"many-flags": "docker login ", "secrets-set": "fly "}
+	prefix := map[string]string{"many-flags": "docker login ", "secrets-set": "fly ", "short-p-flags": "./x "}
 	for name, u := range unit {
 		cost := func(n int) time.Duration {
 			in := prefix[name] + strings.Repeat(u, n)

@@ -728,6 +728,8 @@ func (r *redactor) command(a, b, head int, stdin bool, depth int) {
 			}
 			if j := r.genericFlag(i, b); j > 0 {
 				i = j
+			} else if j := r.shortPassword(i, b, head); j > 0 {
+				i = j
 			}
 			continue
 		}
@@ -900,6 +902,58 @@ func (r *redactor) genericFlag(i, b int) int {
 	}
 	r.add(va, vb)
 	return j
+}
+
+// notPasswordP are programs whose -p or -P is something else (parents,
+// ports, patches, packages, pids, preserve), even with a mixed value.
+var notPasswordP = []string{"git", "mkdir", "cp", "mv", "install", "rsync", "ssh", "scp", "sftp", "tar", "docker",
+	"podman", "kubectl", "helm", "cargo", "npm", "npx", "pnpm", "yarn", "ps", "pgrep", "pkill", "kill", "top",
+	"python", "python3", "node", "perl", "ruby", "psql", "pg_dump", "pg_restore", "createdb", "dropdb", "nc",
+	"ncat", "socat", "curl", "wget", "go", "patch", "diff", "sed", "grep", "rg", "xargs", "parallel", "lsof"}
+
+// shortPassword handles -p VALUE, -pVALUE and -P VALUE of a program
+// rulesOf does not know: the value is a password when it reads like one
+// (three of lower case, upper case and digits, or two and a symbol), no
+// port, path, host or package name. It returns the index of the word it
+// redacted, or -1.
+func (r *redactor) shortPassword(i, b, head int) int {
+	raw := r.word(i)
+	if len(raw) < 2 || raw[0] != '-' || (raw[1] != 'p' && raw[1] != 'P') || head < 0 {
+		return -1
+	}
+	if inList([]byte(basename(r.unq(head))), notPasswordP) {
+		return -1
+	}
+	if len(raw) > 2 {
+		w := r.sh.w(i)
+		a, e := stripQuotes(r.s, w.a+2, w.b)
+		if passwordLike(r.s[a:e]) {
+			r.add(a, e)
+			return i
+		}
+		return -1
+	}
+	j := r.nextArg(i, b)
+	if j < 0 {
+		return -1
+	}
+	va, vb := r.inner(j)
+	if !passwordLike(r.s[va:vb]) {
+		return -1
+	}
+	r.add(va, vb)
+	return j
+}
+
+// passwordLike: 8 to 128 bytes mixing three of lower case, upper case and
+// digits, or two and a symbol, with nothing of a path, host, port, list or
+// structure in it.
+func passwordLike(v string) bool {
+	if len(v) < 8 || len(v) > 128 || isVarRef(v) || strings.ContainsAny(v, "/.:,{}[]()=<> \t\n$") {
+		return false
+	}
+	n := classCount(v)
+	return n == 3 || n == 2 && strings.ContainsAny(v, "!@#%^&*+?~")
 }
 
 // positional handles an argument that is no flag: config set KEY VALUE,

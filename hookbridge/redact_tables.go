@@ -61,6 +61,7 @@ var tokenSecond = [256][4]uint64{
 }
 
 var textBytes = [256]byte{
+	'(': 0x20,
 	'-': 0x8,
 	':': 0x4,
 	'=': 0x2,

@@ -33,6 +33,7 @@ func buildRedactTables() (strong [256][]string, index [256][]uint8, second [256]
 	text[':'] |= tbColon
 	text['-'] |= tbDash
 	text['e'] |= tbE
+	text['('] |= tbParen
 	return
 }
 

@@ -41,6 +41,14 @@ func TestPreviewBounded(t *testing.T) {
 	if Preview("go   test\n  ./...") != "go test ./..." {
 		t.Fatal("preview should collapse whitespace")
 	}
+	// A marker at the cut is dropped whole, never left as "[RE…", which
+	// redaction would read as a value to redact again.
+	for pad := 140; pad < 160; pad++ {
+		p := Preview(strings.Repeat("x", pad) + " TOKEN=Xk9pQ2mZ7rT4vB8nL1wq more")
+		if Redact(p) != p || strings.Contains(p, "Xk9p") {
+			t.Errorf("preview %q cuts its marker", p)
+		}
+	}
 }
 
 func TestRedactKeepsStructure(t *testing.T) {
@@ -74,7 +82,12 @@ func TestNameKind(t *testing.T) {
 		"secret_name": kindNone, "TOKEN_URL": kindNone, "--auth-type": kindNone, "csrf_token": kindNone,
 		"page_token": kindNone, "--secret-id": kindStrong, "key": kindNone, "primary_key": kindNone,
 		"--ssh-key": kindNone, "--key-file": kindNone, "PWD": kindNone, "OLDPWD": kindNone, "bypass": kindNone,
-		"author": kindNone, "keyboard": kindNone, "monkey": kindNone, "SORT_KEY": kindNone, "auth.enabled": kindNone,
+		"author": kindNone, "keyboard": kindNone, "monkey": kindNone, "auth.enabled": kindNone,
+		// An environment variable named *_KEY, *_SECRET or *_TOKEN is weak
+		// whatever its prefix: its value is a secret when it looks random
+		// (SORT_KEY=created_at stays).
+		"SORT_KEY": kindWeak, "AZURE_STORAGE_KEY": kindWeak, "CSRF_SECRET": kindWeak, "SYNC_TOKEN": kindWeak,
+		"PAGE_TOKEN": kindWeak, "SSH_KEY": kindWeak,
 	}
 	for name, want := range cases {
 		if got := nameKind(name, false); got != want {

@@ -107,6 +107,7 @@ const (
 	tbColon                   // ':'
 	tbDash                    // '-' (PEM armour)
 	tbE                       // 'e' (JSON web token)
+	tbParen                   // '(' (a credential call)
 )
 
 func isAlnum(c byte) bool {
@@ -142,6 +143,26 @@ func classCount(t string) int {
 	return n
 }
 
+// minRun is how long an unbroken run of letters and digits after a known
+// prefix must be to make a token whatever its alphabet (a bare sk- key of
+// letters only, an hf_ token in one case): words that long are no words.
+const minRun = 24
+
+// longestRun returns the length of the longest run of letters and digits
+// in t.
+func longestRun(t string) int {
+	best, n := 0, 0
+	for i := 0; i < len(t); i++ {
+		if isAlnum(t[i]) {
+			n++
+			best = max(best, n)
+		} else {
+			n = 0
+		}
+	}
+	return best
+}
+
 // matchToken returns the end of a known-prefix token starting at i, or -1.
 func (r *redactor) matchToken(i int) int {
 	s := r.s
@@ -161,7 +182,7 @@ func (r *redactor) matchToken(i int) int {
 			e++
 		}
 		tail := s[i+len(t.prefix) : e]
-		if len(tail) >= t.min && classCount(tail) >= t.classes {
+		if len(tail) >= t.min && (classCount(tail) >= t.classes || longestRun(tail) >= max(t.min, minRun)) {
 			return e
 		}
 		r.tokFail[k] = e

@@ -113,6 +113,7 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	}
 	e := env.Env{Getenv: a.Getenv}
 	now, clockErr := e.Now()
+	_, lockErr := e.LockWait() // the wait itself is already h's
 	// The configuration comes from its cache (a stat of each config file and
 	// one small read), parsed again only when a file changed — and at each
 	// session start, below.
@@ -157,7 +158,7 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 			cfgErrs = append(cfgErrs, cacheErr)
 		}
 	}
-	for i, e := range append(cfgErrs, clockErr, err) {
+	for i, e := range append(cfgErrs, clockErr, lockErr, err) {
 		if e != nil {
 			op := "hook"
 			if i < len(cfgErrs) {

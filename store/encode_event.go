@@ -181,14 +181,16 @@ const hexDigits = "0123456789abcdef"
 
 // appendQuoted writes a JSON string with encoding/json's escaping: control
 // characters, quotes, backslashes, <, >, &, U+2028/9, and invalid UTF-8 as
-// U+FFFD.
+// U+FFFD; and, beyond it, DEL, the C1 controls and the bidirectional
+// controls as \uNNNN, so that the journal shown on a terminal (tail, less)
+// is as safe as cully's own output.
 func appendQuoted(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' && c != 0x7f {
 				i++
 				continue
 			}
@@ -221,9 +223,9 @@ func appendQuoted(b []byte, s string) []byte {
 			start = i
 			continue
 		}
-		if r == '\u2028' || r == '\u2029' {
+		if r == '\u2028' || r == '\u2029' || engine.IsControl(r) {
 			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			b = append(b, '\\', 'u', hexDigits[r>>12&0xF], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
 			i += size
 			start = i
 			continue

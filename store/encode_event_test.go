@@ -2,13 +2,17 @@ package store
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"cully/engine"
 )
 
-// The hand-written encoder writes byte for byte what encoding/json writes.
+// The hand-written encoder writes byte for byte what encoding/json writes,
+// but for DEL, the C1 and the bidirectional controls, which it escapes as
+// \uNNNN where encoding/json leaves them raw.
 func TestAppendEventMatchesEncodingJSON(t *testing.T) {
 	one, size, cost, tok := 1, int64(12345), 0.4375, int64(98765)
 	mt := time.Date(2026, 1, 2, 3, 4, 5, 600700800, time.UTC)
@@ -34,11 +38,20 @@ func TestAppendEventMatchesEncodingJSON(t *testing.T) {
 		{V: 1, Kind: engine.KindPostTool, Signals: []engine.Signal{{Kind: engine.SignalSnapshot, Reason: "calls", ID: "r-1", N: 10}}},
 		{V: 1, Kind: engine.KindStop, EndFP: "0f1e", EndSketch: "a1b2c3", EndSays: engine.SaysWaiting, Forced: true},
 		{V: 1, Kind: engine.KindPrompt, PromptFP: "9a8b"},
+		{V: 1, Kind: engine.KindPostTool, Cmd: "echo \x7f\u009b\u009d\u0085 \u202e\u2066\u200e\u061c end", Target: "a\u202egpj.exe"},
 	}
 	for i, ev := range evs {
-		want, err := json.Marshal(&ev)
+		raw, err := json.Marshal(&ev)
 		if err != nil {
 			t.Fatal(err)
+		}
+		var want []byte
+		for _, r := range string(raw) {
+			if engine.IsControl(r) {
+				want = fmt.Appendf(want, `\u%04x`, r)
+			} else {
+				want = utf8.AppendRune(want, r)
+			}
 		}
 		if got := AppendEvent(nil, &ev); string(got) != string(want) {
 			t.Errorf("event %d:\n got %s\nwant %s", i, got, want)

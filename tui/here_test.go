@@ -75,3 +75,22 @@ func ids(ss []*session) []string {
 	}
 	return out
 }
+
+// A row cut at the width drops a redaction marker whole: "[REDACT…" would
+// read as a value, not as what was taken out.
+func TestCutKeepsMarkersWhole(t *testing.T) {
+	in := "mysql -p[REDACTED] shop"
+	for w := 9; w < len(in); w++ {
+		got := cut(in, w)
+		part := ""
+		if i := strings.LastIndex(got, "["); i >= 0 {
+			part = strings.TrimSuffix(got[i:], "…")
+		}
+		if len(part) >= 2 && part != "[REDACTED]" && strings.HasPrefix("[REDACTED]", part) {
+			t.Errorf("cut(%q, %d) = %q: a marker cut in two", in, w, got)
+		}
+	}
+	if got := cut("go test ./... [1/3]", 16); got != "go test ./... […" {
+		t.Errorf("a lone bracket is no marker: %q", got)
+	}
+}

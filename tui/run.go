@@ -81,7 +81,7 @@ func amount(r engine.Resource, v float64) string {
 		}
 		return d
 	case engine.ResCost:
-		return fmt.Sprintf("$%.2f", v)
+		return engine.USD(v)
 	case engine.ResTokens:
 		return kilo(int64(v))
 	}

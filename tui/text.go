@@ -82,8 +82,22 @@ func cut(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	return ansi.Truncate(s, w, "…")
+	out := ansi.Truncate(s, w, "…")
+	// A redaction marker is dropped whole, never shown as "[REDACT…":
+	// cut in two it reads as a value, not as what was taken out.
+	if head, ok := strings.CutSuffix(out, "…"); ok && out != s {
+		for k := len(redactedMarker) - 1; k >= 2; k-- {
+			if strings.HasSuffix(head, redactedMarker[:k]) {
+				return head[:len(head)-k] + "…"
+			}
+		}
+	}
+	return out
 }
+
+// redactedMarker is what redaction writes in place of a secret
+// (hookbridge's marker; the panel imports no hook code).
+const redactedMarker = "[REDACTED]"
 
 // pad cuts or right-pads s to exactly w cells.
 func pad(s string, w int) string {

@@ -558,7 +558,7 @@ func (m Model) budgetLines(w int) []string {
 	var usage []string
 	if u := st.Usage; u != nil {
 		if u.CostUSD != nil {
-			usage = append(usage, fmt.Sprintf("$%.2f", *u.CostUSD))
+			usage = append(usage, engine.USD(*u.CostUSD))
 		}
 		if u.ContextTokens != nil {
 			c := fmt.Sprintf("context %s tokens", kilo(*u.ContextTokens))

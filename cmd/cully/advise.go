@@ -207,7 +207,7 @@ func (a *app) ledger(o ledgerOpts) error {
 		rep.Sessions = []ledger.SessionCost{}
 	}
 	if o.json {
-		enc := json.NewEncoder(a.stdout)
+		enc := json.NewEncoder(jsonSafe{a.stdout})
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}

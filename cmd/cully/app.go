@@ -41,6 +41,8 @@ type app struct {
 	getenv func(string) string
 	cmd    string // the command being run ("cully panel"), for error hints
 	json   bool   // the command line asks for --json: a failure is printed as JSON too
+
+	lockWarned bool // a bad CULLY_LOCK_TIMEOUT was reported once
 }
 
 // run executes one command line and maps its result to an exit code: 0
@@ -136,6 +138,14 @@ func (a *app) home() (store.Home, error) {
 	h, err := a.env().Home()
 	if err != nil {
 		return h, fail(codeStateDir, err, "%v", err)
+	}
+	if _, lerr := a.env().LockWait(); lerr != nil && !a.lockWarned {
+		// Said once, and the command goes on with the wait it names.
+		a.lockWarned = true
+		fmt.Fprintf(termSafe{a.stderr}, "cully: %s\n", lerr)
+		if h.Check() == nil { // a state dir that exists: a read creates none
+			_ = h.LogError("config", lerr, nil)
+		}
 	}
 	return h, nil
 }

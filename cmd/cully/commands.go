@@ -108,13 +108,13 @@ tool call) and lists the config. --json prints the same as a versioned JSON docu
 ` + whichReads,
 		Example: `  cully status
   cully status --session 5f3c9a1e --json
-  cully status --rebuild       # replay the whole journal first`,
+  cully status --rebuild       # rebuild every session's state from the journal first`,
 		Args: a.noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.status(o) },
 	}
 	sessionFlags(c, &o.which, reads)
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON (schema: docs/json.md)")
-	c.Flags().BoolVar(&o.rebuild, "rebuild", false, "replay the whole journal to rebuild session state first")
+	c.Flags().BoolVar(&o.rebuild, "rebuild", false, "replay the whole journal to rebuild every session's state first (with --session, that session's)")
 	return c
 }
 

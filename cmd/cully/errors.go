@@ -214,7 +214,7 @@ func (a *app) printJSONError(err error) {
 	if errors.As(err, &ue) {
 		e.Error.Paths, e.Error.Problems, e.Error.Sessions = ue.paths, ue.problems, ue.sessions
 	}
-	enc := json.NewEncoder(a.stdout)
+	enc := json.NewEncoder(jsonSafe{a.stdout})
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(e)
 }

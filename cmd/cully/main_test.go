@@ -408,18 +408,23 @@ func TestHookBinaryLinksNoTUI(t *testing.T) {
 	}
 }
 
-// The secret scanner that judges redaction in hookbridge's tests
-// (gitleaks, with viper, archive readers and a wasm runtime behind it) is a
-// test-only dependency: neither binary links it.
+// The secret scanner that judges redaction (gitleaks, with viper, archive
+// readers and a wasm runtime behind it) lives in a module of its own,
+// tools/secretscan, run from .ci/run: cully's go.mod does not name it, so
+// neither binary nor the default test build (go test ./...) links it.
 func TestJudgeNotLinked(t *testing.T) {
+	mod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
 	out, err := exec.Command("go", "list", "-deps", "../cully-hook", ".").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, dep := range strings.Fields(string(out)) {
+	for _, dep := range append(strings.Fields(string(mod)), strings.Fields(string(out))...) {
 		if strings.HasPrefix(dep, "github.com/zricethezav/gitleaks") || strings.HasPrefix(dep, "github.com/spf13/viper") ||
 			strings.HasPrefix(dep, "github.com/wasilibs/") || strings.HasPrefix(dep, "github.com/tetratelabs/wazero") {
-			t.Errorf("a binary links %s", dep)
+			t.Errorf("cully's module or a binary names %s: it belongs in tools/secretscan", dep)
 		}
 	}
 }

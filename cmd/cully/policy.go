@@ -179,7 +179,7 @@ func policyQuantity(r engine.Resource, v float64) string {
 	case engine.ResToolCalls:
 		return engine.Thousands(int64(v)) + " calls"
 	}
-	return fmt.Sprintf("$%.2f", v)
+	return engine.USD(v)
 }
 
 func policyLimit(r engine.Resource, b engine.BudgetConfig) string {

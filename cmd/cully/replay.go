@@ -213,7 +213,7 @@ func (a *app) replay(o replayOpts, args []string) error {
 		rep.Moments = &m
 	}
 	if o.json {
-		enc := json.NewEncoder(a.stdout)
+		enc := json.NewEncoder(jsonSafe{a.stdout})
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}

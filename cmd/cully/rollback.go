@@ -69,7 +69,7 @@ func (a *app) rollback(o rollbackOpts) error {
 	}
 	rep := newRollbackReport(st.Session, plan, o.dryRun)
 	if o.json {
-		enc := json.NewEncoder(a.stdout)
+		enc := json.NewEncoder(jsonSafe{a.stdout})
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}

@@ -351,7 +351,7 @@ func (a *app) snapshots(o snapshotsOpts) error {
 		out.Snapshots = append(out.Snapshots, e)
 	}
 	if o.json {
-		enc := json.NewEncoder(a.stdout)
+		enc := json.NewEncoder(jsonSafe{a.stdout})
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}

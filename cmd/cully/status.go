@@ -87,12 +87,15 @@ func (a *app) status(o statusOpts) error {
 	}
 	var jr journalReport
 	if *rebuild {
-		// A session the journal holds but the state dir lost is rebuilt
-		// under its own name; the start of a recorded one, under its id;
-		// none named, the one status shows.
-		only := o.session
-		if p, err := a.sessionFor(h, o.which, reads); err == nil {
-			only = p.id
+		// Every session the journal holds, as the help says; with
+		// --session, that one only: a session the state dir lost under
+		// the name given, the start of a recorded one under its id.
+		only := ""
+		if o.session != "" {
+			only = o.session
+			if p, err := a.sessionFor(h, o.which, reads); err == nil {
+				only = p.id
+			}
 		}
 		cfg := a.config()
 		st, err := h.Rebuild(only, &cfg)
@@ -152,7 +155,7 @@ func (a *app) status(o statusOpts) error {
 	var seen store.Recording
 	rep.Recording, seen = buildRecordingReport(h)
 	if *asJSON { // a script's read: the count stays until a person has seen it
-		enc := json.NewEncoder(a.stdout)
+		enc := json.NewEncoder(jsonSafe{a.stdout})
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
@@ -211,6 +214,18 @@ func orUnknown[T any](v *T, format string) string {
 	return fmt.Sprintf(format, *v)
 }
 
+// costFigure is the session's cost to four places, capped as engine.USD
+// caps it (a host's 1e308 is no 309-digit line).
+func costFigure(v *float64) string {
+	if v == nil {
+		return "unknown"
+	}
+	if usd := engine.USD(*v); usd == "$?" || strings.HasSuffix(usd, "+") {
+		return usd
+	}
+	return fmt.Sprintf("$%.4f", *v)
+}
+
 // printReport prints status in text; note, when not "", says the session
 // is not this folder's (picked.elsewhere). The recording line comes
 // before it, printed by the caller (printRecording, in colour on a
@@ -261,7 +276,7 @@ func printReport(w io.Writer, r statusReport, now time.Time, note string) {
 		cache = fmt.Sprintf(" (+%d cache reads, not counted)", *b.CacheReadTokens)
 	}
 	fmt.Fprintf(w, "budget   wall %s · calls %d · tokens %s%s · cost %s · context %s\n", time.Duration(b.WallClockSeconds*float64(time.Second)),
-		b.ToolCalls, orUnknown(b.Tokens, "%d"), cache, orUnknown(b.CostUSD, "$%.4f"), orUnknown(b.ContextTokens, "%d"))
+		b.ToolCalls, orUnknown(b.Tokens, "%d"), cache, costFigure(b.CostUSD), orUnknown(b.ContextTokens, "%d"))
 	printRun(w, r.Run, now)
 	j := r.Journal
 	fmt.Fprintf(w, "journal  %d records · %d corrupt · %d torn (%s scanned)", j.Lines, j.Corrupt, j.Torn, j.Scanned)

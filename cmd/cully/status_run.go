@@ -124,7 +124,7 @@ func budgetNum(r engine.Resource, v float64) string {
 	case engine.ResWallClock:
 		return fmt.Sprintf("%ds", int64(v))
 	case engine.ResCost:
-		return fmt.Sprintf("$%.2f", v)
+		return engine.USD(v)
 	}
 	return fmt.Sprintf("%d", int64(v))
 }

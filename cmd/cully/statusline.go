@@ -90,10 +90,15 @@ func formatStatusline(st *engine.State, u *engine.HostUsage, color bool) string 
 	}
 	s := fmt.Sprintf("%s · %d calls", head, st.Counts.ToolCalls)
 	if u.CostUSD != nil {
-		s += fmt.Sprintf(" · $%.2f", *u.CostUSD)
+		s += " · " + engine.USD(*u.CostUSD)
 	}
-	if u.ContextTokens != nil && u.ContextWindow != nil && *u.ContextWindow > 0 {
-		s += fmt.Sprintf(" · ctx %d%%", int(math.Round(100*float64(*u.ContextTokens)/float64(*u.ContextWindow))))
+	if u.ContextTokens != nil && u.ContextWindow != nil && *u.ContextWindow > 0 && *u.ContextTokens >= 0 {
+		// Capped: a host's absurd figure would print a 20-digit percentage.
+		if pct := 100 * float64(*u.ContextTokens) / float64(*u.ContextWindow); pct > 999 {
+			s += " · ctx >999%"
+		} else {
+			s += fmt.Sprintf(" · ctx %d%%", int(math.Round(pct)))
+		}
 	}
 	return s
 }

@@ -69,7 +69,7 @@ func (a *app) snapshotsPrune(o pruneOpts) error {
 		if pruned == nil {
 			pruned = []runs.Pruned{}
 		}
-		enc := json.NewEncoder(a.stdout)
+		enc := json.NewEncoder(jsonSafe{a.stdout})
 		enc.SetIndent("", "  ")
 		return enc.Encode(pruneReport{Schema: jsonSchema, Stores: pruned})
 	}

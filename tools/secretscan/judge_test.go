@@ -1,4 +1,4 @@
-package hookbridge
+package secretscan
 
 import (
 	"strings"
@@ -8,19 +8,31 @@ import (
 	"github.com/zricethezav/gitleaks/v8/report"
 
 	"cully/engine"
+	"cully/hookbridge"
+	"cully/hookbridge/secretcorpus"
 )
 
-// gitleaks, a well-kept secret scanner with its default rules, judges the
-// redaction independently of it. This file is the only one that imports
-// it: a test-only dependency that neither binary links
-// (TestJudgeNotLinked in cmd/cully checks).
+// corpusFile is the regression corpus, from this module's folder.
+const corpusFile = "../../hookbridge/testdata/secrets.txt"
+
+func loadCorpus(t *testing.T) []secretcorpus.Case {
+	t.Helper()
+	cs, err := secretcorpus.Load(corpusFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+// newJudge is gitleaks with its default rules, also looking inside
+// base64, hex and percent-encoded text.
 func newJudge(t *testing.T) *detect.Detector {
 	t.Helper()
 	d, err := detect.NewDetectorDefaultConfig()
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.MaxDecodeDepth = 2 // also look inside base64, hex and percent-encoded text
+	d.MaxDecodeDepth = 2
 	return d
 }
 
@@ -63,6 +75,26 @@ func isUUID(f string) bool {
 	return true
 }
 
+// judge returns what gitleaks finds in text as it stands and in each of
+// its words of 8 bytes or more presented as a token (UUIDs aside).
+func judge(d *detect.Detector, text string) []report.Finding {
+	fs := d.DetectString(text)
+	for _, f := range fields(text) {
+		if len(f) < 8 || isUUID(f) {
+			continue
+		}
+		fs = append(fs, d.DetectString(wrap(f))...)
+	}
+	return fs
+}
+
+func redact(c secretcorpus.Case) string {
+	if c.Path() {
+		return hookbridge.RedactPath(c.In)
+	}
+	return hookbridge.Redact(c.In)
+}
+
 // gitleaks judges the corpus twice. On the raw corpus it finds secrets in
 // the lines as they stand (provider formats, keyword=value) and in nearly
 // every secret value once wrapped, which proves the judge works. On
@@ -74,41 +106,36 @@ func TestGitleaksJudge(t *testing.T) {
 	var lines, linesCaught, values, valuesCaught int
 	var missedLines, missedValues []int
 	for _, c := range loadCorpus(t) {
-		if c.kind != "cmd" && c.kind != "path" {
+		if !c.Secret() {
 			continue
 		}
 		lines++
-		if len(d.DetectString(c.in)) > 0 {
+		if len(d.DetectString(c.In)) > 0 {
 			linesCaught++
 		} else {
-			missedLines = append(missedLines, c.line)
+			missedLines = append(missedLines, c.Line)
 		}
-		for _, s := range c.secrets {
+		for _, s := range c.Secrets {
 			values++
 			if len(d.DetectString(wrap(s))) > 0 || len(d.DetectString(s)) > 0 {
 				valuesCaught++
 			} else {
-				missedValues = append(missedValues, c.line)
+				missedValues = append(missedValues, c.Line)
 			}
 		}
-		out := c.redact()
+		out := redact(c)
 		for _, text := range []string{out, engine.NormalizeCommand(out)} {
-			if fs := d.DetectString(text); len(fs) > 0 {
-				t.Errorf("secrets.txt:%d: gitleaks finds a secret in the redacted %q:%s", c.line, text, describe(fs))
-			}
-		}
-		for _, f := range fields(out) {
-			if len(f) < 8 || isUUID(f) {
-				continue
-			}
-			if fs := d.DetectString(wrap(f)); len(fs) > 0 {
-				t.Errorf("secrets.txt:%d: gitleaks judges %q, left in the redacted %q, a secret:%s", c.line, f, out, describe(fs))
+			if fs := judge(d, text); len(fs) > 0 {
+				t.Errorf("secrets.txt:%d: gitleaks finds a secret in the redacted %q:%s", c.Line, text, describe(fs))
 			}
 		}
 	}
 	t.Logf("raw lines: gitleaks finds secrets in %d of %d as they stand (misses lines %v)", linesCaught, lines, missedLines)
 	t.Logf("raw values: gitleaks finds %d of %d secret values wrapped as a token (misses those of lines %v)", valuesCaught, values, missedValues)
-	if linesCaught < 60 || valuesCaught*10 < values*9 {
+	// gitleaks cannot see every shape (a bare sk- key of letters only, a
+	// short password behind a flag): that is why cully keeps its own
+	// check. It sees most, enough to prove it is working.
+	if linesCaught < 60 || valuesCaught*100 < values*85 {
 		t.Errorf("gitleaks finds only %d of %d lines and %d of %d values: the judge is not working", linesCaught, lines, valuesCaught, values)
 	}
 }
@@ -118,11 +145,11 @@ func TestGitleaksJudge(t *testing.T) {
 func TestGitleaksInnocent(t *testing.T) {
 	d := newJudge(t)
 	for _, c := range loadCorpus(t) {
-		if c.kind != "keep" && c.kind != "keeppath" {
+		if c.Secret() {
 			continue
 		}
-		if fs := d.DetectString(c.in); len(fs) > 0 {
-			t.Errorf("secrets.txt:%d: gitleaks sees a secret in the innocent %q:%s", c.line, c.in, describe(fs))
+		if fs := d.DetectString(c.In); len(fs) > 0 {
+			t.Errorf("secrets.txt:%d: gitleaks sees a secret in the innocent %q:%s", c.Line, c.In, describe(fs))
 		}
 	}
 }
