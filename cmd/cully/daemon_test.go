@@ -16,6 +16,7 @@ import (
 // answers them on stdin (the same record, the same answer), one per state
 // dir, and refuses to listen anywhere but loopback.
 func TestDaemon(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
