@@ -86,9 +86,9 @@ func TestHookEveryCapturedFixture(t *testing.T) {
 // install wires in): exactly 1,600 valid lines, status agrees, and no
 // clock went backwards. Every call of the 16 queues on the same locks
 // from its first to its last; .ci/run sets CULLY_LONG_TESTS=1 for 500
-// calls each (8,000 processes, a minute and a half of this machine's two
-// cores), the volume that showed hooks starved past their lock and stdin
-// waits under load.
+// calls each (8,000 processes, 130 s of CPU on a loaded 2-core machine:
+// 40% of this package's), the volume that showed hooks starved past their
+// lock and stdin waits under load.
 func TestHookConcurrentWriters(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
