@@ -11,6 +11,7 @@ import (
 // At a terminal, cully advisor setup asks before it writes: "n" (or just
 // Enter) writes nothing, "y" appends the proposal.
 func TestAdvisorSetupAsksAtATerminal(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bin")
 	if err := os.MkdirAll(bin, 0o755); err != nil {

@@ -73,6 +73,7 @@ func ledgerEntries(t *testing.T, home string) []ledger.Entry {
 // each at its own minute of one hour: never more accepted than the budget
 // allows, and every process's decision is in the ledger.
 func TestAdvisorBudgetUnderRace(t *testing.T) {
+	t.Parallel()
 	env := advisorEnv(t, "#!/bin/sh\ncat >/dev/null\necho \"$CULLY_NOW\" >> \"$WORK/calls.log\"\necho advice\n", "")
 	env["CULLY_ADVISOR_WORKER"] = "1"
 	failLoop(t, env, "cully")
@@ -144,6 +145,7 @@ func failLoopTask(t *testing.T, env map[string]string, round int) {
 // A worker that outlives its deadline is killed with the children it
 // started, and the run is recorded as a timeout.
 func TestAdvisorWorkerKilledAtDeadline(t *testing.T) {
+	t.Parallel()
 	env := advisorEnv(t, "#!/bin/sh\nsleep 300 &\necho $! > \"$WORK/child.pid\"\nsleep 300\n", "deadline_seconds = 1\n")
 	env["CULLY_ADVISOR_WORKER"] = "1"
 	failLoop(t, env, "cully")
@@ -181,6 +183,7 @@ func TestAdvisorWorkerKilledAtDeadline(t *testing.T) {
 // checkpoint opens, and returns without waiting for it; the advice then
 // reaches the agent in a later nudge.
 func TestHookStartsTheAdvisorDetached(t *testing.T) {
+	t.Parallel()
 	env := advisorEnv(t, "#!/bin/sh\ncat > \"$WORK/prompt.txt\"\necho \"$CULLY_NOW\" >> \"$WORK/calls.log\"\necho 'read the make error first'\n", "")
 	failLoop(t, env, "cully-hook")
 	// Wait for the detached process to record its result: a condition
@@ -224,6 +227,7 @@ func TestHookStartsTheAdvisorDetached(t *testing.T) {
 // at once. (The slots and tickets are held here as the running workers'
 // and queued requests' processes would hold them.)
 func TestAdvisorQueue(t *testing.T) {
+	t.Parallel()
 	env := advisorEnv(t, "#!/bin/sh\ncat >/dev/null\necho queued advice\n", "deadline_seconds = 30\n")
 	env["CULLY_ADVISOR_WORKER"] = "1"
 	failLoop(t, env, "cully")

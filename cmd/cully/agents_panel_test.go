@@ -17,6 +17,7 @@ import (
 // one state dir; the panel in a real terminal lists the three side by
 // side, each with its agent and its project, and status says the same.
 func TestPanelShowsSessionsOfThreeAgentsInTmux(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t)
 	env["CULLY_CONFIG"] = filepath.Join(env["PWD"], "none.toml")
 	delete(env, "CLAUDE_PROJECT_DIR")

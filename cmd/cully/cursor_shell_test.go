@@ -29,6 +29,7 @@ const cursorWrapper = `builtin eval "$1"; COMMAND_EXIT_CODE=$?; builtin exit $CO
 // with GOMAXPROCS=1 (a stand-in cully-hook notes its environment and execs
 // the real one).
 func TestCursorShellRunsTheInstalledCommand(t *testing.T) {
+	t.Parallel()
 	if sh := install.ShellWithoutEnv(install.UserShells(func(string) string { return "" })); sh != "" {
 		t.Skipf("this user's login shell, %s, would not take the hook's environment: install writes the command bare", sh)
 	}
@@ -46,6 +47,7 @@ func TestCursorShellRunsTheInstalledCommand(t *testing.T) {
 		}
 		shells++
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			env := testEnv(t)
 			dir := t.TempDir()
 			envLog := filepath.Join(dir, "env.log")

@@ -11,6 +11,7 @@ import (
 // footer shows the same ones), what the agent was told at each nudge, the
 // final status and the closing words; its folder is gone after.
 func TestDemoHeadlessNarration(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t)
 	tmp := filepath.Join(env["PWD"], "tmp")
 	if err := os.Mkdir(tmp, 0o700); err != nil {

@@ -46,6 +46,9 @@ func assertEmpty(t *testing.T, dir string) {
 // closing screen with the next step, which stays until q. Its folder is
 // gone after.
 func TestDemoInTmuxReachesClosingScreen(t *testing.T) {
+	// Not parallel: it reads what the screen shows within a bound (a caption stays a third of a second at --speed 4),
+	// so it runs before the parallel tests start, with no other test of
+	// this package beside it.
 	env, tmp := demoTestEnv(t)
 	pane := newTmux(t, 56, 40, map[string]string{"HOME": env["HOME"], "TMPDIR": tmp}, "demo", "--speed", "4")
 	var seen []string
@@ -93,6 +96,7 @@ func TestDemoInTmuxReachesClosingScreen(t *testing.T) {
 // However the demo in the panel ends — q or Ctrl-C mid-session, SIGHUP
 // (the terminal went away), SIGTERM — its temporary folder is removed.
 func TestDemoInTmuxLeavesNoFolder(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		sig  syscall.Signal
@@ -106,6 +110,7 @@ func TestDemoInTmuxLeavesNoFolder(t *testing.T) {
 		{name: "SIGTERM", sig: syscall.SIGTERM, code: 1, say: "demo stopped (terminated); its temporary folder is removed"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			env, tmp := demoTestEnv(t)
 			pane := newTmux(t, 80, 30, map[string]string{"HOME": env["HOME"], "TMPDIR": tmp, "NO_COLOR": "1"}, "demo")
 			pane.waitFor("The user asks for a fix", 20*time.Second)
@@ -205,6 +210,7 @@ func (d *headlessDemo) wait(t *testing.T, limit time.Duration) int {
 // stops at its next line, says nothing and leaves no folder, instead of
 // dying of SIGPIPE with its folder left behind.
 func TestDemoHeadlessClosedPipe(t *testing.T) {
+	t.Parallel()
 	d := startHeadless(t)
 	d.out.Close()
 	d.release()
@@ -220,8 +226,10 @@ func TestDemoHeadlessClosedPipe(t *testing.T) {
 // SIGTERM and SIGHUP mid-session: the hook call in flight is stopped, the
 // folder removed, and the demo says so in one line.
 func TestDemoHeadlessSignals(t *testing.T) {
+	t.Parallel()
 	for sig, word := range map[syscall.Signal]string{syscall.SIGTERM: "terminated", syscall.SIGHUP: "hangup", syscall.SIGINT: "interrupt"} {
 		t.Run(word, func(t *testing.T) {
+			t.Parallel()
 			d := startHeadless(t)
 			defer d.out.Close()
 			if err := d.cmd.Process.Signal(sig); err != nil {

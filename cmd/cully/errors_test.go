@@ -19,6 +19,7 @@ import (
 // with the documented code, and says the same message as one line on
 // stderr.
 func TestJSONErrors(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t)
 	for _, c := range []struct {
 		args []string
@@ -66,6 +67,7 @@ func TestJSONErrors(t *testing.T) {
 // Every error code a --json command can print is in docs/json.md, and
 // the docs name none that does not exist.
 func TestErrorCodesDocumented(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "json.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -98,6 +100,7 @@ func TestErrorCodesDocumented(t *testing.T) {
 // panel --session with an unknown id says so (as status does) instead of
 // opening an empty screen.
 func TestPanelUnknownSessionInTmux(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t)
 	if r := cully(t, env, []byte(`{"session_id":"s1","hook_event_name":"UserPromptSubmit","prompt":"go","cwd":"/home/dev/project"}`), "hook"); r.code != 0 {
 		t.Fatal(r)
@@ -115,6 +118,7 @@ func TestPanelUnknownSessionInTmux(t *testing.T) {
 // Errors that reach the top in Go's wording are reworded, keeping what
 // was being done; worded ones pass as they are.
 func TestPlainWords(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		err  error
 		want string

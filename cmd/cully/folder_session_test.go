@@ -182,6 +182,7 @@ func (w *twoRepos) needsYes(r result, root string) {
 // it), B's only; in a folder of neither it refuses; B named from A
 // without a terminal needs --yes, and then proceeds.
 func TestFolderSessionRollback(t *testing.T) {
+	t.Parallel()
 	w := newTwoRepos(t)
 	w.refusedHere(w.cully(w.c, "rollback", "--to", "0"))
 	r := w.cully(w.c, "rollback", "--to", "0", "--json")
@@ -254,6 +255,7 @@ func TestFolderSessionRollback(t *testing.T) {
 
 // cully stop --revert: the same choice of session as rollback.
 func TestFolderSessionStopRevert(t *testing.T) {
+	t.Parallel()
 	w := newTwoRepos(t)
 	w.refusedHere(w.cully(w.c, "stop", "--revert"))
 	if r := w.cully(w.a, "stop", "--revert"); r.code != 0 || !strings.Contains(r.stdout, "(session aaaaaaaa,") {
@@ -285,6 +287,7 @@ func TestFolderSessionStopRevert(t *testing.T) {
 
 // cully ack: checkpoints of the folder's session only.
 func TestFolderSessionAck(t *testing.T) {
+	t.Parallel()
 	w := newTwoRepos(t)
 	for _, s := range []struct{ repo, id string }{{w.a, sessA}, {w.b, sessB}} {
 		for i := range 3 {
@@ -321,6 +324,7 @@ func TestFolderSessionAck(t *testing.T) {
 // On a terminal, acting on another repository's session asks first, and
 // names the repository; anything but yes does nothing.
 func TestFolderSessionConfirmOnATerminal(t *testing.T) {
+	t.Parallel()
 	script, err := exec.LookPath("script")
 	if err != nil {
 		t.Skip("needs script(1) to give cully a terminal")

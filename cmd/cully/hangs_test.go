@@ -63,6 +63,7 @@ func fixture(t *testing.T, name string) []byte {
 // A host that writes the payload and leaves stdin open: the hook answers
 // as soon as it holds the whole object.
 func TestHookStdinLeftOpen(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t)
 	in, out, _, done := startHook(t, env)
 	if _, err := in.Write(fixture(t, "007-PostToolUse-Read.json")); err != nil {
@@ -81,6 +82,7 @@ func TestHookStdinLeftOpen(t *testing.T) {
 // A stdin that never ends and never completes a payload: the hook gives up
 // within its own deadline, exits 0 and records why.
 func TestHookStdinNeverEnds(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t)
 	in, out, stderr, done := startHook(t, env)
 	if _, err := in.Write([]byte(`{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Bash"`)); err != nil {
@@ -100,6 +102,7 @@ func TestHookStdinNeverEnds(t *testing.T) {
 // A host that closed its end of stdout before the answer: no SIGPIPE
 // death, exit 0, the call still recorded.
 func TestHookStdoutClosed(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t)
 	pre, fail := fixture(t, "010-PreToolUse-Bash.json"), fixture(t, "012-PostToolUseFailure-Bash.json")
 	for i := 0; i < 2; i++ { // two failures: the third run gets an answer

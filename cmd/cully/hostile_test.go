@@ -109,12 +109,14 @@ func hostileCases(t *testing.T) []hostileCase {
 var hostileGaps = map[string]string{}
 
 func TestHookHostileSuite(t *testing.T) {
+	t.Parallel()
 	cases := hostileCases(t)
 	if len(cases) < 80 {
 		t.Fatalf("the suite holds %d cases, want at least 80", len(cases))
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			if why, ok := hostileGaps[c.name]; ok {
 				t.Skip(why)
 			}

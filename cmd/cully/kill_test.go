@@ -34,6 +34,7 @@ import (
 // damaged state gets), so that what the later kills leave behind is
 // repaired by the hooks themselves or not at all.
 func TestKilledHooksNeverLeaveStateBehindTheJournal(t *testing.T) {
+	t.Parallel()
 	workers, calls := 6, 120
 	if testing.Short() {
 		calls = 20
@@ -253,6 +254,7 @@ func TestKilledHooksNeverLeaveStateBehindTheJournal(t *testing.T) {
 // next call's state is the journal's replay. The journal holds enough of
 // another session's records that the rebuild takes a while to kill.
 func TestKilledRecoveryNeverLosesTheSession(t *testing.T) {
+	t.Parallel()
 	rounds := 12
 	if testing.Short() {
 		rounds = 4
@@ -382,6 +384,7 @@ func damageNewest(path string) bool {
 // the last call shows at once, not only after the session's next call has
 // repaired the file (that older body lacks it).
 func TestStatusCatchesUpADamagedState(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t)
 	env["CLAUDE_PROJECT_DIR"] = env["PWD"]
 	for i := 0; i < 3; i++ {

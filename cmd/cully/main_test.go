@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,20 +31,36 @@ var testBin string
 // would only slow thousands of process starts and cannot see across
 // processes) and puts it first on PATH: tests and scripts exec it as a
 // separate process, like an agent does.
+//
+// Every test uses a state dir and a HOME of its own and runs in parallel
+// with the others. A test here mostly waits: on the processes it starts,
+// on a pane of tmux, on a snapshot server. With -parallel at its default
+// (GOMAXPROCS, 2 on a small machine) the torture test alone held one of
+// the two slots for its whole run, and the waits of the others queued in
+// the second; TestMain raises the default to 2×GOMAXPROCS, and a
+// -parallel given on the command line wins. (At 4×, on a 2-core machine
+// other engineers also loaded, snapshot servers and hooks starved past
+// the waits run control's scripts rely on.)
 func TestMain(m *testing.M) {
+	flag.Parse()
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit {
+		flag.Set("test.parallel", strconv.Itoa(2*runtime.GOMAXPROCS(0)))
+	}
 	dir, err := os.MkdirTemp("", "cully-test-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	for pkg, name := range map[string]string{".": "cully", "../cully-hook": "cully-hook", "../cully-daemon": "cully-daemon"} {
-		build := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
-		build.Env = append(os.Environ(), "CGO_ENABLED=0") // as every build of cully is: no cgo start-up cost
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "build", name+":", err)
-			os.Exit(1)
-		}
+	// One go command builds the three (cully, cully-hook, cully-daemon,
+	// named after their folders): their links run in parallel.
+	build := exec.Command("go", "build", "-o", dir+string(os.PathSeparator), ".", "../cully-hook", "../cully-daemon")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as every build of cully is: no cgo start-up cost
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build cully, cully-hook and cully-daemon:", err)
+		os.Exit(1)
 	}
 	os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	testBin = dir
@@ -95,8 +113,17 @@ func testEnv(t testing.TB) map[string]string {
 		"CLAUDE_PROJECT_DIR": "/home/dev/project",
 		"PWD":                dir,
 		"CULLY_SNAPSHOTS":    "off", // no background snapshot of a folder that does not exist (snapshots.txtar has them)
+		"CULLY_MARK_TIMEOUT": markTimeout,
 	}
 }
+
+// markTimeout is the hook's wait for a mark in tests that turn snapshots
+// on. A mark the hook gives up on (3.5 s by default: a loaded machine
+// running these tests in parallel) leaves its call's changes to nobody, by
+// design, and a rollback then keeps them; the tests are about attribution,
+// not that deadline (hookrun's tests hold its default), so the hook waits
+// for every mark. The hook takes CULLY_MARK_TIMEOUT below a minute only.
+const markTimeout = "59s"
 
 func journal(t testing.TB, home string) []engine.Event {
 	t.Helper()
@@ -135,6 +162,7 @@ func journal(t testing.TB, home string) []engine.Event {
 //	                             state_snapshot, files_modified, in that order) and print it
 //	                             as lines: step, timestamp, reason, tool_calls, one file each
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(e *testscript.Env) error {
@@ -149,6 +177,7 @@ func TestScripts(t *testing.T) {
 			// wants them turns them on (env CULLY_SNAPSHOTS=on) and waits
 			// for them (cully snapshot --wait) before it ends.
 			e.Setenv("CULLY_SNAPSHOTS", "off")
+			e.Setenv("CULLY_MARK_TIMEOUT", markTimeout)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -396,6 +425,7 @@ func scriptTouch(ts *testscript.TestScript, neg bool, args []string) {
 // module's initialisation): each adds start-up work to every tool call of
 // every agent (docs/performance.md).
 func TestHookBinaryLinksNoTUI(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "list", "-deps", "../cully-hook").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -413,6 +443,7 @@ func TestHookBinaryLinksNoTUI(t *testing.T) {
 // tools/secretscan, run from .ci/run: cully's go.mod does not name it, so
 // neither binary nor the default test build (go test ./...) links it.
 func TestJudgeNotLinked(t *testing.T) {
+	t.Parallel()
 	mod, err := os.ReadFile("../../go.mod")
 	if err != nil {
 		t.Fatal(err)
@@ -432,6 +463,7 @@ func TestJudgeNotLinked(t *testing.T) {
 // cully-hook started by hand in a terminal says what it is for and exits,
 // instead of waiting for a payload that never comes.
 func TestHookBinaryOnATerminal(t *testing.T) {
+	t.Parallel()
 	script, err := exec.LookPath("script")
 	if err != nil {
 		t.Skip("needs script(1) to give the hook a terminal")

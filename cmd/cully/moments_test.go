@@ -10,6 +10,7 @@ import (
 // calls after (the third's result and a turn's end after it included); a signal of another kind, or further away, does not catch
 // it; a moment whose session the replay lacks is not found.
 func TestJudgeMoments(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	at := func(i int) *time.Time { x := t0.Add(time.Duration(i) * time.Minute); return &x }
 	half := func(i int) *time.Time { x := at(i).Add(30 * time.Second); return &x }

@@ -112,6 +112,9 @@ func (p *tmuxPane) waitFor(want string, limit time.Duration) time.Duration {
 // The panel in a real terminal: hook calls show up as a checkpoint within a
 // second; `a` acknowledges it; the journal holds the ack and status agrees.
 func TestPanelInTmux(t *testing.T) {
+	// Not parallel: it reads what the screen shows within a bound (a checkpoint within a second),
+	// so it runs before the parallel tests start, with no other test of
+	// this package beside it.
 	env := testEnv(t)
 	env["CULLY_CONFIG"] = filepath.Join(env["PWD"], "none.toml")
 	pane := newTmux(t, 60, 30, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"], "CULLY_CONFIG": env["CULLY_CONFIG"]}, "panel")
@@ -156,6 +159,7 @@ func TestPanelInTmux(t *testing.T) {
 // and the focus stays in the pane the user typed it in: their next keys
 // belong to the agent, not to the panel.
 func TestPanelSplitInTmux(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t)
 	pane := newTmux(t, 120, 30, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"]}, "panel", "--split", "--width", "50")
 	deadline := time.Now().Add(5 * time.Second)
@@ -183,6 +187,9 @@ func TestPanelSplitInTmux(t *testing.T) {
 // At the default --split width a guard warning can be read whole: the
 // selected one wraps in the list, and enter shows it with the nudge.
 func TestPanelGuardReadableAt56(t *testing.T) {
+	// Not parallel: it reads what the screen shows within a bound (the guard within 2 s),
+	// so it runs before the parallel tests start, with no other test of
+	// this package beside it.
 	env := testEnv(t)
 	env["CULLY_CONFIG"] = filepath.Join(env["PWD"], "none.toml")
 	pane := newTmux(t, 56, 40, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"], "CULLY_CONFIG": env["CULLY_CONFIG"]}, "panel")
@@ -240,6 +247,7 @@ func squashSpace(s string) string { return strings.Join(strings.Fields(s), "") }
 // own, at once and in a real terminal; one logged before the panel opened
 // does not.
 func TestPanelSaysWhenCullyFails(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t)
 	bad := func() {
 		if r := runBin(t, "cully-hook", env, []byte(`{"session_id":`)); r.code != 0 || r.stdout != "" {

@@ -33,6 +33,7 @@ func hookUnderFileLimit(t *testing.T, env map[string]string, blocks int64, paylo
 // panel then say so until a later call is recorded and a person has seen
 // it: --json alone leaves it, status's text clears it.
 func TestHookSaysWhenRecordingFails(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t)
 	home := env["CULLY_HOME"]
 	raw, _ := os.ReadFile(filepath.Join(fixtures, "capture-sequence", "005-PreToolUse-Read.json"))
@@ -133,6 +134,7 @@ func TestHookSaysWhenRecordingFails(t *testing.T) {
 // The panel, in a real terminal, shows lost calls on its red line with the
 // fix, from its first frame.
 func TestPanelSaysWhenRecordingFails(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t)
 	home := env["CULLY_HOME"]
 	raw, _ := os.ReadFile(filepath.Join(fixtures, "capture-sequence", "005-PreToolUse-Read.json"))

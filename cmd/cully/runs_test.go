@@ -22,6 +22,9 @@ import (
 // (the run's baseline and a snapshot every 10 tool calls), records each
 // one's outcome, and stops once nothing has been asked for its linger.
 func TestHookBinaryStartsTheSnapshot(t *testing.T) {
+	// Not parallel: one server takes the three asks only while 21 hook
+	// calls fit in its 5 s linger, so it runs before the parallel tests
+	// start, with no other test of this package beside it.
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("needs git")
 	}

@@ -77,10 +77,12 @@ func treeBytes(dir string) string {
 // itself) are never followed by the hook, status, a rebuild or doctor:
 // nothing outside the state dir changes, and the hook still exits 0.
 func TestPlantedSymlinksNeverFollowed(t *testing.T) {
+	t.Parallel()
 	pre, post := fixture(t, "005-PreToolUse-Read.json"), fixture(t, "007-PostToolUse-Read.json")
 	for _, name := range []string{"journal.jsonl", "journal.lock", "errors.log", "recording.failed", "sessions",
 		"sessions/" + capturedSession + ".state", "sessions/" + capturedSession + ".json", "sessions/" + capturedSession + ".lock"} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
+			t.Parallel()
 			env := testEnv(t)
 			home := env["CULLY_HOME"]
 			if r := runGuarded(t, "cully-hook", env, pre); r.code != 0 {
@@ -139,6 +141,7 @@ func TestPlantedSymlinksNeverFollowed(t *testing.T) {
 // A state dir owned by another user is refused with a clear error, and the
 // hook exits 0 having written nothing in it.
 func TestHookRefusesAnotherUsersStateDir(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t)
 	if os.Geteuid() == 0 {
 		os.Mkdir(env["CULLY_HOME"], 0o755)
@@ -173,6 +176,7 @@ func TestHookRefusesAnotherUsersStateDir(t *testing.T) {
 // A FIFO where the journal (or errors.log) belongs is refused by the hook
 // and every reader, without hanging on it.
 func TestFIFOsRefusedWithoutHanging(t *testing.T) {
+	t.Parallel()
 	pre := fixture(t, "005-PreToolUse-Read.json")
 	t.Run("journal", func(t *testing.T) {
 		env := testEnv(t)
@@ -256,6 +260,7 @@ func setMtime(t *testing.T, p string, at time.Time) bool {
 // read rules cannot compare (2300, past UnixNano) is recorded without its
 // mtime and with a note, and every reader reads the record back.
 func TestOutOfRangeMtimesRecordedAndReadBack(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t)
 	dirs := []string{env["PWD"]}
 	if shm, err := os.MkdirTemp("/dev/shm", "cully-mtime-"); err == nil { // tmpfs keeps year 10000; ext4 stops at 2446
