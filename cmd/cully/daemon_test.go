@@ -12,21 +12,40 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
+// syncBuffer is a buffer a running process writes while a test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
 // startDaemon runs argv (cully daemon …) with env and waits until health
 // answers (whatever it answers) through client at url with the headers
 // given; the returned func stops it.
-func startDaemon(t *testing.T, env map[string]string, argv []string, client *http.Client, url string, hdr map[string]string) (stop func(), stderr *bytes.Buffer) {
+func startDaemon(t *testing.T, env map[string]string, argv []string, client *http.Client, url string, hdr map[string]string) (stop func(), stderr *syncBuffer) {
 	t.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	var errb bytes.Buffer
+	var errb syncBuffer
 	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
