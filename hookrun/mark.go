@@ -73,7 +73,10 @@ var errMarkTimeout = errors.New("timed out")
 
 // Wait runs `cully ARGS...` in dir and waits for it at most wait: stdio on
 // the null device (the hook's stdout is the agent's answer), killed past
-// the wait. The cully binary is Detach's (cullyBinary).
+// the wait with every process it started (its own process group: a git
+// it ran, left alive, went on writing the run's index and left its
+// index.lock behind, and the run's next rollback failed on it). The cully
+// binary is Detach's (cullyBinary).
 func Wait(dir string, args []string, wait time.Duration) error {
 	exe, err := cullyBinary()
 	if err != nil {
@@ -83,7 +86,7 @@ func Wait(dir string, args []string, wait time.Duration) error {
 	if err != nil {
 		return err
 	}
-	t := time.AfterFunc(wait, func() { _ = p.Kill() })
+	t := time.AfterFunc(wait, func() { killGroup(p) })
 	st, err := p.Wait()
 	stopped := t.Stop()
 	switch {
@@ -104,5 +107,5 @@ func startQuiet(exe string, args []string, dir string) (*os.Process, error) {
 		return nil, err
 	}
 	defer null.Close()
-	return os.StartProcess(exe, append([]string{exe}, args...), &os.ProcAttr{Dir: dir, Env: os.Environ(), Files: []*os.File{null, null, null}})
+	return os.StartProcess(exe, append([]string{exe}, args...), &os.ProcAttr{Dir: dir, Env: os.Environ(), Files: []*os.File{null, null, null}, Sys: groupAttr()})
 }

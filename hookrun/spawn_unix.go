@@ -37,3 +37,15 @@ func startAdvisor(session string) error {
 	}
 	return p.Release()
 }
+
+// groupAttr starts a process as the leader of its own process group, so
+// that killGroup takes its children with it.
+func groupAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+
+// killGroup kills p's process group (p and what it started); p alone when
+// the group is gone.
+func killGroup(p *os.Process) {
+	if err := syscall.Kill(-p.Pid, syscall.SIGKILL); err != nil {
+		_ = p.Kill()
+	}
+}

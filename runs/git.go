@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"time"
 )
 
 // ErrNoGit is returned when git is not installed: snapshots keep their
@@ -70,6 +71,7 @@ func (g git) command(args ...string) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, ErrNoGit
 	}
+	g.clearStaleIndexLock()
 	pre := append([]string{}, gitConfig...)
 	if g.excludes != "" {
 		pre = append(pre, "-c", "core.excludesFile="+g.excludes)
@@ -77,6 +79,26 @@ func (g git) command(args ...string) (*exec.Cmd, error) {
 	c := exec.Command(bin, append(pre, args...)...)
 	c.Dir, c.Env = g.root, g.environ()
 	return c, nil
+}
+
+// staleIndexLock is how old an index.lock of the run's own index must be
+// to be taken for a dead git's: every git that writes it runs under the
+// run's lock, from a cully process whose whole process group is killed at
+// its deadline (hookrun.Wait), and none holds it for more than seconds.
+const staleIndexLock = time.Minute
+
+// clearStaleIndexLock removes the index.lock a killed git left on the run's
+// own index (never the user's repository's): without it every later
+// command that writes the index failed with git's "remove the file
+// manually", and the run could no longer be rolled back.
+func (g git) clearStaleIndexLock() {
+	if g.dir == "" {
+		return // the user's repository: its locks are the user's
+	}
+	lock := g.indexPath() + ".lock"
+	if fi, err := os.Lstat(lock); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleIndexLock {
+		_ = os.Remove(lock)
+	}
 }
 
 // out runs a git command with stdin and returns its output; its error

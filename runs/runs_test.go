@@ -421,3 +421,44 @@ func TestUntrackedBytesBounded(t *testing.T) {
 		t.Fatalf("err %v, want the bound", err)
 	}
 }
+
+// A git killed mid-write leaves the run's index.lock behind; once it is
+// older than any live git holds it, the run's next snapshot and rollback
+// clear it. A fresh one is a live git's: left alone.
+func TestStaleIndexLockIsCleared(t *testing.T) {
+	w := newWorld(t, true)
+	w.take("baseline")
+	w.call("c1", func() { w.write("a.txt", "a, run 1\n") })
+	lock := filepath.Join(w.h.RunDir(w.run), "index.lock")
+	if _, err := os.Stat(filepath.Join(w.h.RunDir(w.run), "index")); err != nil {
+		t.Fatalf("the run's index: %v", err)
+	}
+	if err := os.WriteFile(lock, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-2 * staleIndexLock)
+	if err := os.Chtimes(lock, old, old); err != nil {
+		t.Fatal(err)
+	}
+	w.take("calls")
+	if _, err := w.rollback(0, false); err != nil {
+		t.Fatalf("a rollback over a stale index.lock: %v", err)
+	}
+	if w.read("a.txt") != "a\n" {
+		t.Fatalf("a.txt = %q after the rollback", w.read("a.txt"))
+	}
+	if _, err := os.Stat(lock); !os.IsNotExist(err) {
+		t.Fatalf("the stale lock is still there: %v", err)
+	}
+	// A live git's lock (fresh) is not taken.
+	if err := os.WriteFile(lock, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(lock); err != nil {
+		t.Fatal(err)
+	}
+	(git{dir: t.TempDir(), index: filepath.Join(w.h.RunDir(w.run), "index")}).clearStaleIndexLock()
+	if _, err := os.Stat(lock); err != nil {
+		t.Fatalf("a fresh lock was removed: %v", err)
+	}
+}
