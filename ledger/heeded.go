@@ -32,7 +32,7 @@ func heededMeans(reason string) string {
 	switch engine.Reason(reason) {
 	case engine.ReasonReread, engine.ReasonLargeRead:
 		return "the same file not read again"
-	case engine.ReasonThirdAttempt, engine.ReasonRepeat:
+	case engine.ReasonThirdAttempt, engine.ReasonRepeat, engine.ReasonBroadSearch, engine.ReasonGitInternals, engine.ReasonMachineChange:
 		return "the same command or call not run again unchanged"
 	case engine.ReasonUnverifiedEdits, engine.ReasonUncheckedCommit:
 		return "a check run"
@@ -188,7 +188,7 @@ func (h *Heeded) judge(p *pendingNudge, ev *engine.Event) bool {
 				p.done[r] = true // read again: not heeded
 				continue
 			}
-		case engine.ReasonThirdAttempt, engine.ReasonRepeat:
+		case engine.ReasonThirdAttempt, engine.ReasonRepeat, engine.ReasonBroadSearch, engine.ReasonGitInternals, engine.ReasonMachineChange:
 			if call && p.cmd.same(ev) { // the same command, or the same check with other narrowing flags
 				p.done[r] = true
 				continue
@@ -229,7 +229,7 @@ func (h *Heeded) judge(p *pendingNudge, ev *engine.Event) bool {
 		switch engine.Reason(r) {
 		case engine.ReasonReread, engine.ReasonLargeRead:
 			h.rate(r).Heeded++
-		case engine.ReasonThirdAttempt, engine.ReasonRepeat:
+		case engine.ReasonThirdAttempt, engine.ReasonRepeat, engine.ReasonBroadSearch, engine.ReasonGitInternals, engine.ReasonMachineChange:
 			// The warned call ran anyway; a turn that ends before any other
 			// call changed nothing: no sign the warning was heeded.
 			if p.calls > 0 {

@@ -133,3 +133,33 @@ func TestHeededRerunThenEnd(t *testing.T) {
 		t.Errorf("loop told, not run again, turn ended: %+v, want 1 of 1", r)
 	}
 }
+
+// A guard against a whole-disk search (or a bulk edit of .git, a change to
+// the machine) is heeded when the agent does not run the same command
+// again: the warned call itself runs, cully never blocks.
+func TestHeededBroadSearch(t *testing.T) {
+	h := NewHeeded()
+	find := func() *engine.Event { return post("Bash", engine.ClassRead, "", "find-home") }
+	for _, ev := range []*engine.Event{told(find(), "cully: `find ~ -name x` searches the whole home folder", engine.ReasonBroadSearch),
+		find(), post("Bash", engine.ClassRead, "", "find-cache"), find()} {
+		h.Add(ev)
+	}
+	for _, ev := range []*engine.Event{told(find(), "cully: again", engine.ReasonBroadSearch), find()} {
+		h.Add(ev)
+	}
+	for range HeededWindow {
+		h.Add(post("Bash", engine.ClassRead, "", "find-cache"))
+	}
+	var got *HeededRate
+	for _, r := range h.Rates() {
+		if r.Reason == string(engine.ReasonBroadSearch) {
+			got = &r
+		}
+	}
+	if got == nil || got.Told != 2 || got.Heeded != 1 {
+		t.Fatalf("broad-search: %+v, want 1 of 2 (the search run again was no heeding)", got)
+	}
+	if m := heededMeans(string(engine.ReasonBroadSearch)); m != "the same command or call not run again unchanged" {
+		t.Fatalf("means %q", m)
+	}
+}
