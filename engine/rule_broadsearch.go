@@ -42,8 +42,8 @@ var broadSearch = guardRule{
 // broadRoot is the first starting point of a shell search in cmd that is
 // the root or a home folder, "" when there is none.
 func broadRoot(cmd string) string {
-	if !strings.Contains(cmd, "/") && !strings.Contains(cmd, "~") && !strings.Contains(cmd, "HOME") {
-		return "" // most calls: no lexing
+	if !mentions(cmd, "find", "grep", "rg ", "fd ", "fdfind", "ag ", "ack ", "bfs") || !mentions(cmd, "~", "HOME", " /", "/Users", "/home", "/root", "C:") {
+		return "" // most calls, a search of the project among them: no lexing
 	}
 	for _, sg := range splitShell(cmd) {
 		w := stripWrappers(sg.words)
@@ -57,6 +57,17 @@ func broadRoot(cmd string) string {
 		}
 	}
 	return ""
+}
+
+// mentions reports whether s holds any of words: the cheap test that
+// spares most commands the lexer on the hook's path.
+func mentions(s string, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // searchRoots are the folders a search command starts from: find's paths

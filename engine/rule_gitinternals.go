@@ -22,7 +22,7 @@ var gitInternals = guardRule{
 	reason: ReasonGitInternals,
 	advice: "List the files with `git grep -l` (or rg -l, or grep --exclude-dir=.git) so the edit stays out of .git.",
 	check: func(s *State, ev *Event, _ *Config) (string, string, bool) {
-		if ev.Subagent != "" || ev.Cmd == "" || !IsShellTool(ev.Tool) || !strings.Contains(ev.Cmd, "-i") && !strings.Contains(ev.Cmd, "-pi") {
+		if ev.Subagent != "" || !IsShellTool(ev.Tool) || !mentions(ev.Cmd, "sed", "perl") || !mentions(ev.Cmd, "xargs", "-exec") {
 			return "", "", false
 		}
 		if !editsGitInternals(splitShell(ev.Cmd)) {

@@ -34,9 +34,8 @@ var machineChange = guardRule{
 // machineChanges says what a command line changes on the machine beyond
 // the project ("" for nothing it knows).
 func machineChanges(cmd string) string {
-	if cmd == "" || !strings.Contains(cmd, "brew") && !strings.Contains(cmd, "-g") && !strings.Contains(cmd, "global") &&
-		!strings.Contains(cmd, "install") && !strings.Contains(cmd, "launchctl") && !strings.Contains(cmd, "defaults") &&
-		!strings.Contains(cmd, "systemctl") && !strings.Contains(cmd, "rc") {
+	if !mentions(cmd, "brew", "install", " -g", "global", "git config", "defaults", "launchctl", "systemctl", "crontab", "chsh",
+		"rc", "profile", "zshenv", "config.fish") {
 		return "" // most calls: no lexing
 	}
 	for _, sg := range splitShell(cmd) {

@@ -46,3 +46,33 @@ func BenchmarkBookGaps(b *testing.B) {
 		st.Gaps = st.Gaps[:0]
 	}
 }
+
+// BenchmarkShellGuards runs the guards that read a shell command's words
+// (broad-search, edits-git-internals, changes-machine) on the commands an
+// agent runs most, none of which they warn about: their cost on every
+// pre-tool call of a shell command.
+func BenchmarkShellGuards(b *testing.B) {
+	cfg := DefaultConfig()
+	s := NewState("s")
+	var evs []Event
+	for _, c := range []string{
+		"cat /home/dev/app/internal/cully-note.txt",
+		"go test ./... 2>&1 | tail -20",
+		"/usr/local/bin/pytest -k parse -x",
+		"sed -i 's/a/b/' x.go && gofmt -w x.go",
+		"git diff --stat origin/main...HEAD -- internal/",
+		"rg -n 'func Parse' internal/parser/ | head -20",
+		"npm run build 2>&1 | grep -i error",
+	} {
+		evs = append(evs, Event{Tool: "Bash", Class: ClassRun, Cmd: c, CmdFP: c})
+	}
+	guards := []*guardRule{&broadSearch, &gitInternals, &machineChange}
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range evs {
+			for _, g := range guards {
+				g.check(s, &evs[i], &cfg)
+			}
+		}
+	}
+}
