@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // ReasonFinishUnchecked: the turn ended with code edited after the last
 // check of any kind.
@@ -64,10 +61,4 @@ var codeExts = []string{".go", ".py", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cj
 	".hs", ".ml", ".clj", ".vue", ".svelte", ".sh", ".bash", ".zsh", ".sql", ".proto"}
 
 // codeFile reports whether path is source code, by its extension.
-func codeFile(path string) bool {
-	dot := strings.LastIndexByte(path, '.')
-	if dot < 0 || strings.ContainsRune(path[dot:], '/') {
-		return false
-	}
-	return contains(codeExts, strings.ToLower(path[dot:]))
-}
+func codeFile(path string) bool { return extIn(path, codeExts) }

@@ -124,24 +124,12 @@ func xargsCommand(args []string) []string {
 	return nil
 }
 
-// inPlaceEdit: sed -i or perl -pi/-i.
+// inPlaceEdit: sed -i or perl -pi, as the shell classification reads them
+// (classifySegment: an edit).
 func inPlaceEdit(w []string) bool {
-	if len(w) < 2 {
+	if len(w) < 2 || progName(w[0]) != "sed" && progName(w[0]) != "perl" {
 		return false
 	}
-	switch progName(w[0]) {
-	case "sed", "gsed":
-		for _, a := range w[1:] {
-			if a == "-i" || strings.HasPrefix(a, "-i") || a == "--in-place" || strings.HasPrefix(a, "--in-place=") || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "i") && len(a) <= 4 {
-				return true
-			}
-		}
-	case "perl":
-		for _, a := range w[1:] {
-			if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "i") {
-				return true
-			}
-		}
-	}
-	return false
+	c, _, _, _ := classifySegment(w, nil, &Config{})
+	return c == ClassEdit
 }

@@ -65,10 +65,13 @@ func proseEdit(ev *Event) bool {
 }
 
 // proseFile reports whether an edit target is prose (see proseExt).
-func proseFile(target string) bool {
-	dot := strings.LastIndexByte(target, '.')
-	if dot < 0 || strings.ContainsRune(target[dot:], '/') {
+func proseFile(target string) bool { return extIn(target, proseExt) }
+
+// extIn reports whether path's extension, lower-cased, is one of exts.
+func extIn(path string, exts []string) bool {
+	dot := strings.LastIndexByte(path, '.')
+	if dot < 0 || strings.ContainsRune(path[dot:], '/') {
 		return false
 	}
-	return contains(proseExt, strings.ToLower(target[dot:]))
+	return contains(exts, strings.ToLower(path[dot:]))
 }

@@ -99,12 +99,8 @@ func lintCommand(cmd string) bool {
 // lintConfigFile reports whether path configures a linter or runs it: the
 // linters' own config files, a lint script or task, CI.
 func lintConfigFile(path string) bool {
-	p := strings.ToLower(path)
-	dir, base := "", p
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		dir, base = p[:i], p[i+1:]
-	}
-	if strings.HasPrefix(dir, ".github/workflows") || strings.HasPrefix(dir, ".circleci") || base == ".gitlab-ci.yml" {
+	dir, base := lowerSplit(path)
+	if ciFile(dir, base) {
 		return true
 	}
 	stem := base
@@ -128,6 +124,20 @@ func lintConfigFile(path string) bool {
 	return strings.HasPrefix(base, "lint") && !strings.Contains(dir, "src") // lint.sh, lint-go, but not a source file named lint
 }
 
+// lowerSplit is a path, lower-cased, as its folder and its file's name.
+func lowerSplit(path string) (dir, base string) {
+	p := strings.ToLower(path)
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i], p[i+1:]
+	}
+	return "", p
+}
+
+// ciFile: a CI pipeline's file (GitHub Actions, CircleCI, GitLab).
+func ciFile(dir, base string) bool {
+	return strings.HasPrefix(dir, ".github/workflows") || strings.HasPrefix(dir, ".circleci") || base == ".gitlab-ci.yml"
+}
+
 // sourceExts are code, not configuration, whatever the file's name.
 var sourceExts = []string{".go", ".py", ".rb", ".rs", ".ex", ".java", ".kt", ".swift", ".c", ".h", ".cc", ".cpp"}
 
@@ -139,17 +149,13 @@ var testDirs = []string{"test", "tests", "__tests__", "spec", "testdata", "fixtu
 // a runner's config, CI, or the Makefile (justfile, Taskfile) when the
 // failing check ran through it.
 func harnessFile(path, failing string) bool {
-	p := strings.ToLower(path)
-	dir, base := "", p
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		dir, base = p[:i], p[i+1:]
-	}
+	dir, base := lowerSplit(path)
 	for _, d := range strings.Split(dir, "/") {
 		if contains(testDirs, d) {
 			return true
 		}
 	}
-	if strings.HasPrefix(dir, ".github/workflows") || strings.HasPrefix(dir, ".circleci") || base == ".gitlab-ci.yml" {
+	if ciFile(dir, base) {
 		return true
 	}
 	stem, ext := base, ""
