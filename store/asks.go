@@ -206,7 +206,11 @@ func (h Home) ServeLock(wait time.Duration) (*Lock, error) {
 	if err := h.asksReady(); err != nil {
 		return nil, err
 	}
-	return Acquire(filepath.Join(h.AsksDir(), serveLock), wait)
+	// Polling, not a blocking wait: a server that finds another one gives
+	// up after wait, and a blocked flock it left pending would take the
+	// lock for a moment when the live server stops (TestServeOneAtATime
+	// saw the lock still held after the server returned, under -race).
+	return AcquirePolling(filepath.Join(h.AsksDir(), serveLock), wait)
 }
 
 // Asks lists the queue's waiting asks, oldest first (their names start
