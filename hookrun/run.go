@@ -203,9 +203,12 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 		return nil, ev, err
 	}
 	sigs := rec.Signals
-	notice := ""
-	if rec.Pending && h.NoticeDue(ev.Session) {
-		notice = blockedNotice(h)
+	notice, given := "", func() {}
+	switch {
+	case rec.Pending && h.NoticeDue(ev.Session):
+		notice, given = blockedNotice(h), func() { h.NoticeGiven(ev.Session) } // once a session, until the backlog is folded
+	case rec.Unlocked && h.SessionNoticeDue(ev.Session):
+		notice, given = heldNotice(h, ev.Session), func() { h.SessionNoticeGiven(ev.Session) } // once, until the state is caught up
 	}
 	a.mark(h, ev, sigs, project)
 	a.startSnapshot(h, ev, sigs, project, &cfg)
@@ -227,9 +230,17 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	}
 	out := agent.Encode(ev.Hook, strings.TrimSpace(engine.Nudge(sigs)+"\n\n"+notice))
 	if notice != "" && len(out) > 0 {
-		h.NoticeGiven(ev.Session) // said: once a session, until the backlog is folded
+		given()
 	}
 	return out, ev, nil
+}
+
+// heldNotice tells the agent, once, that its session's lock is held by
+// another process, so its calls are recorded without it (store's
+// unlocked.go).
+func heldNotice(h store.Home, session string) string {
+	return "cully: another process holds " + h.StatePath(session) +
+		" (a `flock` left running?), so this session's calls are recorded without its lock (none lost), and its state is caught up once it ends. Tell the user; `cully doctor` names the process to end."
 }
 
 // blockedNotice tells the agent, once a session, that its calls wait in

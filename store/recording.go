@@ -100,6 +100,10 @@ type Recording struct {
 	LockHeld   bool
 	Holder     string
 	HolderPIDs []int
+	// Held are sessions whose own lock someone other than cully holds:
+	// their calls are recorded without it (unlocked.go), and their state
+	// is caught up only once the holder ends.
+	Held []HeldSession
 	// Refused is the state dir's refusal (it fails its trust checks, see
 	// Home.Check): the hook records nothing at all until RefusedFix is
 	// done.
@@ -112,7 +116,7 @@ type Recording struct {
 // journal: failures with none recorded since, a full disk, a state dir
 // refused, or records waiting on a journal lock someone holds.
 func (r Recording) Failing() bool {
-	return r.NotRecorded > 0 && !r.Recovered || r.Full() || r.Blocked() || r.Refused != ""
+	return r.NotRecorded > 0 && !r.Recovered || r.Full() || r.Blocked() || len(r.Held) > 0 || r.Refused != ""
 }
 
 // Blocked reports that records wait in pending/ while someone holds the
@@ -129,7 +133,7 @@ func (r Recording) Low() bool { return r.FreeKnown && r.Free < lowSpace }
 // Shown reports whether there is anything to show: failures not yet
 // cleared, or a disk that is full or nearly so.
 func (r Recording) Shown() bool {
-	return r.NotRecorded > 0 || r.Low() || r.Blocked() || r.Refused != ""
+	return r.NotRecorded > 0 || r.Low() || r.Blocked() || len(r.Held) > 0 || r.Refused != ""
 }
 
 // Headline is the report in one line, the time of the first failure
@@ -146,6 +150,17 @@ func (r Recording) Headline(at func(time.Time) string) string {
 		}
 		return fmt.Sprintf("recording blocked: %d call%s wait in %s/ since %s (none lost): journal.lock is held by %s",
 			r.Pending.Segments, plural(r.Pending.Segments), PendingName, at(r.Pending.Oldest), who)
+	case len(r.Held) > 0:
+		who := "another process"
+		if r.Held[0].Holder != "" {
+			who = r.Held[0].Holder
+		}
+		more := ""
+		if len(r.Held) > 1 {
+			more = fmt.Sprintf(" (and %d more session%s)", len(r.Held)-1, plural(len(r.Held)-1))
+		}
+		return fmt.Sprintf("recording without a session's lock: %s/%s%s is held by %s%s; calls are recorded (none lost), its state waits",
+			"sessions", r.Held[0].Session, stateExt, who, more)
 	case r.NotRecorded > 0:
 		s := fmt.Sprintf("recording failed: %d call%s not recorded since %s: %s", r.NotRecorded, plural(r.NotRecorded), at(r.First), r.Reason)
 		if r.Recovered {
@@ -180,6 +195,18 @@ func (r Recording) Fix() string {
 			how = "end them (kill " + strings.Join(pids, " ") + ")"
 		}
 		return how + ": the next call folds the waiting calls into the journal"
+	case len(r.Held) > 0:
+		var pids []string
+		for _, hs := range r.Held {
+			for _, p := range hs.PIDs {
+				pids = append(pids, strconv.Itoa(p))
+			}
+		}
+		how := "end the process holding " + shellWord(filepath.Join(r.Dir, "sessions", r.Held[0].Session+stateExt)) + " (`fuser -v` names it)"
+		if len(pids) > 0 {
+			how = "end it (kill " + strings.Join(pids, " ") + ")"
+		}
+		return how + ": the session's next call catches its state up"
 	}
 	kind := r.Kind
 	if r.Full() || r.NotRecorded == 0 && r.Low() { // whatever failed last, nothing gets written without space
@@ -240,7 +267,7 @@ func (h Home) recordingFailed(err error) error {
 // countFailure adds one failure to the counter, in place. A counter file
 // that is missing is created (which a full disk may refuse).
 func (h Home) countFailure(kind, reason string) (int, error) {
-	lk, err := lockFile(h.recordingPath(), h.wait(), false, os.O_RDWR|os.O_CREATE)
+	lk, err := lockFile(h.recordingPath(), h.journalWait(), false, os.O_RDWR|os.O_CREATE) // a hook's: bounded as the journal's
 	if err != nil {
 		return 0, err
 	}
@@ -324,7 +351,8 @@ func (h Home) ReadRecording() (Recording, error) {
 			lk.Unlock()
 		}
 	}
-	lk, err := lockFile(h.recordingPath(), h.wait(), true, os.O_RDONLY)
+	r.Held = h.heldSessions()
+	lk, err := lockFile(h.recordingPath(), min(h.wait(), JournalWait), true, os.O_RDONLY)
 	if errors.Is(err, fs.ErrNotExist) {
 		r.Missing = true
 		return r, nil
@@ -341,7 +369,7 @@ func (h Home) ReadRecording() (Recording, error) {
 		return r, err
 	}
 	c.Dir, c.Free, c.FreeKnown = r.Dir, r.Free, r.FreeKnown
-	c.Pending, c.LockHeld, c.Holder, c.HolderPIDs = r.Pending, r.LockHeld, r.Holder, r.HolderPIDs
+	c.Pending, c.LockHeld, c.Holder, c.HolderPIDs, c.Held = r.Pending, r.LockHeld, r.Holder, r.HolderPIDs, r.Held
 	if c.NotRecorded > 0 {
 		c.Recovered = h.journalMark() != c.mark
 	}

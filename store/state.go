@@ -61,6 +61,10 @@ type Recorded struct {
 	// into the journal by the next writer that gets the lock (pending.go).
 	// Nothing is lost; readers say recording is blocked while it lasts.
 	Pending bool
+	// Unlocked: the session's lock could not be had in time, so the call
+	// was recorded without it and the state file left for the next call
+	// to catch up (unlocked.go). Nothing is lost.
+	Unlocked bool
 }
 
 // RecordCall is RecordWith, saying where the record went.
@@ -72,7 +76,7 @@ func (h Home) RecordCall(ev *engine.Event, cfg *engine.Config, complete func(ev 
 		}
 		return r, h.recordingFailed(err)
 	}
-	journaled, pending, err := h.update(ev.Session, cfg, func(st *engine.State) []byte {
+	journaled, pending, unlocked, err := h.update(ev.Session, cfg, func(st *engine.State) []byte {
 		if complete != nil {
 			complete(ev, st)
 		}
@@ -84,7 +88,7 @@ func (h Home) RecordCall(ev *engine.Event, cfg *engine.Config, complete func(ev 
 		ev.Signals = r.Signals
 		return AppendEvent(make([]byte, 0, 512), ev)
 	})
-	r.Pending = pending
+	r.Pending, r.Unlocked = pending, unlocked
 	if err != nil && !journaled {
 		return r, h.recordingFailed(err)
 	}
@@ -123,55 +127,50 @@ func (h Home) RecordCall(ev *engine.Event, cfg *engine.Config, complete func(ev 
 // back. A session's
 // first call (its state file new) also makes the failure counter, if it
 // is missing (see recording.go).
-func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []byte) (journaled, pending bool, err error) {
+func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []byte) (journaled, pending, unlocked bool, err error) {
 	var s stateFile
-	if err := s.open(h.StatePath(id), h.wait(), true); err != nil {
-		return false, false, err
+	behind := h.behindPath(id)
+	if err := s.open(h.StatePath(id), h.sessionWait(behind), true); err != nil {
+		if errors.Is(err, ErrLockTimeout) {
+			journaled, pending, err = h.updateUnlocked(id, cfg, fn)
+			return journaled, pending, true, err
+		}
+		return false, false, false, err
 	}
 	defer s.Close()
 	if s.size == 0 {
 		h.prepareRecording()
 	}
 	wasMarked := s.marked
+	// A record made without this lock (updateUnlocked) may be missing from
+	// the state, ahead of its position or behind it: the marker goes first,
+	// then the session is replayed whole, so a record whose marker comes
+	// after the read is caught by the next call.
+	caughtUp := false
+	if _, err := os.Lstat(behind); err == nil {
+		caughtUp = os.Remove(behind) == nil
+		_ = os.Remove(h.toldPath(id))
+	}
 	st, body, legacy := h.loadForUpdate(&s, id, cfg)
+	if caughtUp {
+		if total := h.journalBytes(); total <= rebuildLimit {
+			st = h.rebuildSession(id, cfg)
+		} else {
+			h.logSession("catch up state", fmt.Errorf("records made without the session's lock may be missing from its state, and the journal is too large to replay in a hook (%d bytes); run `cully status --rebuild`", total), id)
+		}
+	}
 	rec := fn(st)
 	if !wasMarked {
 		if err := s.setMark(true); err != nil {
-			return false, false, fmt.Errorf("mark session: %w", err)
+			return false, false, false, fmt.Errorf("mark session: %w", err)
 		}
 	}
-	var (
-		at    int64
-		wrote bool
-		pos   *journalPos
-	)
-	wait := h.appendWait()
-	jl, err := AcquirePolling(h.JournalLock(), wait)
-	if err == nil {
-		at, wrote, err = h.appendLocked([][]byte{rec})
-		jl.Unlock()
-		if err == nil {
-			pos = &journalPos{At: at, N: int64(len(rec)) + 1, Sum: lineSum(rec, []byte{'\n'})}
-		}
-	}
-	if errors.Is(err, ErrLockTimeout) || errors.Is(err, errPendingAhead) {
-		// The lock is held by someone else (or older records wait): the
-		// record goes to pending/, and the state has no position until its
-		// next append (see pending.go).
-		if perr := h.appendPending(id, [][]byte{rec}); perr != nil {
-			err = fmt.Errorf("%w (the journal: %w)", perr, err)
-		} else {
-			if wait > 0 && errors.Is(err, ErrLockTimeout) {
-				h.spellBlocked()
-			}
-			err, wrote, pending = nil, true, true
-		}
-	}
+	pos, wrote, pending, err := h.appendRecord(id, rec)
 	if err != nil {
 		if !wrote && !wasMarked {
 			_ = s.setMark(false)
 		}
-		return false, false, err
+		return false, false, false, err
 	}
 	// The new body is written into the old one's buffer (the decoded
 	// state holds no slice of it): one heap object fewer on the hook's
@@ -184,16 +183,45 @@ func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []
 		// The other slot still points at the body that failed: the state
 		// goes there too, so one more loss still leaves a state to read.
 		if err := s.save(body); err != nil {
-			return true, pending, err // the mark stays: the next call catches the state up
+			return true, pending, false, err // the mark stays: the next call catches the state up
 		}
 	}
 	if err := s.saveDone(body); err != nil {
-		return true, pending, err // the mark stays: the next call catches the state up
+		return true, pending, false, err // the mark stays: the next call catches the state up
 	}
 	if legacy {
 		h.removeLegacy(id)
 	}
-	return true, pending, nil
+	return true, pending, false, nil
+}
+
+// appendRecord appends one record of session id to the journal, or to
+// pending/ when the journal lock is held by someone else or older records
+// wait there (see pending.go). It returns the record's position in the
+// journal (nil when it went to pending/), and whether a write was
+// attempted.
+func (h Home) appendRecord(id string, rec []byte) (pos *journalPos, wrote, pending bool, err error) {
+	wait := h.appendWait()
+	jl, err := AcquirePolling(h.JournalLock(), wait)
+	if err == nil {
+		var at int64
+		at, wrote, err = h.appendLocked([][]byte{rec})
+		jl.Unlock()
+		if err == nil {
+			pos = &journalPos{At: at, N: int64(len(rec)) + 1, Sum: lineSum(rec, []byte{'\n'})}
+		}
+	}
+	if errors.Is(err, ErrLockTimeout) || errors.Is(err, errPendingAhead) {
+		// The state has no position until the session's next append.
+		if perr := h.appendPending(id, [][]byte{rec}); perr != nil {
+			return nil, wrote, false, fmt.Errorf("%w (the journal: %w)", perr, err)
+		}
+		if wait > 0 && errors.Is(err, ErrLockTimeout) {
+			h.spellBlocked()
+		}
+		return nil, true, true, nil
+	}
+	return pos, wrote, false, err
 }
 
 // loadForUpdate is step 2 of update. It never leaves the session without
@@ -396,7 +424,7 @@ func (h Home) ReadState(id string, cfg *engine.Config) (*engine.State, error) {
 	if err := h.Check(); err != nil {
 		return nil, err
 	}
-	s, err := openState(h.StatePath(id), h.wait(), false)
+	s, unlocked, err := openForRead(h.StatePath(id), min(h.wait(), SessionWait))
 	if errors.Is(err, fs.ErrNotExist) {
 		st, _, _, lerr := h.loadLegacy(id)
 		return st, lerr
@@ -413,6 +441,18 @@ func (h Home) ReadState(id string, cfg *engine.Config) (*engine.State, error) {
 		d := engine.DefaultConfig()
 		cfg = &d
 	}
+	if err == nil && h.Behind(id) && h.journalBytes() <= rebuildLimit {
+		// Records made without the session's lock (unlocked.go) may sit
+		// anywhere after the state's last locked save: the session is
+		// replayed whole, as the next call will.
+		re := engine.NewState(id)
+		if _, ferr := h.foldSession(re, id, nil, cfg); ferr == nil {
+			return re, nil
+		}
+	}
+	// Read without the lock, the state is caught up as a writer without it
+	// would catch it up.
+	marked := unlocked
 	if err != nil && h.journalBytes() <= rebuildLimit {
 		// Neither copy of the state reads (both damaged): the reader gets
 		// the session replayed from the journal, which holds it all; the
@@ -422,7 +462,7 @@ func (h Home) ReadState(id string, cfg *engine.Config) (*engine.State, error) {
 			return re, nil
 		}
 	}
-	if err != nil || pos == nil || !s.marked && older == nil {
+	if err != nil || pos == nil || !s.marked && !marked && older == nil {
 		return st, err
 	}
 	caught, _, err := decodeChecked(body, id, s.f.path) // a copy to fold into: a failed catch-up returns st untouched
@@ -516,7 +556,7 @@ func (h Home) Sessions() ([]SessionInfo, error) {
 // newestBody is the JSON of the newest state body of a state file that is
 // whole (nil when there is none), read under the file's shared lock.
 func (h Home) newestBody(path string) []byte {
-	s, err := openState(path, h.wait(), false)
+	s, _, err := openForRead(path, min(h.wait(), SessionWait))
 	if err != nil {
 		return nil
 	}

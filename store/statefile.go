@@ -117,6 +117,44 @@ func (s *stateFile) open(path string, wait time.Duration, write bool) error {
 	return nil
 }
 
+// openForRead opens a session's state file to read it: under its shared
+// lock when that comes within wait, else without it (unlocked reports
+// which). A reader never waits on a lock any process can hold longer
+// than a writer does.
+func openForRead(path string, wait time.Duration) (s *stateFile, unlocked bool, err error) {
+	s, err = openState(path, wait, false)
+	if !errors.Is(err, ErrLockTimeout) {
+		return s, false, err
+	}
+	s = &stateFile{}
+	if err := s.openUnlocked(path); err != nil {
+		return nil, true, err
+	}
+	return s, true, nil
+}
+
+// openUnlocked opens a session's state file to read it without its lock
+// (see Home.updateUnlocked): the file must exist. What it reads may be
+// mid-save; the headers' checks and the bodies' decoding sort that out
+// as they do after a kill.
+func (s *stateFile) openUnlocked(path string) error {
+	f, err := openRaw(path, os.O_RDONLY, 0)
+	if err != nil {
+		return err
+	}
+	*s = stateFile{f: f, newest: -1}
+	if err := s.f.stat(); err != nil {
+		s.Close()
+		return err
+	}
+	s.size = s.f.size
+	if err := s.read(); err != nil {
+		s.Close()
+		return err
+	}
+	return nil
+}
+
 func (s *stateFile) read() error {
 	if s.size == 0 {
 		s.blank = true

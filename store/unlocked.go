@@ -1,0 +1,170 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"cully/engine"
+)
+
+// What a writer does when it cannot have its session's lock.
+//
+// A session's lock is a flock on its state file, and, as with the journal
+// lock (pending.go), any process of the same user can take it: `flock -x
+// sessions/<id>.state sleep 600`, run by an agent talked into it, made every
+// call of the session wait DefaultLockWait (2 s) and then lost its record.
+// So a writer waits for its session's lock at most SessionWait, and then
+// records the call without it:
+//
+//  1. the state file is read without the lock (the headers' checks and the
+//     bodies' decoding sort out a read that overlaps a save, as they do
+//     after a kill), and caught up from its journal position: every record
+//     of the session after it, pending/ included, is one made without the
+//     lock (a locked writer saves the position of its own record);
+//  2. the rules run on that state and the record is appended to the
+//     journal (or pending/) as any other; the state file is not written;
+//  3. the marker sessions/<id>.state.behind is created.
+//
+// The next writer that has the lock finds the marker, removes it, and
+// replays the session whole from the journal before its own record: a
+// record made without the lock may sit before that writer's position (made
+// while it held the lock) as well as after it, so catching up from the
+// position is not enough. Removing the marker before the replay means a
+// marker made after the replay's read stays for the call after. A writer
+// killed between its append and its marker leaves the state a record
+// behind the journal until `cully status --rebuild` (or the next record
+// made without the lock); the record itself is in the journal.
+//
+// While the marker stands, a writer only tries the lock once (a held lock
+// would otherwise cost every call the whole wait), and readers (status, the
+// panel) read the session's state the same way, caught up.
+//
+// The session is told once, while the marker stands, when the lock's
+// holder is not cully's own (SessionNoticeDue); status, doctor and the
+// panel say who holds it (Recording.Held).
+
+// SessionWait bounds a hook's wait for its session's lock. A call holds it
+// for well under a millisecond; parallel calls of one session queue behind
+// each other for a few. With JournalWait, a hook facing both locks held
+// still answers within 100 ms.
+const SessionWait = 40 * time.Millisecond
+
+const behindExt = ".behind"
+
+func (h Home) behindPath(id string) string { return h.StatePath(id) + behindExt }
+func (h Home) toldPath(id string) string   { return h.StatePath(id) + toldExt }
+
+// sessionWait is how long a writer waits for the session's lock: only a
+// try while a record made without it awaits its catch-up (behind exists),
+// else SessionWait, or less when CULLY_LOCK_TIMEOUT says so. One Lstat.
+func (h Home) sessionWait(behind string) time.Duration {
+	if _, err := os.Lstat(behind); err == nil {
+		return 0
+	}
+	if h.LockWait > 0 && h.LockWait < SessionWait {
+		return h.LockWait
+	}
+	return SessionWait
+}
+
+// updateUnlocked records one call of session id without its lock (see
+// above).
+func (h Home) updateUnlocked(id string, cfg *engine.Config, fn func(st *engine.State) []byte) (journaled, pending bool, err error) {
+	st := h.readUnlocked(id, cfg)
+	rec := fn(st)
+	if _, _, pending, err = h.appendRecord(id, rec); err != nil {
+		return false, false, err
+	}
+	if f, cerr := openFile(h.behindPath(id), os.O_WRONLY|os.O_CREATE, 0o600); cerr == nil {
+		f.Close()
+	} else {
+		h.logSession("mark state behind", fmt.Errorf("%w: the state lacks a record the journal holds until `cully status --rebuild`", cerr), id)
+	}
+	return true, pending, nil
+}
+
+// readUnlocked reads session id's state without its lock, caught up from
+// its journal position (a state with none, or none that reads, is replayed
+// whole, as far as a hook replays).
+func (h Home) readUnlocked(id string, cfg *engine.Config) *engine.State {
+	var s stateFile
+	if err := s.openUnlocked(h.StatePath(id)); err != nil {
+		return h.rebuildSession(id, cfg)
+	}
+	defer s.Close()
+	if s.bad != nil || s.newest < 0 {
+		return h.rebuildSession(id, cfg)
+	}
+	st, pos, _, _, err := s.state(id)
+	if err != nil || pos == nil {
+		return h.rebuildSession(id, cfg)
+	}
+	if _, err := h.foldSession(st, id, pos, cfg); err != nil {
+		h.logSession("catch up state", err, id)
+	}
+	return st
+}
+
+// Behind reports whether session id has records made without its lock
+// that its state file has not yet taken in (see above).
+func (h Home) Behind(id string) bool {
+	_, err := os.Lstat(h.behindPath(id))
+	return err == nil
+}
+
+// SessionNoticeDue reports whether session id is to be told that its
+// records are made without its lock (hookrun tells it once, then
+// SessionNoticeGiven): not yet told, and the lock held by something other
+// than cully's own writers (where the system says, on Linux; elsewhere any
+// wait in vain is told).
+func (h Home) SessionNoticeDue(id string) bool {
+	_, err := os.Lstat(h.toldPath(id))
+	return errors.Is(err, fs.ErrNotExist) && heldByOther(h.StatePath(id))
+}
+
+// SessionNoticeGiven notes that session id was told; the note goes with
+// the marker, so a later hold is told again.
+func (h Home) SessionNoticeGiven(id string) {
+	if f, err := createNew(h.toldPath(id)); err == nil {
+		f.Close()
+	}
+}
+
+// HeldSession is a session whose lock someone other than cully holds,
+// with records made without it.
+type HeldSession struct {
+	Session string // the state file's name, without its extension
+	Holder  string // who holds it, where the system says
+	PIDs    []int
+}
+
+// heldSessions lists the sessions with a marker whose lock is held now by
+// something other than cully's writers.
+func (h Home) heldSessions() []HeldSession {
+	ents, err := os.ReadDir(h.SessionsDir())
+	if err != nil {
+		return nil
+	}
+	var out []HeldSession
+	for _, e := range ents {
+		name, ok := strings.CutSuffix(e.Name(), stateExt+behindExt)
+		if !ok {
+			continue
+		}
+		path := h.SessionsDir() + string(os.PathSeparator) + name + stateExt
+		if lk, err := lockFile(path, 0, true, os.O_RDONLY); err == nil {
+			lk.Unlock()
+			continue // free now: the next call catches the state up
+		}
+		if !heldByOther(path) {
+			continue
+		}
+		pids, who := lockHolder(path)
+		out = append(out, HeldSession{Session: name, Holder: who, PIDs: pids})
+	}
+	return out
+}
