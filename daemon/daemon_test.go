@@ -54,6 +54,7 @@ func TestGate(t *testing.T) {
 		{"a web page (Origin) with the secret", func(r *http.Request) { r.Header.Set("Origin", "http://127.0.0.1:4781") }, false, 403},
 		{"an empty Origin", func(r *http.Request) { r.Header["Origin"] = []string{""} }, false, 403},
 		{"Origin null", func(r *http.Request) { r.Header.Set("Origin", "null") }, false, 403},
+		{"a browser's fetch metadata, no Origin", func(r *http.Request) { r.Header.Set("Sec-Fetch-Site", "same-site") }, false, 403},
 		{"a DNS-rebound Host", func(r *http.Request) { r.Host = "attacker.example:4781" }, false, 403},
 		{"localhost when 127.0.0.1 was bound", func(r *http.Request) { r.Host = "localhost:4781" }, false, 403},
 		{"another port", func(r *http.Request) { r.Host = "127.0.0.1:80" }, false, 403},

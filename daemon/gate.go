@@ -32,6 +32,11 @@ func (g *gate) check(r *http.Request) *refusal {
 	if _, ok := r.Header["Origin"]; ok {
 		return &refusal{http.StatusForbidden, "a request with an Origin header comes from a web page, never from an agent's hook"}
 	}
+	// Fetch metadata: only a browser sends it, whatever the page did to
+	// leave its Origin out.
+	if _, ok := r.Header["Sec-Fetch-Site"]; ok {
+		return &refusal{http.StatusForbidden, "a request with a Sec-Fetch-Site header comes from a browser, never from an agent's hook"}
+	}
 	if g.tcp {
 		if !g.hostOK(r.Host) {
 			return &refusal{http.StatusForbidden, fmt.Sprintf("Host %q is not the address this daemon listens on (%s)", clip(r.Host), strings.Join(g.hosts, " or "))}

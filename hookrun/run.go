@@ -354,12 +354,20 @@ func readAll(r io.Reader, max int64, progress func()) ([]byte, int64, error) {
 	}
 	total := int64(len(buf))
 	if total > max {
-		n, _ := io.Copy(io.Discard, r)
+		// The rest is read to its end (a host writing into a pipe must not
+		// be left blocked on it), but not past drainMax: a stdin that never
+		// ends (a host wired to /dev/zero) would keep the hook forever.
+		n, _ := io.CopyBuffer(io.Discard, io.LimitReader(r, drainMax), make([]byte, 1<<20))
 		total += n
 		buf = buf[:max]
 	}
 	return buf, total, nil
 }
+
+// drainMax bounds what readAll reads past the payload's limit: four times
+// the limit, more than any host writes, and read in 1 MiB reads (64 of
+// them, a few milliseconds of /dev/zero).
+const drainMax = 64 << 20
 
 // wholeObject reports whether buf already holds one complete JSON object
 // and nothing more is coming. It is asked only when buf ends in '}' (a

@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -8,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -22,6 +25,18 @@ type hostileCase struct {
 	name    string
 	payload []byte
 	env     map[string]string
+	args    []string // cully-hook's arguments: --agent NAME for hosts but Claude Code
+	// setup, when set, damages or holds the state dir before the call
+	// (state: its path, not yet made); it may return a release, run after.
+	setup func(t *testing.T, root, state string) func()
+	// limits are shell ulimit arguments beside the address-space bound
+	// ("-f 0": a file size limit of nothing, as a full disk answers).
+	limits string
+	// stdin, when set, is a file the hook reads instead of payload.
+	stdin string
+	// stateAt is where the state dir is, below the case's folder, when
+	// the environment moves it from home/state.
+	stateAt string
 }
 
 // hostileCases are the static payloads of testdata/hostile plus the large
@@ -87,6 +102,8 @@ func hostileCases(t *testing.T) []hostileCase {
 	for _, n := range names {
 		cs = append(cs, hostileCase{name: n, payload: gen[n]})
 	}
+	cs = append(cs, adapterCases(t)...)
+	cs = append(cs, faultCases(t)...)
 	// Hostile environments around a good payload.
 	good, _ := os.ReadFile(filepath.Join(fixtures, "capture-sequence", "010-PreToolUse-Bash.json"))
 	for name, env := range map[string]map[string]string{
@@ -111,9 +128,10 @@ var hostileGaps = map[string]string{}
 func TestHookHostileSuite(t *testing.T) {
 	t.Parallel()
 	cases := hostileCases(t)
-	if len(cases) < 80 {
-		t.Fatalf("the suite holds %d cases, want at least 80", len(cases))
+	if n := len(cases) + len(daemonForgeries(strings.Repeat("t", 43))); n < 200 {
+		t.Fatalf("the hostile suite holds %d cases (with the daemon's forgeries), want at least 200", n)
 	}
+	times := hostileTimes(t)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -127,21 +145,46 @@ func TestHookHostileSuite(t *testing.T) {
 			}
 			env := map[string]string{"HOME": home, "CULLY_HOME": state, "CLAUDE_PROJECT_DIR": root, "TMPDIR": filepath.Join(root, "tmp"), "CULLY_SNAPSHOTS": "off"}
 			for k, v := range c.env {
-				env[k] = v
+				env[k] = strings.ReplaceAll(v, "{root}", root)
 			}
-			os.MkdirAll(env["TMPDIR"], 0o700)
-			before := tree(t, root, state)
+			if c.stateAt != "" {
+				state = filepath.Join(root, c.stateAt)
+			}
+			os.MkdirAll(filepath.Join(root, "tmp"), 0o700)
+			if c.setup != nil {
+				if release := c.setup(t, root, state); release != nil {
+					defer release()
+				}
+			}
+			// The refused-state-dir notes live beside the state dir, in
+			// $TMPDIR/cully-UID (store.NoticeDir), by design.
+			notes := filepath.Join(root, "tmp", fmt.Sprintf("cully-%d", os.Getuid()))
+			before := tree(t, root, state, notes)
 			// Memory is bounded by a limit the hook must live under (1 GiB of
 			// address space), not read back: a child's peak RSS as wait4
 			// reports it includes the parent's at the moment it was spawned.
-			cmd := exec.Command("sh", "-c", "ulimit -v 1048576 && exec cully-hook")
+			script := "ulimit -v 1048576 && "
+			if c.limits != "" {
+				script += "ulimit " + c.limits + " && "
+			}
+			cmd := exec.Command("sh", append([]string{"-c", script + `exec cully-hook "$@"`, "cully-hook"}, c.args...)...)
 			cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
 			for k, v := range env {
 				cmd.Env = append(cmd.Env, k+"="+v)
 			}
+			cmd.Dir = root
 			cmd.Stdin = bytes.NewReader(c.payload)
+			if c.stdin != "" {
+				f, err := os.Open(c.stdin)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				cmd.Stdin = f
+			}
 			var out, errb bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errb
+			start := time.Now()
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -149,6 +192,7 @@ func TestHookHostileSuite(t *testing.T) {
 			go func() { done <- cmd.Wait() }()
 			select {
 			case err := <-done:
+				times.add(c.name, time.Since(start), len(c.payload))
 				if err != nil {
 					t.Fatalf("exit: %v; stderr %q", err, clip(errb.String()))
 				}
@@ -162,12 +206,25 @@ func TestHookHostileSuite(t *testing.T) {
 			if out.Len() > 0 && !json.Valid(out.Bytes()) {
 				t.Errorf("stdout is not one JSON answer: %q", clip(out.String()))
 			}
-			journalB, _ := os.ReadFile(filepath.Join(state, "journal.jsonl"))
-			errorsB, _ := os.ReadFile(filepath.Join(state, "errors.log"))
-			if len(journalB) == 0 && len(errorsB) == 0 && errb.Len() == 0 {
-				t.Error("nothing recorded: no journal record, no error record")
+			// What the host shows the agent or the user holds no raw
+			// control character, decoded or not.
+			if rc := rawControls(out.String() + errb.String()); len(rc) > 0 {
+				t.Errorf("the answer holds raw %v: %q", rc, clip(out.String()+errb.String()))
 			}
-			if after := tree(t, root, state); after != before {
+			var answer any
+			if json.Unmarshal(out.Bytes(), &answer) == nil {
+				for _, s := range appendStrings(nil, answer) {
+					if rc := rawControls(s); len(rc) > 0 {
+						t.Errorf("the answer's text holds %v once decoded: %q", rc, clip(s))
+					}
+				}
+			}
+			journalB, errorsB := readRegular(filepath.Join(state, "journal.jsonl")), readRegular(filepath.Join(state, "errors.log"))
+			pending, _ := os.ReadDir(filepath.Join(state, "pending"))
+			if len(journalB) == 0 && len(errorsB) == 0 && len(pending) == 0 && errb.Len() == 0 {
+				t.Error("nothing recorded: no journal record, none waiting in pending/, no error record")
+			}
+			if after := tree(t, root, state, notes); after != before {
 				t.Errorf("files outside the state dir changed:\nbefore %s\nafter  %s", before, after)
 			}
 		})
@@ -175,11 +232,11 @@ func TestHookHostileSuite(t *testing.T) {
 }
 
 // tree lists the files below root, outside skip, with their sizes.
-func tree(t *testing.T, root, skip string) string {
+func tree(t *testing.T, root string, skip ...string) string {
 	t.Helper()
 	var b strings.Builder
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || p == skip {
+		if err != nil || slices.Contains(skip, p) {
 			if d != nil && d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -198,4 +255,14 @@ func clip(s string) string {
 		return s[:300] + "…"
 	}
 	return s
+}
+
+// readRegular reads path if it is a regular file (a planted FIFO would
+// block the reader), else nothing.
+func readRegular(path string) []byte {
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	b, _ := os.ReadFile(path)
+	return b
 }
