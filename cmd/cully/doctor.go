@@ -295,6 +295,9 @@ func wiringChecks(in hookbridge.Installer, at hookbridge.Place, otherWired bool)
 			}
 		}
 	}
+	if p, ok := pluginInstall(in, at); ok { // install_plugin.go
+		return append(cs, pluginChecks(in, p, found)...)
+	}
 	switch {
 	case len(found) == 0:
 		var where []string
