@@ -258,7 +258,8 @@ FILE defaults as for allow: the .cully.toml of the current repository's root.`
 }
 
 func doctorCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	var fire bool
+	c := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the installation and say how to fix what is wrong",
 		Long: `Check the installation: the hook binary; every agent's entries in each scope (user,
@@ -266,11 +267,20 @@ project, shared: cully is installed when any one of them wires it, and twice whe
 do with different commands); the skill; the config files (unknown keys and bad TOML,
 with file and line); the state dir's privacy and writability; the journal's health;
 the last hook call and errors.log. Each problem comes with its fix; exit 1 when one
-needs fixing.`,
-		Example: `  cully doctor`,
-		Args:    a.noArgs,
-		RunE:    func(*cobra.Command, []string) error { return a.doctor() },
+needs fixing.
+
+With --fire, doctor also runs every installed hook command as its agent would (the
+agent's shell, environment and folder) with a harmless session-start payload, into a
+scratch journal it then removes: the command must run, its record land under the
+agent's name, and its answer parse under the agent's contract; for Codex, the entries
+must be trusted, since Codex skips an untrusted hook without a word.`,
+		Example: `  cully doctor
+  cully doctor --fire`,
+		Args: a.noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.doctor(fire) },
 	}
+	c.Flags().BoolVar(&fire, "fire", false, "run each installed hook command as its agent would, and check its record and answer")
+	return c
 }
 
 func statuslineCmd(a *app) *cobra.Command {

@@ -32,7 +32,7 @@ func watched() string {
 // cmdDoctor checks the installation: agents wired, entries current, state
 // dir private and writable, journal healthy, last hook call, skill present.
 // It exits 1 when something needs fixing, and says how.
-func (a *app) doctor() error {
+func (a *app) doctor(fire bool) error {
 	var cs []check
 	add := func(c check) { cs = append(cs, c) }
 
@@ -55,11 +55,16 @@ func (a *app) doctor() error {
 		if in, ok := ag.(hookbridge.Installer); ok {
 			ins = append(ins, in)
 			found, _ := wiring(in, at)
-			anyWired = anyWired || len(found) > 0
+			_, plugged := pluginInstall(in, at) // install_plugin.go
+			anyWired = anyWired || len(found) > 0 || plugged
 		}
 	}
 	for _, in := range ins {
 		cs = append(cs, wiringChecks(in, at, anyWired)...)
+	}
+
+	if fire { // doctor_fire.go
+		cs = append(cs, a.fireChecks(at)...)
 	}
 
 	// Configuration, as the hook would load it here.
@@ -290,10 +295,13 @@ func wiringChecks(in hookbridge.Installer, at hookbridge.Place, otherWired bool)
 	found, cs := wiring(in, at)
 	if tr, ok := in.(hookbridge.Truster); ok {
 		for _, f := range found {
-			for _, c := range tr.TrustChecks(f.t) {
+			for _, c := range trustChecks(tr, f.t) { // doctor_fire.go: asked once
 				cs = append(cs, check(c))
 			}
 		}
+	}
+	if p, ok := pluginInstall(in, at); ok { // install_plugin.go
+		return append(cs, pluginChecks(in, p, found)...)
 	}
 	switch {
 	case len(found) == 0:

@@ -153,6 +153,9 @@ func (r *installRun) planInstall(o installOpts) error {
 	if note != "" {
 		fmt.Fprintln(r.a.stderr, "note:", note)
 	}
+	if r.pluginSkip() { // install_plugin.go
+		return nil
+	}
 	skip := false
 	if sib, ok := r.sibling(); ok {
 		st, cmd := r.wiredIn(sib)

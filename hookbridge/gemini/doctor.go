@@ -65,6 +65,9 @@ func (Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 			add(hookbridge.Check{What: where + ": hooksConfig.disabled lists cully's hook, so Gemini CLI skips it", Fix: "/hooks enable " + hookName + " in Gemini CLI"})
 		}
 	}
+	if install.IsCullyCommand(cmd) && !strings.Contains(cmd, "--agent") {
+		add(hookbridge.Check{What: fmt.Sprintf("%s: the hook command %q names no agent, so cully reads Gemini CLI's calls as Claude Code's and records each as an unknown event", where, cmd), Fix: installCmd + " (it adds " + agentFlag + ")"})
+	}
 	for _, n := range t.Notes {
 		add(hookbridge.Check{Warn: true, What: n})
 	}

@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"fmt"
+	"strings"
 
 	"cully/hookbridge"
 	"cully/install"
@@ -28,7 +29,7 @@ const hookName = "cully"
 // A second install changes nothing, and one with another command rewrites
 // only the command.
 func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOptions) (*install.Plan, error) {
-	path, hookCmd := t.Settings, o.HookCommand
+	path, hookCmd := t.Settings, hookCommand(o.HookCommand)
 	root, err := install.ParseSettings(path, before)
 	if err != nil {
 		return nil, err
@@ -83,6 +84,20 @@ func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOpt
 		p.After = before
 	}
 	return p, nil
+}
+
+// agentFlag is what a hook command needs for cully to read Gemini CLI's
+// payloads: without it the hook takes them for Claude Code's (the default
+// agent) and records each call as an unknown event of that agent.
+const agentFlag = "--agent gemini"
+
+// hookCommand is the command line of cully's entries: the hook command
+// with --agent gemini, when it is cully's and does not name an agent yet.
+func hookCommand(cmd string) string {
+	if install.IsCullyCommand(cmd) && !strings.Contains(cmd, "--agent") {
+		return cmd + " " + agentFlag
+	}
+	return cmd
 }
 
 // Uninstall computes the settings with exactly cully's entries removed:

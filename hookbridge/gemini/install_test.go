@@ -61,7 +61,7 @@ func TestInstallRoundTrip(t *testing.T) {
 	for _, ev := range Events {
 		g := s.Hooks[ev]
 		last := g[len(g)-1].Hooks
-		if len(last) != 1 || last[0].Command != "/opt/cully-hook" || last[0].Name != "cully" || last[0].Type != "command" || last[0].Timeout != HookTimeout || last[0].Env[install.HookEnvName] != install.HookEnvValue {
+		if len(last) != 1 || last[0].Command != "/opt/cully-hook --agent gemini" || last[0].Name != "cully" || last[0].Type != "command" || last[0].Timeout != HookTimeout || last[0].Env[install.HookEnvName] != install.HookEnvValue {
 			t.Errorf("%s: %+v", ev, g)
 		}
 	}
@@ -79,7 +79,7 @@ func TestInstallRoundTrip(t *testing.T) {
 		t.Errorf("a second install changed the file: %v", err)
 	}
 	moved, err := a.Install(tg, p.After, hookbridge.InstallOptions{HookCommand: "/usr/local/bin/cully-hook"})
-	if err != nil || !moved.Changed || strings.Count(string(moved.After), "/usr/local/bin/cully-hook") != len(Events) || strings.Contains(string(moved.After), "/opt/cully-hook") {
+	if err != nil || !moved.Changed || strings.Count(string(moved.After), "/usr/local/bin/cully-hook --agent gemini") != len(Events) || strings.Contains(string(moved.After), "/opt/cully-hook") {
 		t.Errorf("a new command: %v\n%s", err, moved.After)
 	}
 	un, err := a.Uninstall(tg, moved.After)
