@@ -27,7 +27,7 @@ import (
 
 // Options are `cully export`'s.
 type Options struct {
-	From    string // "saved" (where it last stopped; the end, the first time), "start" or "end"
+	From    string // "saved" (where it last stopped; the first time, the end, or with Once the start), "start" or "end"
 	Once    bool   // send what the journal holds now, then return
 	Version string // cully's, for the resource
 	Getenv  func(string) string
@@ -57,6 +57,9 @@ func Run(ctx context.Context, h store.Home, o Options) error {
 	if o.From != "saved" && o.From != "start" && o.From != "end" {
 		return fmt.Errorf("%w: --from %q: saved, start or end", ErrUsage, o.From)
 	}
+	if o.From == "end" && o.Once {
+		return fmt.Errorf("%w: --from end --once would send nothing: --from end skips what the journal holds, and --once stops there (drop --once to follow, or --from to send what it holds)", ErrUsage)
+	}
 	lp, tp, endpoint, err := providers(ctx, o)
 	if err != nil {
 		return err
@@ -74,15 +77,19 @@ func Run(ctx context.Context, h store.Home, o Options) error {
 	if err != nil {
 		return err
 	}
+	// The first export (no place saved) follows from now on, as a
+	// collector taking over from a fresh install would want; a first
+	// --once sends what the journal holds, which is what it was run for.
 	switch {
-	case o.From == "start":
+	case o.From == "start" || !saved && o.Once:
 		cur = store.Cursor{}
 	case o.From == "end" || !saved:
 		if cur, err = h.EndCursor(); err != nil {
 			return fmt.Errorf("read the journal: %w", err)
 		}
 	}
-	fmt.Fprintf(o.Stderr, "cully export: to %s, from %s\n", endpoint, fromWhat(o.From, saved))
+	fmt.Fprintf(o.Stderr, "cully export: to %s, from %s\n", endpoint, fromWhat(o.From, saved, o.Once))
+	from := cur
 
 	sent := 0
 	flush := func() error {
@@ -124,6 +131,9 @@ func Run(ctx context.Context, h store.Home, o Options) error {
 		if err := shutdown(); err != nil {
 			return fmt.Errorf("send to %s: %w", endpoint, err)
 		}
+		if sent == 0 {
+			return nothingSent(h, from, endpoint, o.Stdout)
+		}
 		fmt.Fprintf(o.Stdout, "exported %d record(s) to %s\n", sent, endpoint)
 		return nil
 	}
@@ -160,14 +170,36 @@ func Run(ctx context.Context, h store.Home, o Options) error {
 	}
 }
 
-func fromWhat(from string, saved bool) string {
+func fromWhat(from string, saved, once bool) string {
 	switch {
 	case from == "start":
 		return "the journal's start"
+	case from == "saved" && !saved && once:
+		return "the journal's start (the first export here)"
 	case from == "end" || !saved:
 		return "now on"
 	}
 	return "where it last stopped"
+}
+
+// ErrNoJournal is a --once export with no journal to send: the state dir
+// holds none, most often because CULLY_HOME is not the hook's.
+var ErrNoJournal = errors.New("no journal")
+
+// nothingSent says plainly why a --once export sent nothing (from is where
+// it read from): nothing new since the last export is no failure; no
+// journal at all is, since then nothing was ever there to send.
+func nothingSent(h store.Home, from store.Cursor, endpoint string, w io.Writer) error {
+	files, _ := h.JournalFiles()
+	if len(files) == 0 {
+		return fmt.Errorf("%w in %s: no hook call has been recorded there, so nothing was sent to %s (is CULLY_HOME the hook's state dir? `cully doctor` says where the hook writes)", ErrNoJournal, h.Dir, endpoint)
+	}
+	if from == (store.Cursor{}) {
+		fmt.Fprintf(w, "exported 0 records to %s: the journal holds none yet\n", endpoint)
+		return nil
+	}
+	fmt.Fprintf(w, "exported 0 records to %s: nothing new in the journal since the last export (--from start sends it all again)\n", endpoint)
+	return nil
 }
 
 // providers builds the log and trace providers from the standard
@@ -200,19 +232,41 @@ func providers(ctx context.Context, o Options) (*sdklog.LoggerProvider, *sdktrac
 	if err != nil {
 		return nil, nil, "", err
 	}
+	// With no endpoint or TLS variable, the endpoint is the local
+	// collector the specification names, http://localhost:4318 (gRPC:
+	// 4317), in plain text; the Go exporters' own default is TLS to it,
+	// which a local collector refuses.
+	plain := func(signal string) bool {
+		for _, v := range []string{"ENDPOINT", "INSECURE", "CERTIFICATE"} {
+			if o.Getenv("OTEL_EXPORTER_OTLP_"+v) != "" || o.Getenv("OTEL_EXPORTER_OTLP_"+signal+"_"+v) != "" {
+				return false
+			}
+		}
+		return true
+	}
 	var lexp sdklog.Exporter
-	if lproto == "grpc" {
+	switch {
+	case lproto == "grpc" && plain("LOGS"):
+		lexp, err = otlploggrpc.New(ctx, otlploggrpc.WithInsecure())
+	case lproto == "grpc":
 		lexp, err = otlploggrpc.New(ctx)
-	} else {
+	case plain("LOGS"):
+		lexp, err = otlploghttp.New(ctx, otlploghttp.WithInsecure())
+	default:
 		lexp, err = otlploghttp.New(ctx)
 	}
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("OTLP logs exporter: %w", err)
 	}
 	var texp sdktrace.SpanExporter
-	if tproto == "grpc" {
+	switch {
+	case tproto == "grpc" && plain("TRACES"):
+		texp, err = otlptracegrpc.New(ctx, otlptracegrpc.WithInsecure())
+	case tproto == "grpc":
 		texp, err = otlptracegrpc.New(ctx)
-	} else {
+	case plain("TRACES"):
+		texp, err = otlptracehttp.New(ctx, otlptracehttp.WithInsecure())
+	default:
 		texp, err = otlptracehttp.New(ctx)
 	}
 	if err != nil {
@@ -224,9 +278,12 @@ func providers(ctx context.Context, o Options) (*sdklog.LoggerProvider, *sdktrac
 	}
 	lp := sdklog.NewLoggerProvider(sdklog.WithResource(res), sdklog.WithProcessor(sdklog.NewBatchProcessor(lexp)))
 	tp := sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithBatcher(texp, sdktrace.WithBlocking()))
-	endpoint := o.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT")
+	endpoint := o.Getenv("OTEL_EXPORTER_OTLP_LOGS_ENDPOINT")
 	if endpoint == "" {
-		endpoint = map[string]string{"grpc": "localhost:4317", "http/protobuf": "http://localhost:4318"}[lproto]
+		endpoint = o.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT")
+	}
+	if endpoint == "" {
+		endpoint = map[string]string{"grpc": "http://localhost:4317", "http/protobuf": "http://localhost:4318"}[lproto]
 	}
 	return lp, tp, endpoint + " (" + lproto + ")", nil
 }

@@ -17,7 +17,7 @@ func ParsePayload(raw []byte, host string) (jsonlite.Object, string, error) {
 	}
 	p, err := jsonlite.ParseObject(raw)
 	if err != nil {
-		return nil, "", fmt.Errorf("decode %s payload: %w", host, err)
+		return nil, "", fmt.Errorf("decode %s payload: %w", host, jsonlite.Where(raw, err))
 	}
 	hook := p.Str("hook_event_name")
 	if hook == "" {

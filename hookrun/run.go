@@ -140,6 +140,12 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	} else {
 		ev, err = agent.Decode(raw, benv)
 	}
+	if ev == nil && err != nil && emptyObject(raw) {
+		// `echo '{}' | cully-hook`, the troubleshooting tip that checks the
+		// command runs: no host's call (a host whose events come as {}
+		// decodes them above), so nothing to record, answer or log.
+		return nil, nil, nil
+	}
 	if ev == nil {
 		return nil, nil, err
 	}
@@ -459,3 +465,10 @@ func (a IO) stderrLine(msg string) {
 
 // maxStderr bounds the one line the hook may write to stderr.
 const maxStderr = 200
+
+// emptyObject reports whether raw is the JSON object {} (space around and
+// inside it allowed).
+func emptyObject(raw []byte) bool {
+	b := bytes.TrimSpace(raw)
+	return len(b) >= 2 && b[0] == '{' && b[len(b)-1] == '}' && len(bytes.TrimSpace(b[1:len(b)-1])) == 0
+}

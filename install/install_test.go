@@ -232,6 +232,14 @@ func TestExcludeLinesComeAndGoExactly(t *testing.T) {
 	if !changed || string(back) != "# git's own comments\n*.log\n" {
 		t.Fatalf("after removal: %q", back)
 	}
+	// Lines an earlier cully added, under its marker, are found and go.
+	old := []byte("*.log\n# added by cully install: this machine's own agent settings (cully uninstall removes these two lines)\n/.codex/hooks.json\n")
+	if !HasExclude(old, "/.codex/hooks.json") {
+		t.Fatal("an earlier cully's lines not found")
+	}
+	if back, changed := RemoveExclude(old, "/.codex/hooks.json"); !changed || string(back) != "*.log\n" {
+		t.Fatalf("an earlier cully's lines after removal: %q", back)
+	}
 }
 
 func TestRecordUnderDeepestFirst(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"cully/jsonlite"
 )
 
 // Node is a JSON value that keeps object key order and, when it was
@@ -62,7 +64,7 @@ const maxDepth = 512
 func ParseNode(b []byte) (*Node, error) {
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil { // the validity check, and its message
-		return nil, err
+		return nil, jsonlite.Where(b, err)
 	}
 	d := &document{src: b}
 	p := parser{b: b, doc: d}

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/gofrs/flock"
+
+	"cully/jsonlite"
 )
 
 // RecordFile, in the state dir, is what `cully install` created: the files
@@ -42,7 +44,7 @@ func ReadRecord(stateDir string) (Record, error) {
 		return r, err
 	}
 	if err := json.Unmarshal(b, &r); err != nil {
-		return r, fmt.Errorf("%s: %w (move it aside to start afresh)", recordPath(stateDir), err)
+		return r, fmt.Errorf("%s: %w (move it aside to start afresh)", recordPath(stateDir), jsonlite.Where(b, err))
 	}
 	if r.Version != 1 {
 		return r, fmt.Errorf("%s has version %d, want 1", recordPath(stateDir), r.Version)

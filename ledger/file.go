@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"cully/jsonlite"
 	"cully/store"
 )
 
@@ -69,7 +70,7 @@ func (f Files) Read() (*Budget, error) {
 	}
 	var bd Budget
 	if err := json.Unmarshal(b, &bd); err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrUnreadable, f.BudgetPath(), err)
+		return nil, fmt.Errorf("%w: %s: %v", ErrUnreadable, f.BudgetPath(), jsonlite.Where(b, err))
 	}
 	if bd.V != budgetVersion {
 		return nil, fmt.Errorf("%w: %s: version %d, this cully reads %d", ErrUnreadable, f.BudgetPath(), bd.V, budgetVersion)

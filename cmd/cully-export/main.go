@@ -28,7 +28,7 @@ var version = "0.1.0-dev"
 
 func main() {
 	fs := flag.NewFlagSet("cully export", flag.ContinueOnError)
-	from := fs.String("from", "saved", "where to start: saved (where it last stopped; now, the first time), start (the whole journal) or end (only what comes next)")
+	from := fs.String("from", "saved", "where to start: saved (where it last stopped; the first time, now, or with --once the whole journal), start (the whole journal) or end (only what comes next)")
 	once := fs.Bool("once", false, "send what the journal holds now, then exit")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -626,14 +626,15 @@ with the host's ids (session.id, prompt.id, gen_ai.tool.call.id) and resource at
 fleet groups by (service, host, user; repository and agent on each record); a task joins the
 host's trace when the host gave the hook a TRACEPARENT. Configured with the standard
 OTEL_EXPORTER_OTLP_* variables (protocol grpc or http/protobuf, endpoint, headers, TLS) and
-OTEL_RESOURCE_ATTRIBUTES. It keeps its place in the journal and sends on from there after a
+OTEL_RESOURCE_ATTRIBUTES; with no endpoint set, a collector on this machine in plain text
+(http://localhost:4318, gRPC 4317). It keeps its place in the journal and sends on from there after a
 restart. Off unless you run it; never in the hook. docs/teams.md has a Collector recipe.`,
 		Example: `  OTEL_EXPORTER_OTLP_ENDPOINT=http://collector:4318 cully export
   OTEL_EXPORTER_OTLP_PROTOCOL=grpc OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4317 cully export --from start --once`,
 		Args: a.noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.export(o) },
 	}
-	c.Flags().StringVar(&o.from, "from", "saved", "where to start: saved (where it last stopped; now, the first time), start (the whole journal) or end (only what comes next)")
+	c.Flags().StringVar(&o.from, "from", "saved", "where to start: saved (where it last stopped; the first time, now, or with --once the whole journal), start (the whole journal) or end (only what comes next)")
 	c.Flags().BoolVar(&o.once, "once", false, "send what the journal holds now, then exit")
 	return c
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"cully/engine"
+	"cully/hookbridge/agents"
 	"cully/store"
 )
 
@@ -296,5 +297,34 @@ func TestHookLockTimeout(t *testing.T) {
 	}
 	if ev, ok := rec["event"].(map[string]any); !ok || ev["tool"] != "Edit" {
 		t.Errorf("the lost event should be kept in the error record: %v", rec["event"])
+	}
+}
+
+// `echo '{}' | cully-hook`, the troubleshooting tip (docs/claude-code.md),
+// checks that the hook command runs: for every agent it exits 0 with no
+// answer, no record and no line in errors.log. A payload that is not JSON
+// is logged with the line and column where it goes wrong.
+func TestHookEmptyObjectIsANoOp(t *testing.T) {
+	t.Parallel()
+	for _, ag := range agents.All() {
+		for _, payload := range []string{"{}\n", " { \n } "} {
+			env := testEnv(t)
+			r := runBin(t, "cully-hook", env, []byte(payload), "--agent", ag.Name())
+			if r.code != 0 || r.stdout != "" || r.stderr != "" {
+				t.Errorf("%s: %q: exit %d, stdout %q, stderr %q", ag.Name(), payload, r.code, r.stdout, r.stderr)
+			}
+			if b, err := os.ReadFile(filepath.Join(env["CULLY_HOME"], "errors.log")); err == nil {
+				t.Errorf("%s: %q: errors.log: %s", ag.Name(), payload, b)
+			}
+			if n := len(journal(t, env["CULLY_HOME"])); n != 0 {
+				t.Errorf("%s: %q: %d journal records", ag.Name(), payload, n)
+			}
+		}
+	}
+	env := testEnv(t)
+	r := runBin(t, "cully-hook", env, []byte("{\"session_id\": \"s1\",\n \"hook_event_name\": oops}"))
+	b, _ := os.ReadFile(filepath.Join(env["CULLY_HOME"], "errors.log"))
+	if r.code != 0 || !strings.Contains(string(b), "decode Claude Code payload: line 2, column 21: invalid character 'o' looking for beginning of value") {
+		t.Errorf("invalid JSON: exit %d, errors.log %s", r.code, b)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -39,6 +40,10 @@ type installRun struct {
 	created    []string          // paths install created (folders and files)
 	skillSums  map[string]string // skill file → the sum of the text cully now has there
 	dropSkills []string          // uninstall: the skill files whose sum in the record no longer applies
+
+	// unrecorded: an uninstall in a project whose install the record does
+	// not know (see planUninstall).
+	unrecorded bool
 }
 
 // skillFile is one file a skill install writes: where, and its text.
@@ -182,7 +187,7 @@ func (r *installRun) planInstall(o installOpts) error {
 		r.notes = append(r.notes, plan.Notes...)
 		r.settingsStep(plan, "already installed")
 		if r.t.Ignore != "" {
-			r.excludeAdd()
+			r.excludeAdd(ignore{r.t.Ignore, r.t.Settings, "this machine's settings"}, true)
 		}
 		if tr, ok := r.in.(hookbridge.Truster); ok {
 			r.trustStep(tr)
@@ -194,8 +199,50 @@ func (r *installRun) planInstall(o installOpts) error {
 			return err
 		}
 	}
+	switch {
+	case r.t.Scope == hookbridge.ScopeProject && !skip:
+		for _, ig := range r.skillIgnores() {
+			r.excludeAdd(ig, false)
+		}
+	case r.t.Scope == hookbridge.ScopeShared:
+		r.skillUnignore()
+	}
 	r.finally = r.recordInstall
 	return nil
+}
+
+// ignore is one line install asks git to ignore: its pattern, the file it
+// covers (for git's own checks) and what that is, for the output.
+type ignore struct{ pattern, file, what string }
+
+// skillIgnores are the skill folders of a project-scope install, which git
+// is told to ignore as it is told to ignore the settings beside them: they
+// go with this machine's install (the settings a team commits take their
+// skill with them, and `--shared` lets git see it again).
+func (r *installRun) skillIgnores() []ignore {
+	var out []ignore
+	for _, dir := range []string{filepath.Dir(r.t.Skill), r.runControlDir()} {
+		rel, err := filepath.Rel(r.at.Project, dir)
+		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		out = append(out, ignore{"/" + filepath.ToSlash(rel) + "/", filepath.Join(dir, "SKILL.md"), "cully's skill, installed for this machine only"})
+	}
+	return out
+}
+
+// skillUnignore takes back the skill lines a project-scope install added
+// to the exclude file: a --shared install's skill is the team's, committed
+// with its settings.
+func (r *installRun) skillUnignore() {
+	if !r.inRepo || !hasGit() {
+		return
+	}
+	if ex, err := gitExclude(r.at.Project); err == nil {
+		for _, ig := range r.skillIgnores() {
+			r.excludeRemove(ex, ig.pattern)
+		}
+	}
 }
 
 // skillInstall is the step that writes (or keeps) one skill file.
@@ -294,6 +341,10 @@ func (r *installRun) settingsStep(p *install.Plan, same string) {
 		return err
 	}}
 	switch {
+	case p.Remove && r.unrecorded && r.rec.Created[p.Path] != "file":
+		s.gone = []string{p.Path}
+		s.done = p.Path + ": removed (nothing but cully's entries was in it)"
+		s.would = "would remove " + p.Path + " (nothing but cully's entries is in it)"
 	case p.Remove:
 		s.gone = []string{p.Path}
 		s.done = p.Path + ": removed (install created it, and nothing else was left in it)"
@@ -315,25 +366,35 @@ func (r *installRun) legacyNote() {
 	}
 }
 
-// excludeAdd asks git to ignore this machine's settings file, in the
-// repository's own .git/info/exclude (never committed), unless git already
-// ignores it.
-func (r *installRun) excludeAdd() {
-	root, pat := r.at.Project, r.t.Ignore
-	rel := strings.TrimPrefix(pat, "/")
+// excludeAdd asks git to ignore a file of this machine's install (its
+// settings, its skill), in the repository's own .git/info/exclude (never
+// committed), unless git already ignores or tracks it. notes: say why it
+// could not (for the settings, which hold this machine's paths).
+func (r *installRun) excludeAdd(ig ignore, notes bool) {
+	root, pat := r.at.Project, ig.pattern
+	rel, err := filepath.Rel(root, ig.file)
+	if err != nil {
+		rel = strings.TrimPrefix(pat, "/")
+	}
 	switch {
 	case !r.inRepo:
 		return
 	case !hasGit():
-		r.note("git is not installed here: add %s to the repository's .gitignore, since %s holds this machine's paths", pat, r.t.Settings)
+		if notes {
+			r.note("git is not installed here: add %s to the repository's .gitignore, since %s holds this machine's paths", pat, ig.file)
+		}
 		return
 	case gitTracked(root, rel):
-		r.note("%s is tracked by git: this machine's hook command would be committed with it (`git rm --cached %s` keeps it yours alone)", r.t.Settings, rel)
+		if notes {
+			r.note("%s is tracked by git: this machine's hook command would be committed with it (`git rm --cached %s` keeps it yours alone)", ig.file, rel)
+		}
 		return
 	}
 	ex, err := gitExclude(root)
 	if err != nil {
-		r.note("git does not say where this repository's exclude file is (%v): add %s to its .gitignore", err, pat)
+		if notes {
+			r.note("git does not say where this repository's exclude file is (%v): add %s to its .gitignore", err, pat)
+		}
 		return
 	}
 	content, _ := os.ReadFile(ex)
@@ -341,8 +402,8 @@ func (r *installRun) excludeAdd() {
 		return
 	}
 	r.add(step{
-		done:  ex + ": " + pat + " added, so git ignores this machine's settings",
-		would: "would add " + pat + " to " + ex + ", so git ignores this machine's settings",
+		done:  ex + ": " + pat + " added, so git ignores " + ig.what,
+		would: "would add " + pat + " to " + ex + ", so git ignores " + ig.what,
 		do: func() error {
 			old, err := readSettings(ex)
 			if err != nil {
@@ -363,6 +424,14 @@ func (r *installRun) excludeAdd() {
 }
 
 func (r *installRun) planUninstall() error {
+	// An install the record does not know (made with another state dir, or
+	// the record gone) still leaves nothing of cully's in a project: the
+	// settings file goes when nothing but cully's entries was in it, and
+	// so do the folders left empty between cully's files and the project's
+	// root. Nothing with anything in it is removed, and never a folder
+	// outside the project.
+	r.unrecorded = r.t.Scope != hookbridge.ScopeUser && r.at.Project != "" &&
+		r.rec.Created[r.t.Settings] == "" && r.rec.Skills[r.t.Skill] == ""
 	before, err := readSettings(r.t.Settings)
 	if err != nil {
 		return err
@@ -374,18 +443,31 @@ func (r *installRun) planUninstall() error {
 		if err != nil {
 			return err
 		}
+		after := plan.After
 		r.bk.Restore(plan)
-		if plan.Changed && r.rec.Created[r.t.Settings] == "file" && install.EmptyObject(plan.After) {
+		// Handed back as a backup holds it from before an install, the file
+		// is the user's, {} or not, whatever the record says (a record of
+		// an earlier install that created it is stale once it is back).
+		restored := !bytes.Equal(after, plan.After)
+		if plan.Changed && !restored && install.EmptyObject(plan.After) && (r.rec.Created[r.t.Settings] == "file" || r.unrecorded) {
 			plan.Remove = true
 		}
 		r.notes = append(r.notes, plan.Notes...)
 		r.settingsStep(plan, "cully is not installed there")
 	}
 	var ex string
-	if r.t.Ignore != "" && r.inRepo && hasGit() {
+	project := r.t.Scope == hookbridge.ScopeProject
+	if (r.t.Ignore != "" || project) && r.inRepo && hasGit() {
 		if p, err := gitExclude(r.at.Project); err == nil {
 			ex = p
-			r.excludeRemove(ex)
+			if r.t.Ignore != "" {
+				r.excludeRemove(ex, r.t.Ignore)
+			}
+			if project {
+				for _, ig := range r.skillIgnores() {
+					r.excludeRemove(ex, ig.pattern)
+				}
+			}
 		}
 	}
 	r.legacyNote()
@@ -393,8 +475,15 @@ func (r *installRun) planUninstall() error {
 	if sib, ok := r.sibling(); ok {
 		if st, cmd := r.wiredIn(sib); cmd != "" {
 			keepSkill = st.Settings
-			if sib == hookbridge.ScopeShared {
+			switch sib {
+			case hookbridge.ScopeShared:
 				r.note("%s, which your team commits, still wires cully (%q): `cully uninstall --scope project --shared` removes it there", st.Settings, cmd)
+			case hookbridge.ScopeProject:
+				// The skill is this machine's install's again: git ignores
+				// it as that install had it ignored (--shared took it back).
+				for _, ig := range r.skillIgnores() {
+					r.excludeAdd(ig, false)
+				}
 			}
 		}
 	}
@@ -454,22 +543,23 @@ func (r *installRun) skillBase() string {
 	return d
 }
 
-// excludeRemove takes cully's lines out of the repository's exclude file,
-// and the file itself when install created it and nothing else is in it.
-func (r *installRun) excludeRemove(ex string) {
+// excludeRemove takes cully's lines for pat out of the repository's
+// exclude file, and the file itself when install created it and nothing
+// else is in it.
+func (r *installRun) excludeRemove(ex, pat string) {
 	content, err := os.ReadFile(ex)
-	if err != nil || !install.HasExclude(content, r.t.Ignore) {
+	if err != nil || !install.HasExclude(content, pat) {
 		return
 	}
 	r.add(step{
-		done:  ex + ": " + r.t.Ignore + " removed (install had added it)",
-		would: "would remove " + r.t.Ignore + " from " + ex + " (install added it)",
+		done:  ex + ": " + pat + " removed (install had added it)",
+		would: "would remove " + pat + " from " + ex + " (install added it)",
 		do: func() error {
 			old, err := os.ReadFile(ex)
 			if err != nil {
 				return err
 			}
-			b, _ := install.RemoveExclude(old, r.t.Ignore)
+			b, _ := install.RemoveExclude(old, pat)
 			if len(b) == 0 && r.rec.Created[ex] == "file" {
 				return os.Remove(ex)
 			}
@@ -517,6 +607,18 @@ func (r *installRun) removableDirs(bases []string) []string {
 			}
 		}
 	}
+	if r.unrecorded { // the folders that held cully's files, up to the project's root
+		files := []string{r.t.Settings}
+		for _, f := range r.skillFiles() {
+			files = append(files, f.path)
+		}
+		root := r.at.Project + string(filepath.Separator)
+		for _, f := range files {
+			for d := filepath.Dir(f); strings.HasPrefix(d, root); d = filepath.Dir(d) {
+				set[d] = true
+			}
+		}
+	}
 	var out []string
 	for p := range set {
 		out = append(out, p)
@@ -553,8 +655,12 @@ func (r *installRun) foldersRemove(bases []string) {
 		}
 	}
 	s := step{}
+	which := "the folders install created"
+	if r.unrecorded {
+		which = "the folders that held cully's files"
+	}
 	if len(would) > 0 {
-		s.would = "would remove the folders install created, left empty: " + strings.Join(would, ", ")
+		s.would = "would remove " + which + ", left empty: " + strings.Join(would, ", ")
 	}
 	s.do = func() error {
 		var removed []string
@@ -564,7 +670,7 @@ func (r *installRun) foldersRemove(bases []string) {
 			}
 		}
 		if len(removed) > 0 {
-			fmt.Fprintln(termSafe{r.a.stdout}, "removed the folders install created, left empty: "+strings.Join(removed, ", "))
+			fmt.Fprintln(termSafe{r.a.stdout}, "removed "+which+", left empty: "+strings.Join(removed, ", "))
 		}
 		return nil
 	}

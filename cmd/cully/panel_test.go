@@ -255,7 +255,7 @@ func TestPanelSaysWhenCullyFails(t *testing.T) {
 		}
 	}
 	bad() // before the panel
-	pane := newTmux(t, 130, 20, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"]}, "panel")
+	pane := newTmux(t, 170, 20, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"]}, "panel")
 	pane.waitFor("waiting for the first hook call", 5*time.Second)
 	time.Sleep(300 * time.Millisecond)
 	if strings.Contains(pane.screen(), "cully error") {
@@ -271,7 +271,7 @@ func TestPanelSaysWhenCullyFails(t *testing.T) {
 		bad()
 		time.Sleep(300 * time.Millisecond)
 	}
-	if scr := pane.screen(); !strings.Contains(scr, "since the panel opened · last ") || !strings.Contains(scr, "hook: decode Claude Code payload: invalid JSON · cully doctor") {
+	if scr := pane.screen(); !strings.Contains(scr, "since the panel opened · last ") || !strings.Contains(scr, "hook: decode Claude Code payload: line 1, column 15: unexpected end of JSON input · cully doctor") {
 		t.Errorf("the error line:\n%s", scr)
 	}
 	pane.send("q")

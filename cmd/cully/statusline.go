@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 
 	"cully/engine"
@@ -54,6 +55,13 @@ func (a *app) statusline(agent string) (string, error) {
 		return "", err
 	}
 	st, err := h.ReadState(session, nil)
+	if errors.Is(err, fs.ErrNotExist) {
+		// No hook call has made this session yet (or no state dir): the
+		// status line makes none, since a session of nothing but the host's
+		// figures would be listed with no call in it. They are recorded at
+		// the first refresh after the session's first hook call.
+		return formatStatusline(engine.NewState(session), u, a.getenv("NO_COLOR") == ""), nil
+	}
 	if err != nil {
 		st = engine.NewState(session)
 	}

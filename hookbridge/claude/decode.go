@@ -41,7 +41,7 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 	}
 	p, err := jsonlite.ParseObject(raw)
 	if err != nil {
-		return nil, fmt.Errorf("decode Claude Code payload: %w", err)
+		return nil, fmt.Errorf("decode Claude Code payload: %w", jsonlite.Where(raw, err))
 	}
 	return decodePayload(p, env, nil)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"cully/hookbridge"
+	"cully/jsonlite"
 )
 
 // Doctor checks one scope: every event has a cully entry whose command
@@ -35,7 +36,7 @@ func (Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 		return hookbridge.Wiring{}
 	}
 	if err := json.Unmarshal(b, &s); err != nil {
-		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid settings JSON: %v", where, err), Fix: "fix the file by hand; cully will not rewrite it"}}}
+		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid settings JSON: %v", where, jsonlite.Where(b, err)), Fix: "fix the file by hand; cully will not rewrite it"}}}
 	}
 	w, ok := hookbridge.ScanWiring(Events, func(ev string) []string {
 		var cs []string

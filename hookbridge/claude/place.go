@@ -3,7 +3,6 @@ package claude
 import (
 	"errors"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 
 	"cully/hookbridge"
@@ -51,8 +50,8 @@ func (Agent) Target(scope hookbridge.Scope, at hookbridge.Place) (hookbridge.Tar
 	return t, nil
 }
 
-// Present: claude is on PATH.
-func (Agent) Present(hookbridge.Place) bool {
-	_, err := exec.LookPath("claude")
-	return err == nil
+// Present: claude is on PATH, or its user folder exists.
+func (Agent) Present(at hookbridge.Place) bool {
+	d, _ := configDir(at.Getenv)
+	return hookbridge.Found(d, "claude")
 }

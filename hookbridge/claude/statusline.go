@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"cully/engine"
+	"cully/jsonlite"
 )
 
 // statusInput is the part of Claude Code's status-line JSON cully reads.
@@ -34,7 +35,7 @@ type statusInput struct {
 func (Agent) StatusLine(raw []byte) (string, *engine.HostUsage, error) {
 	var in statusInput
 	if err := json.Unmarshal(raw, &in); err != nil {
-		return "", nil, fmt.Errorf("decode status-line input: %w", err)
+		return "", nil, fmt.Errorf("decode status-line input: %w", jsonlite.Where(raw, err))
 	}
 	u := &engine.HostUsage{CostUSD: in.Cost.TotalCostUSD, InputTokens: in.ContextWindow.TotalInputTokens,
 		OutputTokens: in.ContextWindow.TotalOutputTokens, ContextWindow: in.ContextWindow.ContextWindowSize, Model: in.Model.ID}

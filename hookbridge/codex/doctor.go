@@ -9,6 +9,7 @@ import (
 
 	"cully/hookbridge"
 	"cully/install"
+	"cully/jsonlite"
 )
 
 // Doctor checks one scope's hooks.json: every event has a cully entry
@@ -34,7 +35,7 @@ func (Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 		} `json:"hooks"`
 	}
 	if err := json.Unmarshal(b, &s); err != nil {
-		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid hooks JSON: %v", where, err), Fix: "fix the file by hand; cully will not rewrite it"}}}
+		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid hooks JSON: %v", where, jsonlite.Where(b, err)), Fix: "fix the file by hand; cully will not rewrite it"}}}
 	}
 	var noAgent []string
 	w, ok := hookbridge.ScanWiring(Events, func(ev string) []string {

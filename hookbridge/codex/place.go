@@ -3,8 +3,6 @@ package codex
 import (
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 
 	"cully/hookbridge"
@@ -58,13 +56,6 @@ func (Agent) Target(scope hookbridge.Scope, at hookbridge.Place) (hookbridge.Tar
 
 // Present: codex is on PATH, or its home folder exists.
 func (Agent) Present(at hookbridge.Place) bool {
-	if _, err := exec.LookPath("codex"); err == nil {
-		return true
-	}
-	d, err := home(at.Getenv)
-	if err != nil {
-		return false
-	}
-	_, err = os.Stat(d)
-	return err == nil
+	d, _ := home(at.Getenv)
+	return hookbridge.Found(d, "codex")
 }

@@ -47,7 +47,7 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 	}
 	p, err := jsonlite.ParseObject(raw)
 	if err != nil {
-		return nil, fmt.Errorf("decode GitHub Copilot CLI payload: %w", err)
+		return nil, fmt.Errorf("decode GitHub Copilot CLI payload: %w", jsonlite.Where(raw, err))
 	}
 	hook := eventName(p, env)
 	if hook == "" {

@@ -11,6 +11,7 @@ import (
 	"cully/hookbridge"
 	"cully/hookbridge/claude"
 	"cully/install"
+	"cully/jsonlite"
 )
 
 // fileEntries is what doctor reads of a hook file or settings file.
@@ -41,7 +42,7 @@ func (a Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 	}
 	var s fileEntries
 	if err := json.Unmarshal(b, &s); err != nil {
-		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid JSON: %v", where, err), Fix: "fix the file by hand; cully will not rewrite it"}}}
+		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid JSON: %v", where, jsonlite.Where(b, err)), Fix: "fix the file by hand; cully will not rewrite it"}}}
 	}
 	var unnamed []string
 	w, ok := hookbridge.ScanWiring(Events, func(ev string) []string {

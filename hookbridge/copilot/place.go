@@ -3,8 +3,6 @@ package copilot
 import (
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 
 	"cully/hookbridge"
@@ -66,13 +64,6 @@ func projectRoot(t hookbridge.Target) string {
 
 // Present: copilot is on PATH, or its user folder exists.
 func (Agent) Present(at hookbridge.Place) bool {
-	if _, err := exec.LookPath("copilot"); err == nil {
-		return true
-	}
-	dir, err := configDir(at.Getenv)
-	if err != nil {
-		return false
-	}
-	_, err = os.Stat(dir)
-	return err == nil
+	d, _ := configDir(at.Getenv)
+	return hookbridge.Found(d, "copilot")
 }

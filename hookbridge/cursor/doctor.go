@@ -11,6 +11,7 @@ import (
 	"cully/hookbridge"
 	"cully/hookbridge/claude"
 	"cully/install"
+	"cully/jsonlite"
 )
 
 // Doctor checks one scope: every event has a cully entry whose command
@@ -37,7 +38,7 @@ func (a Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 		} `json:"hooks"`
 	}
 	if err := json.Unmarshal(b, &s); err != nil {
-		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid JSON: %v", where, err), Fix: "fix the file by hand; cully will not rewrite it"}}}
+		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid JSON: %v", where, jsonlite.Where(b, err)), Fix: "fix the file by hand; cully will not rewrite it"}}}
 	}
 	w, ok := hookbridge.ScanWiring(Events, func(ev string) []string {
 		var cs []string

@@ -3,8 +3,6 @@ package cursor
 import (
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 
 	"cully/hookbridge"
@@ -41,15 +39,9 @@ func (Agent) Target(scope hookbridge.Scope, at hookbridge.Place) (hookbridge.Tar
 
 // Present: cursor-agent or cursor is on PATH, or ~/.cursor exists.
 func (Agent) Present(at hookbridge.Place) bool {
-	for _, bin := range []string{"cursor-agent", "cursor"} {
-		if _, err := exec.LookPath(bin); err == nil {
-			return true
-		}
-	}
+	d := ""
 	if home := at.Getenv("HOME"); home != "" {
-		if _, err := os.Stat(filepath.Join(home, ".cursor")); err == nil {
-			return true
-		}
+		d = filepath.Join(home, ".cursor")
 	}
-	return false
+	return hookbridge.Found(d, "cursor-agent", "cursor")
 }

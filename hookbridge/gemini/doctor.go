@@ -9,6 +9,7 @@ import (
 
 	"cully/hookbridge"
 	"cully/install"
+	"cully/jsonlite"
 )
 
 // Doctor checks one scope: every event has a cully entry whose command
@@ -35,7 +36,7 @@ func (Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 		} `json:"hooksConfig"`
 	}
 	if err := json.Unmarshal(stripComments(b), &s); err != nil {
-		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid settings JSON: %v", where, err), Fix: "fix the file by hand; cully will not rewrite it"}}}
+		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid settings JSON: %v", where, jsonlite.Where(stripComments(b), err)), Fix: "fix the file by hand; cully will not rewrite it"}}}
 	}
 	w, ok := hookbridge.ScanWiring(Events, func(ev string) []string {
 		var groups []struct {

@@ -3,7 +3,6 @@ package gemini
 import (
 	"errors"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 
 	"cully/hookbridge"
@@ -64,8 +63,12 @@ func (Agent) Target(scope hookbridge.Scope, at hookbridge.Place) (hookbridge.Tar
 	return t, nil
 }
 
-// Present: gemini is on PATH.
-func (Agent) Present(hookbridge.Place) bool {
-	_, err := exec.LookPath("gemini")
-	return err == nil
+// Present: gemini is on PATH, or its user folder (.gemini in the home
+// it works from) exists.
+func (Agent) Present(at hookbridge.Place) bool {
+	d := ""
+	if h, err := homeDir(at.Getenv); err == nil {
+		d = filepath.Join(h, ".gemini")
+	}
+	return hookbridge.Found(d, "gemini")
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"cully/hookbridge"
+	"cully/jsonlite"
 )
 
 // Gemini CLI 0.61 registers the hooks of its settings files, the user's
@@ -83,7 +84,7 @@ func readTrust(file string) (map[string]string, error) {
 	}
 	var rules map[string]string
 	if err := json.Unmarshal(stripComments(b), &rules); err != nil {
-		return nil, err
+		return nil, jsonlite.Where(b, err)
 	}
 	return rules, nil
 }

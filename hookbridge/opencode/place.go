@@ -3,7 +3,6 @@ package opencode
 import (
 	"errors"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 
 	"cully/hookbridge"
@@ -52,8 +51,8 @@ func (Agent) Target(scope hookbridge.Scope, at hookbridge.Place) (hookbridge.Tar
 	return hookbridge.Target{}, fmt.Errorf("scope is user, project or shared, not %q", scope)
 }
 
-// Present: opencode is on PATH.
-func (Agent) Present(hookbridge.Place) bool {
-	_, err := exec.LookPath("opencode")
-	return err == nil
+// Present: opencode is on PATH, or its user folder exists.
+func (Agent) Present(at hookbridge.Place) bool {
+	d, _ := configDir(at.Getenv)
+	return hookbridge.Found(d, "opencode")
 }
