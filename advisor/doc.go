@@ -8,7 +8,7 @@
 // Invariants:
 //   - The prompt holds evidence only: the rules' signals, counts and the
 //     recent calls' redacted previews. Never a transcript, a file's
-//     contents or a secret; every text in it passes hookbridge.Redact.
+//     contents or a secret; every text in it passes redact.Text.
 //   - The evidence hash covers the signals alone (not the counts, which
 //     change on every call), so an unchanged situation hashes the same.
 //   - A worker runs in its own process group with the prompt on stdin; at

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"cully/engine"
-	"cully/hookbridge"
 	"cully/ledger"
+	"cully/redact"
 )
 
 // maxRecentInPrompt is how many recent calls the prompt lists: the state
@@ -72,7 +72,7 @@ func Gather(st *engine.State) Evidence {
 // clean redacts a text for the prompt, keeps it on one line and spells
 // out its control characters (a worker may show the prompt).
 func clean(s string) string {
-	s = hookbridge.Redact(s)
+	s = redact.Text(s)
 	return engine.ShowControls(strings.Join(strings.Fields(s), " "))
 }
 

@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode"
 
-	"cully/hookbridge"
+	"cully/redact"
 )
 
 // maxOutput is what is kept of a worker's stdout: advice is three
@@ -89,7 +89,7 @@ func Tidy(s string) string {
 		}
 		return r
 	}, s)
-	s = strings.Join(strings.Fields(hookbridge.Redact(s)), " ")
+	s = strings.Join(strings.Fields(redact.Text(s)), " ")
 	if len(s) > maxAdvice {
 		cut := maxAdvice
 		for cut > 0 && !utf8Start(s[cut]) {

@@ -70,6 +70,10 @@ const (
 	ScopeShared  Scope = "shared"  // the repository's settings its team commits: no path of this machine in them
 )
 
+// Scopes are every scope, in the order doctor and status look in them:
+// cully is installed for an agent when one of them wires it.
+var Scopes = []Scope{ScopeUser, ScopeProject, ScopeShared}
+
 // Flags are the command-line flags that pick the scope, for messages
 // ("--scope project --shared").
 func (s Scope) Flags() string {

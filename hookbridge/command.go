@@ -4,6 +4,7 @@ import (
 	"io/fs"
 
 	"cully/engine"
+	"cully/redact"
 )
 
 // Command is what a shell command line alone tells the rules: its class
@@ -23,12 +24,19 @@ type Command struct {
 	Filter      string // a shell search's file filter fingerprint (-g, --include …), "" for none
 }
 
+// Preview is the short, redacted, single-line form of a command kept in
+// the journal. Redaction comes first: heredocs and multi-line strings are
+// only recognisable before the whitespace is collapsed.
+func Preview(cmd string) string {
+	return redact.Clip(engine.NormalizeCommand(redact.Text(cmd)))
+}
+
 // DescribeCommand classifies and fingerprints one shell command line, as
 // every adapter whose host runs shell commands does.
 func DescribeCommand(command string, cfg *engine.Config) Command {
 	c := Command{Shell: engine.ClassifyShell(command, cfg)}
-	c.Norm = engine.NormalizeCommand(Redact(command))
-	c.Preview = Clip(c.Norm)
+	c.Norm = engine.NormalizeCommand(redact.Text(command))
+	c.Preview = redact.Clip(c.Norm)
 	if c.Norm == "" {
 		return c
 	}
@@ -79,7 +87,7 @@ func SetTarget(ev *engine.Event, abs, project string, stat func(string) (fs.File
 	if abs == "" {
 		return
 	}
-	ev.Target = RedactPath(RelPath(abs, project))
+	ev.Target = redact.Path(RelPath(abs, project))
 	fileCall := ev.Class == engine.ClassRead || ev.Class == engine.ClassEdit
 	if !shell && fileCall {
 		ev.CmdFP = engine.Fingerprint("tool:"+ev.Tool, ev.Target)

@@ -3,8 +3,9 @@
 // below this one (hookbridge/claude for Claude Code), listed once in
 // hookbridge/agents; the hook, install, doctor, statusline and replay take
 // the adapter from there and know nothing agent-specific themselves. What
-// every adapter shares lives here: the decoding environment, redaction and
-// command previews, path helpers, and the salvage of an oversize payload.
+// every adapter shares lives here: the decoding environment, command
+// previews (redacted by package redact), path helpers, and the salvage of
+// an oversize payload.
 //
 // Invariants:
 //   - Decoding is tolerant: unknown fields are ignored, missing ones stay

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"cully/engine"
+	"cully/redact"
 )
 
 // DecodeOversize salvages what it can from the head of a payload too large
@@ -41,7 +42,7 @@ func DecodeOversize(agent string, head []byte, total int64, env Env, kind func(h
 		Hook:      fields["hook_event_name"],
 		Tool:      fields["tool_name"],
 		ToolUseID: fields["tool_use_id"],
-		Cwd:       RedactPath(fields["cwd"]),
+		Cwd:       redact.Path(fields["cwd"]),
 		Kind:      engine.KindOther,
 		Note:      fmt.Sprintf("payload too large (%d bytes)", total),
 		Quiet:     env.Quiet,

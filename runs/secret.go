@@ -5,7 +5,7 @@ import (
 	"path"
 	"strings"
 
-	"cully/hookbridge"
+	"cully/redact"
 )
 
 // Why a file present in the work tree is not in a snapshot (Skip.Why). A
@@ -73,7 +73,7 @@ func secretByContent(full string, size int64) bool {
 	if strings.Contains(s, "-----BEGIN ") && strings.Contains(s, "PRIVATE KEY") {
 		return true
 	}
-	return hookbridge.Redact(s) != s
+	return redact.Text(s) != s
 }
 
 // RedactPaths is paths as the hook shows its targets: a token in a file's
@@ -84,7 +84,7 @@ func RedactPaths(ps []string) []string {
 	}
 	out := make([]string, len(ps))
 	for i, p := range ps {
-		out[i] = hookbridge.RedactPath(p)
+		out[i] = redact.Path(p)
 	}
 	return out
 }

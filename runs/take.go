@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"cully/hookbridge"
+	"cully/redact"
 	"cully/store"
 )
 
@@ -469,8 +469,8 @@ func write(dir string, m *Meta, req Request, step int, tree string, skipped []Sk
 	st := State{V: stateVersion, Session: req.Session, Task: req.Task, Reason: req.Reason, ToolCalls: req.Calls,
 		Root: m.Root, Tree: tree, Baseline: m.Baseline, Marks: markCount(dir)}
 	for _, k := range skipped {
-		st.NotCaptured = append(st.NotCaptured, hookbridge.RedactPath(k.Path))
-		st.Skipped = append(st.Skipped, Skip{Path: hookbridge.RedactPath(k.Path), Why: k.Why})
+		st.NotCaptured = append(st.NotCaptured, redact.Path(k.Path))
+		st.Skipped = append(st.Skipped, Skip{Path: redact.Path(k.Path), Why: k.Why})
 	}
 	files = RedactPaths(files)
 	if files == nil {

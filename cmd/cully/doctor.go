@@ -12,6 +12,7 @@ import (
 	"cully/hookbridge"
 	"cully/hookbridge/agents"
 	"cully/install"
+	"cully/installrun"
 	"cully/runs"
 	"cully/skill"
 	"cully/store"
@@ -55,7 +56,7 @@ func (a *app) doctor(fire bool) error {
 		if in, ok := ag.(hookbridge.Installer); ok {
 			ins = append(ins, in)
 			found, _ := wiring(in, at)
-			_, plugged := pluginInstall(in, at) // install_plugin.go
+			_, plugged := installrun.PluginInstall(in, at) // install_plugin.go
 			anyWired = anyWired || len(found) > 0 || plugged
 		}
 	}
@@ -215,19 +216,6 @@ func lastError(h store.Home) (int, string) {
 	return t.N, t.LastAt.UTC().Format(time.RFC3339Nano) + " " + t.Last
 }
 
-// agentFlags is the --agent flag a command needs for an agent ("" for
-// the default one).
-func agentFlags(ag hookbridge.Agent) string {
-	if ag.Name() == agents.Default {
-		return ""
-	}
-	return " --agent " + ag.Name()
-}
-
-// installScopes are the scopes doctor and status look in: cully is
-// installed for an agent when one of them wires it.
-var installScopes = []hookbridge.Scope{hookbridge.ScopeUser, hookbridge.ScopeProject, hookbridge.ScopeShared}
-
 // wired is one scope that holds cully's entries.
 type wired struct {
 	t   hookbridge.Target
@@ -240,7 +228,7 @@ func wiring(in hookbridge.Installer, at hookbridge.Place) ([]wired, []check) {
 	var found []wired
 	var cs []check
 	seen, said := map[string]bool{}, map[string]bool{}
-	for _, scope := range installScopes {
+	for _, scope := range hookbridge.Scopes {
 		t, err := in.Target(scope, at)
 		if err != nil || seen[t.Settings] { // one file for two scopes (Cursor's) is checked once
 			continue
@@ -300,14 +288,14 @@ func wiringChecks(in hookbridge.Installer, at hookbridge.Place, otherWired bool)
 			}
 		}
 	}
-	if p, ok := pluginInstall(in, at); ok { // install_plugin.go
+	if p, ok := installrun.PluginInstall(in, at); ok { // install_plugin.go
 		return append(cs, pluginChecks(in, p, found)...)
 	}
 	switch {
 	case len(found) == 0:
 		var where []string
 		seen := map[string]bool{}
-		for _, scope := range installScopes {
+		for _, scope := range hookbridge.Scopes {
 			if t, err := in.Target(scope, at); err == nil && !seen[t.Settings] {
 				seen[t.Settings] = true
 				where = append(where, t.Settings)
@@ -321,12 +309,12 @@ func wiringChecks(in hookbridge.Installer, at hookbridge.Place, otherWired bool)
 			project += " --shared" // the agent has no settings of this machine's own in a project
 		}
 		return append(cs, check{Warn: otherWired, What: in.Title() + ": cully is not installed (no entries in " + strings.Join(where, ", ") + ")",
-			Fix: "cully install" + agentFlags(in) + " (for every project), or cully install" + agentFlags(in) + project + " (for this one)"})
+			Fix: "cully install" + installrun.AgentFlags(in) + " (for every project), or cully install" + installrun.AgentFlags(in) + project + " (for this one)"})
 	case len(found) > 1:
 		for _, f := range found[1:] {
 			if f.cmd != found[0].cmd {
 				cs = append(cs, check{Warn: true, What: fmt.Sprintf("%s: cully is wired in both %s (%q) and %s (%q): %s runs each, so every call is recorded twice",
-					in.Title(), found[0].t.Settings, found[0].cmd, f.t.Settings, f.cmd, in.Title()), Fix: "cully uninstall" + agentFlags(in) + f.t.Scope.Flags() + ", or cully uninstall" + agentFlags(in) + found[0].t.Scope.Flags()})
+					in.Title(), found[0].t.Settings, found[0].cmd, f.t.Settings, f.cmd, in.Title()), Fix: "cully uninstall" + installrun.AgentFlags(in) + f.t.Scope.Flags() + ", or cully uninstall" + installrun.AgentFlags(in) + found[0].t.Scope.Flags()})
 			}
 		}
 	}

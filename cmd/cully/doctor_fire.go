@@ -17,6 +17,7 @@ import (
 	"cully/hookbridge"
 	"cully/hookbridge/agents"
 	"cully/install"
+	"cully/installrun"
 	"cully/store"
 )
 
@@ -148,7 +149,7 @@ func (a *app) fireChecks(at hookbridge.Place) []check {
 		for _, w := range found {
 			cmd, env, dir, err := entryOf(in.Name(), w.t.Settings, host.event, w.cmd)
 			where := fmt.Sprintf("fire: %s (%s, %s)", in.Title(), w.t.Scope, w.t.Settings)
-			fix := "cully install" + agentFlags(in) + w.t.Scope.Flags() + " (it writes this cully's command)"
+			fix := "cully install" + installrun.AgentFlags(in) + w.t.Scope.Flags() + " (it writes this cully's command)"
 			if err != nil {
 				cs = append(cs, check{What: where + ": " + err.Error(), Fix: fix})
 				continue
@@ -162,13 +163,13 @@ func (a *app) fireChecks(at hookbridge.Place) []check {
 				cs = append(cs, trustFire(in, tr, w.t)...)
 			}
 		}
-		if p, ok := pluginInstall(in, at); ok {
+		if p, ok := installrun.PluginInstall(in, at); ok {
 			cmd := pluginHookCommand(in.Name())
 			if cmd == "" {
 				continue
 			}
 			fired++
-			where := fmt.Sprintf("fire: %s (its plugin, %s)", in.Title(), p.where)
+			where := fmt.Sprintf("fire: %s (its plugin, %s)", in.Title(), p.Where)
 			cs = append(cs, a.fire(in, host, where, "put cully-hook on PATH, where the plugin runs it (CGO_ENABLED=0 go install ./cmd/cully-hook)", cmd, nil, cwd))
 		}
 	}

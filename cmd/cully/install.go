@@ -7,18 +7,18 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"cully/hookbridge"
 	"cully/hookbridge/agents"
 	"cully/install"
+	"cully/installrun"
 )
 
 // place is where installers look: the environment and the project root of
 // the current directory (see projectRoot).
 func (a *app) place() hookbridge.Place {
 	wd, _ := os.Getwd()
-	root, _ := projectRoot(wd)
+	root, _ := install.ProjectRoot(wd)
 	return hookbridge.Place{Getenv: a.getenv, Project: root}
 }
 
@@ -189,21 +189,10 @@ func (a *app) installOne(verb string, o installOpts, in hookbridge.Installer) er
 	if err != nil {
 		return err
 	}
-	r := &installRun{a: a, in: in, dry: o.dryRun, at: hookbridge.Place{Getenv: a.getenv}}
-	if scope != hookbridge.ScopeUser {
-		wd, err := os.Getwd()
-		if err != nil {
-			return err
-		}
-		r.at.Project, r.inRepo = projectRoot(wd)
-		if !r.inRepo {
-			r.note("not in a git repository: the project is the current directory, %s", wd)
-		}
-	}
-	if r.t, err = in.Target(scope, r.at); err != nil {
+	r, err := installrun.New(in, scope, a.getenv, o.dryRun, termSafe{a.stdout}, a.stderr)
+	if err != nil {
 		return err
 	}
-	r.t.Settings, r.t.Skill = absPath(r.t.Settings), absPath(r.t.Skill)
 	h, err := a.home()
 	if err != nil {
 		return fmt.Errorf("%s keeps its backups and its record in the state dir: %w", verb, err)
@@ -213,38 +202,16 @@ func (a *app) installOne(verb string, o installOpts, in hookbridge.Installer) er
 			return fmt.Errorf("%s keeps its backups and its record in the state dir: %w", verb, err)
 		}
 	}
-	r.stateDir = h.Dir
-	r.bk = install.Backups{Dir: filepath.Join(h.Dir, "backups")}
-	r.stamp = time.Now().UTC().Format("20060102T150405.000000000")
-	if r.rec, err = install.ReadRecord(h.Dir); err != nil {
+	if err := r.InStateDir(h.Dir); err != nil {
 		return err
 	}
 	if verb == "install" {
-		err = r.planInstall(o)
+		err = r.PlanInstall(o.commands)
 	} else {
-		err = r.planUninstall()
+		err = r.PlanUninstall()
 	}
 	if err != nil {
 		return err
 	}
-	return r.run()
-}
-
-func absPath(p string) string {
-	if abs, err := filepath.Abs(p); err == nil {
-		return abs
-	}
-	return p
-}
-
-// readSettings reads a settings file: nil when there is none.
-func readSettings(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return b, nil
+	return r.Execute()
 }

@@ -47,7 +47,7 @@ func (a *app) policyInit(o policyOpts) error {
 	if err != nil {
 		return fail(codeFailed, err, "read the current folder: %v", err)
 	}
-	root, inRepo := projectRoot(wd)
+	root, inRepo := install.ProjectRoot(wd)
 	path := filepath.Join(root, policyFile)
 	if _, err := os.Lstat(path); err == nil && !o.force {
 		return fail(codeFailed, fs.ErrExist, "%s already exists: not overwritten (--force replaces it; cully policy show prints the new one)", path)
@@ -90,7 +90,7 @@ func (a *app) policyDoc(o policyOpts) (string, error) {
 		class, classNote = engine.TaskClass(b.Class), "[budget] class in the user config"
 	}
 	wd, _ := os.Getwd()
-	root, _ := projectRoot(wd)
+	root, _ := install.ProjectRoot(wd)
 	settings, read := a.agentSettings(root)
 	userBudget := b.WallSeconds > 0 || b.ToolCalls > 0 || b.Tokens > 0 || b.CostUSD > 0
 

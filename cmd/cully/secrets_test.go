@@ -26,13 +26,13 @@ import (
 	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
 	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 
-	"cully/hookbridge"
-	"cully/hookbridge/secretcorpus"
+	"cully/redact"
+	"cully/redact/secretcorpus"
 )
 
 // corpusFile is redaction's regression corpus: every secret shape ever
 // found, by family.
-const corpusFile = "../../hookbridge/testdata/secrets.txt"
+const corpusFile = "../../redact/testdata/secrets.txt"
 
 // surfaceText collects, per surface, everything the real binaries showed
 // or stored while the corpus went through them.
@@ -231,7 +231,7 @@ func checkSurfaces(t *testing.T, cases []secretcorpus.Case, out surfaceText, wan
 // neighbour taken with it (a path's /data.csv after token=[REDACTED],
 // read as a command) is no finding.
 func redactionFinds(ln string) []string {
-	r := hookbridge.Redact(ln)
+	r := redact.Text(ln)
 	if r == ln {
 		return nil
 	}

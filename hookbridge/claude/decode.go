@@ -10,6 +10,7 @@ import (
 	"cully/engine"
 	"cully/hookbridge"
 	"cully/jsonlite"
+	"cully/redact"
 )
 
 // parseExitCode reads Claude Code's "Exit code N" error prefix; it returns
@@ -61,7 +62,7 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env, memo shellMemo) (*engi
 		Session:   p.Str("session_id"),
 		Hook:      hook,
 		Subagent:  p.Str("agent_id"),
-		Cwd:       hookbridge.RedactPath(p.Str("cwd")),
+		Cwd:       redact.Path(p.Str("cwd")),
 		Tool:      p.Str("tool_name"),
 		ToolUseID: p.Str("tool_use_id"),
 		PromptID:  hookbridge.HostID(p.Str("prompt_id")),

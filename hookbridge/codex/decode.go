@@ -9,6 +9,7 @@ import (
 	"cully/engine"
 	"cully/hookbridge"
 	"cully/jsonlite"
+	"cully/redact"
 )
 
 // Codex's tool names as its hooks see them: every shell command is "Bash"
@@ -67,7 +68,7 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env, end *ended) (*engine.E
 		Hook:           hook,
 		Kind:           hookKind(hook),
 		Subagent:       p.Str("agent_id"),
-		Cwd:            hookbridge.RedactPath(p.Str("cwd")),
+		Cwd:            redact.Path(p.Str("cwd")),
 		Tool:           p.Str("tool_name"),
 		ToolUseID:      p.Str("tool_use_id"),
 		PromptID:       hookbridge.HostID(p.Str("turn_id")),
@@ -115,7 +116,7 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, end *en
 	}
 	project := cwd // Codex runs in the session's folder and names no other root
 	rel := func(path string) string {
-		return hookbridge.RedactPath(hookbridge.RelPath(hookbridge.AbsPath(path, cwd), project))
+		return redact.Path(hookbridge.RelPath(hookbridge.AbsPath(path, cwd), project))
 	}
 	ev.Class = engine.ClassifyTool(ev.Tool)
 	isShell := ev.Tool == toolShell || engine.IsShellTool(ev.Tool)

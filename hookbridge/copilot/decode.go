@@ -11,6 +11,7 @@ import (
 	"cully/engine"
 	"cully/hookbridge"
 	"cully/jsonlite"
+	"cully/redact"
 )
 
 // str reads the first of a payload's keys that holds a string: Copilot
@@ -60,7 +61,7 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 		Session: str(p, "sessionId", "session_id"),
 		Hook:    hook,
 		Kind:    hookKind(hook),
-		Cwd:     hookbridge.RedactPath(p.Str("cwd")),
+		Cwd:     redact.Path(p.Str("cwd")),
 		Tool:    str(p, "toolName", "tool_name"),
 		Quiet:   env.Quiet,
 	}
@@ -299,7 +300,7 @@ func decodeHead(agent string, head []byte, total int64, env hookbridge.Env) *eng
 		Session: str(p, "sessionId", "session_id"),
 		Hook:    hook,
 		Kind:    engine.KindOther,
-		Cwd:     hookbridge.RedactPath(p.Str("cwd")),
+		Cwd:     redact.Path(p.Str("cwd")),
 		Tool:    str(p, "toolName", "tool_name"),
 		Note:    fmt.Sprintf("payload too large (%d bytes)", total),
 		Quiet:   env.Quiet,

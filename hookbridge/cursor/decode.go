@@ -8,6 +8,7 @@ import (
 	"cully/engine"
 	"cully/hookbridge"
 	"cully/jsonlite"
+	"cully/redact"
 )
 
 // Decode turns one Cursor hook payload into an Event. Its user_email is
@@ -24,7 +25,7 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 		Session: p.Str("conversation_id"),
 		Hook:    hook,
 		Kind:    hookKind(hook),
-		Cwd:     hookbridge.RedactPath(cwdOf(p)),
+		Cwd:     redact.Path(cwdOf(p)),
 		Tool:    hookTool(hook),
 		Quiet:   env.Quiet,
 	}
@@ -192,7 +193,7 @@ func decodeHead(agent string, head []byte, total int64, env hookbridge.Env) *eng
 		Session: p.Str("conversation_id"),
 		Hook:    hook,
 		Kind:    engine.KindOther,
-		Cwd:     hookbridge.RedactPath(cwdOf(p)),
+		Cwd:     redact.Path(cwdOf(p)),
 		Tool:    hookTool(hook),
 		Note:    fmt.Sprintf("payload too large (%d bytes)", total),
 		Quiet:   env.Quiet,

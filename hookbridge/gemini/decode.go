@@ -7,6 +7,7 @@ import (
 	"cully/engine"
 	"cully/hookbridge"
 	"cully/jsonlite"
+	"cully/redact"
 )
 
 // Decode turns one Gemini CLI hook payload into an Event.
@@ -22,7 +23,7 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 		Session: p.Str("session_id"),
 		Hook:    hook,
 		Kind:    hookKind(hook),
-		Cwd:     hookbridge.RedactPath(p.Str("cwd")),
+		Cwd:     redact.Path(p.Str("cwd")),
 		Tool:    p.Str("tool_name"),
 		Quiet:   env.Quiet,
 	}

@@ -4,6 +4,7 @@ import (
 	"cully/engine"
 	"cully/hookbridge"
 	"cully/jsonlite"
+	"cully/redact"
 )
 
 // Decode turns one payload of cully's opencode plugin into an Event.
@@ -19,7 +20,7 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 		Session:   p.Str("session_id"),
 		Hook:      hook,
 		Kind:      hookKind(hook),
-		Cwd:       hookbridge.RedactPath(p.Str("cwd")),
+		Cwd:       redact.Path(p.Str("cwd")),
 		Tool:      p.Str("tool_name"),
 		ToolUseID: p.Str("tool_use_id"),
 		Quiet:     env.Quiet,

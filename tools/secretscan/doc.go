@@ -4,7 +4,7 @@
 // it brings (viper, archive readers, a wasm runtime) stay out of cully's
 // module: neither cully's binaries nor its default test build link it.
 //
-// Its tests read the regression corpus (hookbridge/testdata/secrets.txt)
+// Its tests read the regression corpus (redact/testdata/secrets.txt)
 // and judge redaction twice: the functions themselves (judge_test.go) and
 // every surface of the real binaries, as cmd/cully's every-surface test
 // writes them out (surfaces_test.go).

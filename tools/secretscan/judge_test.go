@@ -8,12 +8,12 @@ import (
 	"github.com/zricethezav/gitleaks/v8/report"
 
 	"cully/engine"
-	"cully/hookbridge"
-	"cully/hookbridge/secretcorpus"
+	"cully/redact"
+	"cully/redact/secretcorpus"
 )
 
 // corpusFile is the regression corpus, from this module's folder.
-const corpusFile = "../../hookbridge/testdata/secrets.txt"
+const corpusFile = "../../redact/testdata/secrets.txt"
 
 func loadCorpus(t *testing.T) []secretcorpus.Case {
 	t.Helper()
@@ -88,11 +88,11 @@ func judge(d *detect.Detector, text string) []report.Finding {
 	return fs
 }
 
-func redact(c secretcorpus.Case) string {
+func redacted(c secretcorpus.Case) string {
 	if c.Path() {
-		return hookbridge.RedactPath(c.In)
+		return redact.Path(c.In)
 	}
-	return hookbridge.Redact(c.In)
+	return redact.Text(c.In)
 }
 
 // gitleaks judges the corpus twice. On the raw corpus it finds secrets in
@@ -123,7 +123,7 @@ func TestGitleaksJudge(t *testing.T) {
 				missedValues = append(missedValues, c.Line)
 			}
 		}
-		out := redact(c)
+		out := redacted(c)
 		for _, text := range []string{out, engine.NormalizeCommand(out)} {
 			if fs := judge(d, text); len(fs) > 0 {
 				t.Errorf("secrets.txt:%d: gitleaks finds a secret in the redacted %q:%s", c.Line, text, describe(fs))

@@ -1,4 +1,4 @@
-package hookbridge
+package redact
 
 import (
 	"strings"
@@ -40,7 +40,7 @@ func BenchmarkRedact(b *testing.B) {
 			b.SetBytes(int64(len(c.in)))
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = Redact(c.in)
+				_ = Text(c.in)
 			}
 		})
 	}

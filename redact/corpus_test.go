@@ -1,11 +1,11 @@
-package hookbridge
+package redact
 
 import (
 	"strings"
 	"testing"
 
 	"cully/engine"
-	"cully/hookbridge/secretcorpus"
+	"cully/redact/secretcorpus"
 )
 
 // corpusCase is one line of testdata/secrets.txt, the regression corpus
@@ -36,9 +36,9 @@ func loadCorpus(t testing.TB) []corpusCase {
 
 func (c corpusCase) redact() string {
 	if c.kind == "path" || c.kind == "keeppath" {
-		return RedactPath(c.in)
+		return Path(c.in)
 	}
-	return Redact(c.in)
+	return Text(c.in)
 }
 
 // Every secret in the corpus is gone from the output, in place: the output
@@ -90,18 +90,18 @@ func TestRedactCorpus(t *testing.T) {
 
 func (c corpusCase) redact2(s string) string {
 	if c.kind == "path" || c.kind == "keeppath" {
-		return RedactPath(s)
+		return Path(s)
 	}
-	return Redact(s)
+	return Text(s)
 }
 
 // An ordinary path comes back as the very same string, with no allocation.
 func TestRedactPathNoAlloc(t *testing.T) {
 	p := "internal/authentication/password_reset_token_handler_test.go"
-	if n := testing.AllocsPerRun(100, func() { _ = RedactPath(p) }); n != 0 {
-		t.Errorf("RedactPath allocated %v times on an ordinary path", n)
+	if n := testing.AllocsPerRun(100, func() { _ = Path(p) }); n != 0 {
+		t.Errorf("Path allocated %v times on an ordinary path", n)
 	}
-	if n := testing.AllocsPerRun(100, func() { _ = Redact("go test ./... -run TestKeyOrder -count=1") }); n != 0 {
-		t.Errorf("Redact allocated %v times on an ordinary command", n)
+	if n := testing.AllocsPerRun(100, func() { _ = Text("go test ./... -run TestKeyOrder -count=1") }); n != 0 {
+		t.Errorf("Text allocated %v times on an ordinary command", n)
 	}
 }

@@ -1,4 +1,4 @@
-package hookbridge
+package redact
 
 import (
 	"math/rand/v2"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The fast path of RedactPath skips only paths its passes leave alone:
+// The fast path of Path skips only paths its passes leave alone:
 // minPathSecret is no longer than the shortest token the path rules match.
 func TestMinPathSecret(t *testing.T) {
 	shortest := 10 + 1 + 8 + 1 // a JSON web token: eyJ… of 10, '.', 8, '.'

@@ -1,4 +1,4 @@
-package main
+package replay
 
 import (
 	"strings"
@@ -18,7 +18,7 @@ func TestJudgeMoments(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		calls = append(calls, *at(i))
 	}
-	rs := replaySession{Session: "s1", calls: calls, Findings: []replayFinding{
+	rs := Session{Session: "s1", calls: calls, Findings: []Finding{
 		{Kind: "checkpoint", Reason: "failure-loop", Time: at(6)},        // call 7
 		{Kind: "checkpoint", Reason: "exploring", Time: at(15)},          // call 16
 		{Kind: "alert", Reason: "runaway:no-modification", Time: at(16)}, // call 17
@@ -37,7 +37,7 @@ func TestJudgeMoments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := judgeMoments(ms, []replaySession{rs})
+	r := JudgeMoments(ms, []Session{rs})
 	caught := map[string]bool{}
 	for _, it := range r.Items {
 		caught[it.Moment] = it.Caught

@@ -1,7 +1,7 @@
 // Package secretcorpus reads the regression corpus of secret shapes
-// (hookbridge/testdata/secrets.txt): every shape redaction ever missed,
+// (redact/testdata/secrets.txt): every shape redaction ever missed,
 // grouped by family, with the innocent lines it must leave alone. Three
-// places read it: hookbridge's tests (redaction itself), cmd/cully's tests
+// places read it: redact's tests (redaction itself), cmd/cully's tests
 // (every surface of the real binaries) and tools/secretscan (an independent
 // detector over the same surfaces). It imports nothing of cully's and holds
 // no secret of its own: the file's values are fake.

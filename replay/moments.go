@@ -1,4 +1,4 @@
-package main
+package replay
 
 import (
 	"bufio"
@@ -37,17 +37,17 @@ var momentSignals = map[string][]string{
 	"risky-env":        {"changes-machine"},
 }
 
-// moment is one row of a moments file.
-type moment struct {
+// Moment is one row of a moments file.
+type Moment struct {
 	ID, Session, Kind string
 	Call              int
 	At                time.Time
 }
 
-// readMoments reads a moments file: tab-separated with a header naming at
+// ReadMoments reads a moments file: tab-separated with a header naming at
 // least moment, session, call, ts and kind; lines starting with # are
 // comments.
-func readMoments(path string) ([]moment, error) {
+func ReadMoments(path string) ([]Moment, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -56,10 +56,10 @@ func readMoments(path string) ([]moment, error) {
 	return parseMoments(f, path)
 }
 
-func parseMoments(r io.Reader, name string) ([]moment, error) {
+func parseMoments(r io.Reader, name string) ([]Moment, error) {
 	sc := bufio.NewScanner(r)
 	var col map[string]int
-	var out []moment
+	var out []Moment
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
@@ -84,7 +84,7 @@ func parseMoments(r io.Reader, name string) ([]moment, error) {
 			}
 			return ""
 		}
-		m := moment{ID: get("moment"), Session: get("session"), Kind: get("kind")}
+		m := Moment{ID: get("moment"), Session: get("session"), Kind: get("kind")}
 		var err error
 		if m.Call, err = strconv.Atoi(get("call")); err != nil || m.Call < 1 {
 			return nil, fmt.Errorf("%s:%d: call %q is no call number", name, n, get("call"))
@@ -99,21 +99,25 @@ func parseMoments(r io.Reader, name string) ([]moment, error) {
 	return out, sc.Err()
 }
 
-// momentsReport is what --moments adds to the replay's report.
-type momentsReport struct {
+// MomentsReport is what --moments adds to the replay's report.
+type MomentsReport struct {
 	Moments  int                  `json:"moments"`
 	Caught   int                  `json:"caught"`
 	NotFound int                  `json:"not_found"` // moments whose session or call the replay did not hold
-	ByKind   map[string]kindCount `json:"by_kind"`
-	Items    []momentResult       `json:"items"`
+	ByKind   map[string]KindCount `json:"by_kind"`
+	Items    []MomentResult       `json:"items"`
 }
 
-type kindCount struct {
+// KindCount is how many moments of one kind there were, and how many were
+// caught.
+type KindCount struct {
 	Moments int `json:"moments"`
 	Caught  int `json:"caught"`
 }
 
-type momentResult struct {
+// MomentResult is one moment: whether the replay held it, and the signals
+// around it.
+type MomentResult struct {
 	Moment  string   `json:"moment"`
 	Session string   `json:"session"`
 	Kind    string   `json:"kind"`
@@ -123,16 +127,16 @@ type momentResult struct {
 	Near    []string `json:"near"` // signals in the window that do not fit the kind
 }
 
-// judgeMoments finds each moment in the replayed sessions and the signals
+// JudgeMoments finds each moment in the replayed sessions and the signals
 // around it.
-func judgeMoments(ms []moment, sessions []replaySession) momentsReport {
-	by := map[string]*replaySession{}
+func JudgeMoments(ms []Moment, sessions []Session) MomentsReport {
+	by := map[string]*Session{}
 	for i := range sessions {
 		by[sessions[i].Session] = &sessions[i]
 	}
-	rep := momentsReport{ByKind: map[string]kindCount{}, Items: []momentResult{}}
+	rep := MomentsReport{ByKind: map[string]KindCount{}, Items: []MomentResult{}}
 	for _, m := range ms {
-		res := momentResult{Moment: m.ID, Session: m.Session, Kind: m.Kind, By: []string{}, Near: []string{}}
+		res := MomentResult{Moment: m.ID, Session: m.Session, Kind: m.Kind, By: []string{}, Near: []string{}}
 		kc := rep.ByKind[m.Kind]
 		kc.Moments++
 		rep.Moments++
@@ -187,36 +191,5 @@ func fits(kind, reason string) bool {
 	return false
 }
 
-func printMoments(w io.Writer, r momentsReport) {
-	fmt.Fprintf(w, "\nmoments: %d of %d caught within 3 calls (%s)", r.Caught, r.Moments, pctOf(r.Caught, r.Moments))
-	if r.NotFound > 0 {
-		fmt.Fprintf(w, "; %d not found in the replay", r.NotFound)
-	}
-	fmt.Fprintln(w)
-	kinds := make([]string, 0, len(r.ByKind))
-	for k := range r.ByKind {
-		kinds = append(kinds, k)
-	}
-	sort.Slice(kinds, func(i, j int) bool {
-		a, b := r.ByKind[kinds[i]], r.ByKind[kinds[j]]
-		if a.Moments != b.Moments {
-			return a.Moments > b.Moments
-		}
-		return kinds[i] < kinds[j]
-	})
-	for _, k := range kinds {
-		c := r.ByKind[k]
-		note := ""
-		if len(momentSignals[k]) == 0 {
-			note = "  (no rule looks for it)"
-		}
-		fmt.Fprintf(w, "  %-20s %d of %d%s\n", k, c.Caught, c.Moments, note)
-	}
-}
-
-func pctOf(a, b int) string {
-	if b == 0 {
-		return "—"
-	}
-	return fmt.Sprintf("%.0f%%", 100*float64(a)/float64(b))
-}
+// NoRuleFor tells whether no rule of cully's looks for moments of kind.
+func NoRuleFor(kind string) bool { return len(momentSignals[kind]) == 0 }

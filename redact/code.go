@@ -1,4 +1,4 @@
-package hookbridge
+package redact
 
 import "strings"
 

@@ -1,8 +1,7 @@
-package main
+package installrun
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,150 +14,17 @@ import (
 	"cully/skill"
 )
 
-// installRun is one install or uninstall: where it works, what it found,
-// and its steps. Each step says what it did in the past tense and, for
-// --dry-run, what it would do; a dry run writes nothing, not even the
-// state dir.
-type installRun struct {
-	a        *app
-	in       hookbridge.Installer
-	at       hookbridge.Place
-	inRepo   bool
-	t        hookbridge.Target
-	dry      bool
-	stateDir string
-	bk       install.Backups
-	rec      install.Record
-	stamp    string
-
-	notes   []string
-	diff    string
-	steps   []step
-	finally func() error // after the steps, even when one failed: the record of what they did
-
-	// What the steps did, for the record.
-	created    []string          // paths install created (folders and files)
-	skillSums  map[string]string // skill file → the sum of the text cully now has there
-	dropSkills []string          // uninstall: the skill files whose sum in the record no longer applies
-
-	// unrecorded: an uninstall in a project whose install the record does
-	// not know (see planUninstall).
-	unrecorded bool
-}
-
-// skillFile is one file a skill install writes: where, and its text.
-type skillFile struct{ path, text string }
-
-// skillFiles are the skill files this agent gets: cully's own at t.Skill,
-// then run control's (its SKILL.md, then its references) in the sibling
-// folder skill.RunControlFolder. Each is planned, kept when edited and
-// removed on its own, exactly as cully's own skill is.
-func (r *installRun) skillFiles() []skillFile {
-	out := []skillFile{{r.t.Skill, r.skill()}}
-	for _, f := range skill.RunControl() {
-		out = append(out, skillFile{install.SkillSibling(r.t.Skill, skill.RunControlFolder, f.Path), f.Text})
-	}
-	return out
-}
-
-// runControlDir is the run-control skill's folder for this target.
-func (r *installRun) runControlDir() string {
-	return filepath.Dir(install.SkillSibling(r.t.Skill, skill.RunControlFolder, "SKILL.md"))
-}
-
-// step is one thing a run does: the line when done, the line for a dry
-// run, and the work (nil for a line that only reports).
-type step struct {
-	done, would string
-	do          func() error
-	gone        []string // what it removes, for a dry run's account of the folders left empty
-}
-
-func (r *installRun) note(format string, args ...any) {
-	r.notes = append(r.notes, fmt.Sprintf(format, args...))
-}
-
-func (r *installRun) add(s step) { r.steps = append(r.steps, s) }
-
-// skill is the skill text this agent gets.
-func (r *installRun) skill() string { return hookbridge.SkillFor(r.in, skill.SKILL) }
-
-// run prints the notes, then carries out the steps (or, for a dry run,
-// prints the diff and what each step would do), then updates the record.
-func (r *installRun) run() error {
-	w := termSafe{r.a.stdout}
-	for _, n := range r.notes {
-		fmt.Fprintln(w, "note:", n)
-	}
-	if r.dry {
-		fmt.Fprint(w, r.diff)
-		for _, s := range r.steps {
-			if s.would != "" {
-				fmt.Fprintln(w, s.would)
-			}
-		}
-		fmt.Fprintln(w, "dry run: nothing written")
-		return nil
-	}
-	err := r.do(w)
-	if r.finally != nil {
-		err = errors.Join(err, r.finally())
-	}
-	return err
-}
-
-func (r *installRun) do(w termSafe) error {
-	for _, s := range r.steps {
-		if s.do != nil {
-			if err := s.do(); err != nil {
-				return err
-			}
-		}
-		if s.done != "" {
-			fmt.Fprintln(w, s.done)
-		}
-	}
-	return nil
-}
-
-// wiredIn is another scope's target, and the hook command of cully's
-// entries there ("" for none).
-func (r *installRun) wiredIn(scope hookbridge.Scope) (hookbridge.Target, string) {
-	t, err := r.in.Target(scope, r.at)
-	if err != nil {
-		return t, ""
-	}
-	return t, r.in.Doctor(t, r.skill()).Command
-}
-
-// sibling is the other settings file of a project scope: the committed
-// one for this machine's, and the other way round. An agent that reads one
-// file for both (Cursor's .cursor/hooks.json) has no sibling.
-func (r *installRun) sibling() (hookbridge.Scope, bool) {
-	var sib hookbridge.Scope
-	switch r.t.Scope {
-	case hookbridge.ScopeProject:
-		sib = hookbridge.ScopeShared
-	case hookbridge.ScopeShared:
-		sib = hookbridge.ScopeProject
-	default:
-		return "", false
-	}
-	if t, err := r.in.Target(sib, r.at); err != nil || absPath(t.Settings) == r.t.Settings {
-		return "", false
-	}
-	return sib, true
-}
-
-func (r *installRun) planInstall(o installOpts) error {
-	hookCmd, statusCmd, note, err := o.commands(r.t.Scope)
+// PlanInstall plans the install's steps; commands gives the hook and
+// status-line commands for the target's scope, and a note on the hook's.
+func (r *Run) PlanInstall(commands func(hookbridge.Scope) (hook, status, note string, err error)) error {
+	hookCmd, statusCmd, note, err := commands(r.t.Scope)
 	if err != nil {
 		return err
 	}
 	if note != "" {
-		fmt.Fprintln(r.a.stderr, "note:", note)
+		fmt.Fprintln(r.errOut, "note:", note)
 	}
-	if r.pluginSkip() { // install_plugin.go
+	if r.pluginSkip() { // plugin.go
 		return nil
 	}
 	skip := false
@@ -219,7 +85,7 @@ type ignore struct{ pattern, file, what string }
 // is told to ignore as it is told to ignore the settings beside them: they
 // go with this machine's install (the settings a team commits take their
 // skill with them, and `--shared` lets git see it again).
-func (r *installRun) skillIgnores() []ignore {
+func (r *Run) skillIgnores() []ignore {
 	var out []ignore
 	for _, dir := range []string{filepath.Dir(r.t.Skill), r.runControlDir()} {
 		rel, err := filepath.Rel(r.at.Project, dir)
@@ -234,11 +100,11 @@ func (r *installRun) skillIgnores() []ignore {
 // skillUnignore takes back the skill lines a project-scope install added
 // to the exclude file: a --shared install's skill is the team's, committed
 // with its settings.
-func (r *installRun) skillUnignore() {
-	if !r.inRepo || !hasGit() {
+func (r *Run) skillUnignore() {
+	if !r.inRepo || !install.HasGit() {
 		return
 	}
-	if ex, err := gitExclude(r.at.Project); err == nil {
+	if ex, err := install.GitExclude(r.at.Project); err == nil {
 		for _, ig := range r.skillIgnores() {
 			r.excludeRemove(ex, ig.pattern)
 		}
@@ -246,7 +112,7 @@ func (r *installRun) skillUnignore() {
 }
 
 // skillInstall is the step that writes (or keeps) one skill file.
-func (r *installRun) skillInstall(f skillFile) error {
+func (r *Run) skillInstall(f skillFile) error {
 	sk, err := install.PlanSkillInstall(f.path, f.text, r.rec.Skills[f.path])
 	if err != nil {
 		return err
@@ -274,7 +140,7 @@ func (r *installRun) skillInstall(f skillFile) error {
 	case install.SkillCurrent:
 		s.done, s.would = "skill "+sk.Path+": already current", "would keep skill "+sk.Path+" (already current)"
 	case install.SkillKept:
-		why := " as it is: it differs from this cully's (edited, or written by another version), and install never overwrites it; to take this version, delete it and run `cully install" + agentFlags(r.in) + r.t.Scope.Flags() + "` again"
+		why := " as it is: it differs from this cully's (edited, or written by another version), and install never overwrites it; to take this version, delete it and run `cully install" + AgentFlags(r.in) + r.t.Scope.Flags() + "` again"
 		s.done, s.would = "skill "+sk.Path+": kept"+why, "would keep skill "+sk.Path+why
 	}
 	r.add(s)
@@ -284,12 +150,12 @@ func (r *installRun) skillInstall(f skillFile) error {
 // trustStep asks the agent to trust cully's entries once they are written
 // (Codex runs none it does not trust). A trust that cannot be given does
 // not fail the install: the user is told the one step left.
-func (r *installRun) trustStep(tr hookbridge.Truster) {
+func (r *Run) trustStep(tr hookbridge.Truster) {
 	r.add(step{
 		would: "would ask " + r.in.Title() + " to trust cully's hook entries in " + r.t.Settings + " (it runs untrusted hooks not at all)",
 		do: func() error {
 			done, next, err := tr.Trust(r.t)
-			w := termSafe{r.a.stdout}
+			w := r.out
 			if done != "" {
 				fmt.Fprintln(w, done)
 			}
@@ -305,7 +171,7 @@ func (r *installRun) trustStep(tr hookbridge.Truster) {
 }
 
 // recordInstall adds what this install created to the record.
-func (r *installRun) recordInstall() error {
+func (r *Run) recordInstall() error {
 	if len(r.created) == 0 && len(r.skillSums) == 0 {
 		return nil
 	}
@@ -324,7 +190,7 @@ func (r *installRun) recordInstall() error {
 }
 
 // settingsStep is the step that writes (or removes) the settings file.
-func (r *installRun) settingsStep(p *install.Plan, same string) {
+func (r *Run) settingsStep(p *install.Plan, same string) {
 	if !p.Changed {
 		r.add(step{done: p.Path + ": no change (" + same + ")", would: p.Path + ": would not change (" + same + ")"})
 		return
@@ -359,7 +225,7 @@ func (r *installRun) settingsStep(p *install.Plan, same string) {
 }
 
 // legacyNote points at backups an earlier cully left beside the file.
-func (r *installRun) legacyNote() {
+func (r *Run) legacyNote() {
 	if old := install.Legacy(r.t.Settings); len(old) > 0 {
 		r.note("%d backup(s) from an earlier cully are beside %s (%s…): cully now keeps its backups in the state dir; these hold this machine's paths, so delete them when you no longer need them",
 			len(old), r.t.Settings, filepath.Base(r.t.Settings)+".cully-backup-")
@@ -370,7 +236,7 @@ func (r *installRun) legacyNote() {
 // settings, its skill), in the repository's own .git/info/exclude (never
 // committed), unless git already ignores or tracks it. notes: say why it
 // could not (for the settings, which hold this machine's paths).
-func (r *installRun) excludeAdd(ig ignore, notes bool) {
+func (r *Run) excludeAdd(ig ignore, notes bool) {
 	root, pat := r.at.Project, ig.pattern
 	rel, err := filepath.Rel(root, ig.file)
 	if err != nil {
@@ -379,18 +245,18 @@ func (r *installRun) excludeAdd(ig ignore, notes bool) {
 	switch {
 	case !r.inRepo:
 		return
-	case !hasGit():
+	case !install.HasGit():
 		if notes {
 			r.note("git is not installed here: add %s to the repository's .gitignore, since %s holds this machine's paths", pat, ig.file)
 		}
 		return
-	case gitTracked(root, rel):
+	case install.GitTracked(root, rel):
 		if notes {
 			r.note("%s is tracked by git: this machine's hook command would be committed with it (`git rm --cached %s` keeps it yours alone)", ig.file, rel)
 		}
 		return
 	}
-	ex, err := gitExclude(root)
+	ex, err := install.GitExclude(root)
 	if err != nil {
 		if notes {
 			r.note("git does not say where this repository's exclude file is (%v): add %s to its .gitignore", err, pat)
@@ -398,7 +264,7 @@ func (r *installRun) excludeAdd(ig ignore, notes bool) {
 		return
 	}
 	content, _ := os.ReadFile(ex)
-	if install.HasExclude(content, pat) || gitIgnored(root, rel) {
+	if install.HasExclude(content, pat) || install.GitIgnored(root, rel) {
 		return
 	}
 	r.add(step{
@@ -423,7 +289,8 @@ func (r *installRun) excludeAdd(ig ignore, notes bool) {
 	})
 }
 
-func (r *installRun) planUninstall() error {
+// PlanUninstall plans the uninstall's steps.
+func (r *Run) PlanUninstall() error {
 	// An install the record does not know (made with another state dir, or
 	// the record gone) still leaves nothing of cully's in a project: the
 	// settings file goes when nothing but cully's entries was in it, and
@@ -457,8 +324,8 @@ func (r *installRun) planUninstall() error {
 	}
 	var ex string
 	project := r.t.Scope == hookbridge.ScopeProject
-	if (r.t.Ignore != "" || project) && r.inRepo && hasGit() {
-		if p, err := gitExclude(r.at.Project); err == nil {
+	if (r.t.Ignore != "" || project) && r.inRepo && install.HasGit() {
+		if p, err := install.GitExclude(r.at.Project); err == nil {
 			ex = p
 			if r.t.Ignore != "" {
 				r.excludeRemove(ex, r.t.Ignore)
@@ -513,13 +380,13 @@ func (r *installRun) planUninstall() error {
 // skillSharer is the settings file of another agent that reads the same
 // skill file and still wires cully (Gemini CLI and Codex both read
 // ~/.agents/skills), or "" for none: that skill stays.
-func (r *installRun) skillSharer() string {
+func (r *Run) skillSharer() string {
 	for _, ag := range agents.All() {
 		in, ok := ag.(hookbridge.Installer)
 		if !ok || ag.Name() == r.in.Name() {
 			continue
 		}
-		for _, scope := range installScopes {
+		for _, scope := range hookbridge.Scopes {
 			t, err := in.Target(scope, r.at)
 			if err != nil || absPath(t.Skill) != r.t.Skill {
 				continue
@@ -535,7 +402,7 @@ func (r *installRun) skillSharer() string {
 // skillBase is the outermost folder install created to hold the skill
 // (~/.agents for ~/.agents/skills/cully/SKILL.md, when it made all three):
 // uninstall removes what it created there once it is empty.
-func (r *installRun) skillBase() string {
+func (r *Run) skillBase() string {
 	d := filepath.Dir(r.t.Skill)
 	for up := filepath.Dir(d); up != d && r.rec.Created[up] == "dir"; up = filepath.Dir(up) {
 		d = up
@@ -546,7 +413,7 @@ func (r *installRun) skillBase() string {
 // excludeRemove takes cully's lines for pat out of the repository's
 // exclude file, and the file itself when install created it and nothing
 // else is in it.
-func (r *installRun) excludeRemove(ex, pat string) {
+func (r *Run) excludeRemove(ex, pat string) {
 	content, err := os.ReadFile(ex)
 	if err != nil || !install.HasExclude(content, pat) {
 		return
@@ -573,7 +440,7 @@ func (r *installRun) excludeRemove(ex, pat string) {
 }
 
 // skillRemove removes a skill file if it is still cully's text.
-func (r *installRun) skillRemove(f skillFile) {
+func (r *Run) skillRemove(f skillFile) {
 	sk := install.PlanSkillRemove(f.path, f.text, r.rec.Skills[f.path])
 	s := step{do: func() error {
 		_, err := install.ApplySkill(sk, f.text)
@@ -598,7 +465,7 @@ func (r *installRun) skillRemove(f skillFile) {
 // removableDirs are the folders uninstall may remove, deepest first: those
 // the record says install created under bases (run control's skill folder
 // among them), and cully's own skill folder.
-func (r *installRun) removableDirs(bases []string) []string {
+func (r *Run) removableDirs(bases []string) []string {
 	set := map[string]bool{filepath.Dir(r.t.Skill): true}
 	for _, b := range bases {
 		for _, p := range r.rec.Under(b) {
@@ -629,7 +496,7 @@ func (r *installRun) removableDirs(bases []string) []string {
 
 // foldersRemove removes the folders install created once they are empty
 // (for a dry run: those that would be, after the steps before it).
-func (r *installRun) foldersRemove(bases []string) {
+func (r *Run) foldersRemove(bases []string) {
 	dirs := r.removableDirs(bases)
 	var would []string
 	if r.dry {
@@ -670,7 +537,7 @@ func (r *installRun) foldersRemove(bases []string) {
 			}
 		}
 		if len(removed) > 0 {
-			fmt.Fprintln(termSafe{r.a.stdout}, "removed "+which+", left empty: "+strings.Join(removed, ", "))
+			fmt.Fprintln(r.out, "removed "+which+", left empty: "+strings.Join(removed, ", "))
 		}
 		return nil
 	}
@@ -679,7 +546,7 @@ func (r *installRun) foldersRemove(bases []string) {
 
 // recordUninstall drops from the record what is gone under bases, and each
 // skill file's sum once uninstall has dealt with it.
-func (r *installRun) recordUninstall(bases []string) error {
+func (r *Run) recordUninstall(bases []string) error {
 	var gone []string
 	for _, b := range bases {
 		for _, p := range r.rec.Under(b) {

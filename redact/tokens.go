@@ -1,4 +1,4 @@
-package hookbridge
+package redact
 
 import "strings"
 
@@ -93,7 +93,7 @@ var tokenShapes = []tokenShape{
 	{"AGE-SECRET-KEY-1", 40, clsUpperDigit, 2},
 }
 
-// The tables of the token scan are in redact_tables.go, written from
+// The tables of the token scan are in tables.go, written from
 // tokenShapes by TestRedactTables: tokenIndex lists, per first byte, the
 // shapes that start with it, longest prefix first; tokenSecond marks, per
 // first byte, the second bytes a prefix has; textBytes marks the bytes the

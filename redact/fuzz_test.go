@@ -1,4 +1,4 @@
-package hookbridge
+package redact
 
 import (
 	"strings"
@@ -72,15 +72,15 @@ func fuzzSeeds(f *testing.F) {
 func FuzzRedact(f *testing.F) {
 	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, in string) {
-		checkRedaction(t, in, Redact(in), Redact)
+		checkRedaction(t, in, Text(in), Text)
 	})
 }
 
 func FuzzRedactPath(f *testing.F) {
 	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, in string) {
-		out := RedactPath(in)
-		checkRedaction(t, in, out, RedactPath)
+		out := Path(in)
+		checkRedaction(t, in, out, Path)
 		if !strings.Contains(out, redacted) && out != in {
 			t.Fatalf("changed without redacting: %q -> %q", in, out)
 		}

@@ -1,4 +1,4 @@
-package hookbridge
+package redact
 
 import (
 	"strings"
@@ -21,32 +21,14 @@ func TestRedact(t *testing.T) {
 		{`curl -d token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sflKxwRJSMeKKF2QT4fwpM`, "sflKxwRJSMeKKF2QT4fwpM"},
 	}
 	for _, c := range cases {
-		got := Redact(c.in)
+		got := Text(c.in)
 		if strings.Contains(got, c.secret) || !strings.Contains(got, redacted) {
-			t.Errorf("Redact(%q) = %q: secret %q survived", c.in, got, c.secret)
+			t.Errorf("Text(%q) = %q: secret %q survived", c.in, got, c.secret)
 		}
 	}
 	for _, plain := range []string{"go test ./...", "cat README.md", "grep -rn keyboard src/", "ls -la", "git log --oneline -5"} {
-		if got := Redact(plain); got != plain {
-			t.Errorf("Redact(%q) changed a harmless command to %q", plain, got)
-		}
-	}
-}
-
-func TestPreviewBounded(t *testing.T) {
-	long := strings.Repeat("é", 500)
-	if n := len([]rune(Preview(long))); n != previewRunes {
-		t.Fatalf("preview has %d runes", n)
-	}
-	if Preview("go   test\n  ./...") != "go test ./..." {
-		t.Fatal("preview should collapse whitespace")
-	}
-	// A marker at the cut is dropped whole, never left as "[RE…", which
-	// redaction would read as a value to redact again.
-	for pad := 140; pad < 160; pad++ {
-		p := Preview(strings.Repeat("x", pad) + " TOKEN=Xk9pQ2mZ7rT4vB8nL1wq more")
-		if Redact(p) != p || strings.Contains(p, "Xk9p") {
-			t.Errorf("preview %q cuts its marker", p)
+		if got := Text(plain); got != plain {
+			t.Errorf("Text(%q) changed a harmless command to %q", plain, got)
 		}
 	}
 }
@@ -60,8 +42,8 @@ func TestRedactKeepsStructure(t *testing.T) {
 		`echo $SECRET_X`:                                   `echo $SECRET_X`,
 	}
 	for in, want := range cases {
-		if got := Redact(in); got != want {
-			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		if got := Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -110,7 +92,7 @@ func TestRedactConcurrent(t *testing.T) {
 	}
 	want := make([]string, len(cmds))
 	for i, c := range cmds {
-		want[i] = Redact(c)
+		want[i] = Text(c)
 	}
 	var wg sync.WaitGroup
 	for g := range 8 {
@@ -119,7 +101,7 @@ func TestRedactConcurrent(t *testing.T) {
 			defer wg.Done()
 			for i := range 500 {
 				k := (g + i) % len(cmds)
-				if got := Redact(cmds[k]); got != want[k] {
+				if got := Text(cmds[k]); got != want[k] {
 					t.Errorf("%q: %q, alone %q", cmds[k], got, want[k])
 					return
 				}

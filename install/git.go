@@ -1,4 +1,4 @@
-package main
+package install
 
 import (
 	"os"
@@ -7,12 +7,12 @@ import (
 	"strings"
 )
 
-// projectRoot is the repository dir is in, as the project scopes find it:
+// ProjectRoot is the repository dir is in, as the project scopes find it:
 // git's top level; when git is not installed, the nearest folder at or
 // above dir holding .git; outside any repository, dir itself, and inRepo
 // is false.
-func projectRoot(dir string) (root string, inRepo bool) {
-	if hasGit() {
+func ProjectRoot(dir string) (root string, inRepo bool) {
+	if HasGit() {
 		if out, err := git(dir, "rev-parse", "--show-toplevel"); err == nil && out != "" {
 			return out, true
 		}
@@ -38,28 +38,28 @@ func git(dir string, args ...string) (string, error) {
 	return strings.TrimSpace(string(out)), err
 }
 
-// hasGit reports whether git is installed.
-func hasGit() bool {
+// HasGit reports whether git is installed.
+func HasGit() bool {
 	_, err := exec.LookPath("git")
 	return err == nil
 }
 
-// gitTracked reports whether git tracks the file at rel (from root).
-func gitTracked(root, rel string) bool {
+// GitTracked reports whether git tracks the file at rel (from root).
+func GitTracked(root, rel string) bool {
 	_, err := git(root, "ls-files", "--error-unmatch", "--", rel)
 	return err == nil
 }
 
-// gitIgnored reports whether git ignores the file at rel (from root), by
+// GitIgnored reports whether git ignores the file at rel (from root), by
 // any of its ignore files.
-func gitIgnored(root, rel string) bool {
+func GitIgnored(root, rel string) bool {
 	_, err := git(root, "check-ignore", "-q", "--", rel)
 	return err == nil
 }
 
-// gitExclude is the repository's own ignore list, .git/info/exclude (in a
+// GitExclude is the repository's own ignore list, .git/info/exclude (in a
 // worktree, the main repository's), which git reads and nobody commits.
-func gitExclude(root string) (string, error) {
+func GitExclude(root string) (string, error) {
 	p, err := git(root, "rev-parse", "--git-path", "info/exclude")
 	if err != nil {
 		return "", err
