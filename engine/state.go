@@ -127,6 +127,11 @@ type State struct {
 	// Idle follows the turns that end with no tool call (rule_idleloop.go):
 	// nil until a turn ends.
 	Idle *IdleRun `json:"idle,omitempty"`
+	// Open is the tool call in flight, nil when none (attention.go); Turn:
+	// the foreground agent works on a turn (a prompt or a call came since
+	// its last turn's end). What Attention derives a session's need from.
+	Open *OpenCall `json:"open,omitempty"`
+	Turn bool      `json:"turn,omitempty"`
 }
 
 // Advice is an advisor answer waiting for the agent.
