@@ -74,6 +74,7 @@ type statusOpts struct {
 	which
 	json    bool
 	rebuild bool
+	short   bool
 }
 
 func (a *app) status(o statusOpts) error {
