@@ -230,8 +230,20 @@ func (s *State) OpenCheckpoints() []Checkpoint {
 	return out
 }
 
-// OnTrack summarises the session in one word for status lines and headers.
+// OnTrack summarises the session in one word for status lines and headers:
+// a run the user stopped, one enforce mode halted or one paused says so
+// before anything else (it is not on track: it waits for the user).
 func (s *State) OnTrack() string {
+	if r := s.Run; r != nil {
+		switch {
+		case r.Halted != nil && r.Halted.By == HaltStop:
+			return "stopped"
+		case r.Halted != nil:
+			return "halted"
+		case r.Paused != nil:
+			return "paused"
+		}
+	}
 	if len(s.OpenCheckpoints()) > 0 {
 		return "checkpoint"
 	}

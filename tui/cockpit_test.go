@@ -116,3 +116,20 @@ func TestCockpitNeedMoves(t *testing.T) {
 		t.Errorf("no working session:\n%s", got)
 	}
 }
+
+// No budget bar until a budget is set or armed: an attended run with the
+// defaults shows its usage plainly, the same run nobody watches (cully's
+// cap, armed for it) shows the gauge of the budget nearest its limit.
+func TestBudgetBarOnlyWhenSetOrArmed(t *testing.T) {
+	f := scenario()
+	plain := screen(start(t, newModel(f, 56, 60, Options{})))
+	if strings.ContainsAny(plain, "█░") || !strings.Contains(plain, "wall 1m56s · 29 calls") {
+		t.Errorf("a bar with no budget set:\n%s", plain)
+	}
+	unattended := false
+	f.states[mainID].Attended = &unattended
+	armed := screen(start(t, newModel(f, 56, 60, Options{})))
+	if !strings.Contains(armed, "█░░░░░░░░░ tool calls 29 of 500 (6%)") {
+		t.Errorf("no gauge for the armed cap of a run nobody watches:\n%s", armed)
+	}
+}

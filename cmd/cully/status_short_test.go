@@ -59,6 +59,24 @@ func TestStatusShort(t *testing.T) {
 		t.Fatalf("stop --soft: %+v", r)
 	}
 	short("cully: 2 needs you · 1 idle")
+	// The status line says the pause too, never "on track".
+	line := cully(t, env, []byte(`{"session_id":"s3","model":{"id":"claude-opus-5-5","display_name":"Opus"}}`), "statusline")
+	if line.stdout != "\x1b[33mcully ■ paused · cully resume\x1b[0m · 0 calls\n" {
+		t.Fatalf("statusline of a paused run: %q", line.stdout)
+	}
+	if r := cully(t, env, nil, "stop", "--session", "s2", "--yes"); !strings.Contains(r.stdout, "is stopped") {
+		t.Fatalf("stop: %+v", r)
+	}
+	env["NO_COLOR"] = "1"
+	line = cully(t, env, []byte(`{"session_id":"s2"}`), "statusline")
+	delete(env, "NO_COLOR")
+	if line.stdout != "cully ■ stopped · cully resume · 1 calls\n" {
+		t.Fatalf("statusline of a stopped run: %q", line.stdout)
+	}
+	short("cully: 3 needs you")
+	if r := cully(t, env, nil, "resume", "--session", "s2", "--yes"); r.code != 0 {
+		t.Fatalf("resume: %+v", r)
+	}
 
 	hook("s1", "PostToolUse", read+`r1","tool_response":{}`)
 	short("cully: 1 needs you (paused) · 1 working · 1 idle")
