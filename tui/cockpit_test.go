@@ -133,3 +133,38 @@ func TestBudgetBarOnlyWhenSetOrArmed(t *testing.T) {
 		t.Errorf("no gauge for the armed cap of a run nobody watches:\n%s", armed)
 	}
 }
+
+// longFailure is the scenario with a failing command too long for a line
+// at 56 columns, as the last call.
+func longFailure() (*fakeBackend, string) {
+	f := scenario()
+	st := f.states[mainID]
+	r := &recorder{f: f, st: st, cfg: engine.DefaultConfig(), now: st.LastSeen, cwd: "/home/dev/parser"}
+	const cmd = "go test -run TestParseEmptyInputReturnsEmptyDocument ./internal/parser/..."
+	one := 1
+	r.call(engine.Event{Tool: "Bash", Class: engine.ClassRun, Cmd: cmd, CmdFP: "fp-long", Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "l"})
+	return f, cmd
+}
+
+// A failing command's whole text is readable at any width: wrapped under
+// itself in the activity list, whole in the run's details (last failure).
+func TestFailingCommandWhole(t *testing.T) {
+	for _, w := range []int{32, 56, 100} {
+		f, cmd := longFailure()
+		m := start(t, newModel(f, w, 40, Options{}))
+		got := screen(m)
+		golden(t, fmt.Sprintf("failing-command-%dx40", w), got)
+		recent := got[strings.Index(got, "Recent"):]
+		// The outcome stands beside the command's first line.
+		if !strings.Contains(strings.Replace(squash(recent), "exit1", "", 1), squash(cmd)) {
+			t.Errorf("%d columns: the failing command is cut in the list:\n%s", w, got)
+		}
+		if w == 56 {
+			d := screen(press(t, selectItem(t, m, "r:"), "enter"))
+			golden(t, "failing-command-detail-56", d)
+			if !strings.Contains(squash(d), squash("last failure `"+cmd+"` exit 1")) {
+				t.Errorf("the run's details miss the last failure whole:\n%s", d)
+			}
+		}
+	}
+}

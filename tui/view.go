@@ -671,9 +671,9 @@ func (m Model) recentLines(w, room int) []string {
 	}
 	out := []string{m.sectionHead(w, "Recent", "")}
 	for i := len(recent) - 1; i >= 0 && len(out) < room; i-- {
-		out = append(out, activityRow{ev: recent[i], m: &m}.Render(w))
+		out = append(out, activityRow{ev: recent[i], m: &m}.Lines(w)...)
 	}
-	return out
+	return out[:min(len(out), room)]
 }
 
 // styleLines styles each line on its own (a style across a newline would
