@@ -154,7 +154,7 @@ func TestAttentionClaudeQuestionAndPermission(t *testing.T) {
 	p.expect("another call's end", id, 0, engine.NeedYou, engine.CauseQuestion, "AskUserQuestion")
 
 	p.send(filepath.Join(seq, "010-PreToolUse-Bash.json"))
-	note := strings.ReplaceAll(`{"session_id":"ID","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"Notification",`+
+	note := strings.ReplaceAll(`{"session_id":"ID","transcript_path":"/home/dev/.claude/projects/-home-dev-project/ID.jsonl","cwd":"/home/dev/project","hook_event_name":"Notification",`+
 		`"message":"Claude needs your permission to use Bash","title":"Claude Code","notification_type":"permission_prompt"}`, "ID", id)
 	p.sendRaw([]byte(note))
 	p.expect("permission_prompt", id, 0, engine.NeedYou, engine.CausePermission, "Bash")
