@@ -20,7 +20,9 @@ tmux -S "$sock" new-session -d -s p -x 60 -y 40 "env CULLY_HOME=$work/state $wor
 until tmux -S "$sock" capture-pane -p -t p | grep -q 'Recent'; do sleep 0.005; done
 end=$(date +%s%N)
 echo "time to first full frame: $(( (end - start) / 1000000 )) ms"
-pid=$(pgrep -n -x cully)
+# The pane's own process (env execs cully): on a shared machine the newest
+# process named cully may be someone else's.
+pid=$(tmux -S "$sock" display-message -p -t p '#{pane_pid}')
 cpu() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
 echo "resident memory: $(awk '/VmRSS/ {print $2, $3}' /proc/$pid/status)"
 c0=$(cpu)

@@ -46,8 +46,9 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 		sigs = s.idlePrompt(ev, cfg) // told before the new task supersedes what is open
 		sigs = append(append(sigs, s.newTask(ev, cfg)...), s.startRun(ev)...)
 		sigs = append(sigs, s.halt()...) // a halted run takes no new task: the host refuses the prompt where it can
+		s.Open, s.Turn = nil, true
 	case KindSessionStart:
-		s.Ended = false
+		s.Ended, s.Open, s.Turn = false, nil, false
 		if ev.Source == "compact" || ev.Source == "clear" { // the agent's context was replaced
 			s.forgetReads()
 		}
@@ -55,7 +56,9 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 		s.Counts.Compactions++
 		s.forgetReads()
 	case KindSessionEnd:
-		s.Ended = true
+		s.Ended, s.Open, s.Turn = true, nil, false
+	case KindNotify:
+		s.notified(ev)
 	case KindSubagent:
 		if ev.Source == "start" {
 			s.Counts.Subagents++
@@ -83,8 +86,12 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 			s.rollbackTo = nil
 		}
 		sigs = append(sigs, s.mark(ev, "pre")...)
+		s.openCall(ev, sigs)
+		s.Turn = s.Turn || ev.Subagent == ""
 	case KindPostTool:
 		s.idleActed()
+		s.closeCall(ev)
+		s.Turn = s.Turn || ev.Subagent == ""
 		sigs = append(s.postTool(ev, cfg), s.runCall(ev)...)
 		sigs = append(sigs, s.mark(ev, "post")...)
 		sigs = append(sigs, s.halt()...) // the call in flight when the run was halted: the host ends the loop where it can
@@ -93,9 +100,11 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 			s.idleActed()
 		}
 		sigs = s.rejected(ev, cfg)
+		s.Open = nil // every call of the message resolved
 	case KindStop:
 		if ev.Subagent == "" {
 			s.Working, s.StopsSeen = false, true
+			s.Open, s.Turn = nil, false
 		}
 		sigs = append(s.runCheckpoints(ev, nil, "", cfg, false), s.runEnd(ev, cfg)...)
 		sigs = append(sigs, s.idleEnd(ev, cfg)...)

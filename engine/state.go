@@ -127,6 +127,11 @@ type State struct {
 	// Idle follows the turns that end with no tool call (rule_idleloop.go):
 	// nil until a turn ends.
 	Idle *IdleRun `json:"idle,omitempty"`
+	// Open is the tool call in flight, nil when none (attention.go); Turn:
+	// the foreground agent works on a turn (a prompt or a call came since
+	// its last turn's end). What Attention derives a session's need from.
+	Open *OpenCall `json:"open,omitempty"`
+	Turn bool      `json:"turn,omitempty"`
 }
 
 // Advice is an advisor answer waiting for the agent.
@@ -225,8 +230,20 @@ func (s *State) OpenCheckpoints() []Checkpoint {
 	return out
 }
 
-// OnTrack summarises the session in one word for status lines and headers.
+// OnTrack summarises the session in one word for status lines and headers:
+// a run the user stopped, one enforce mode halted or one paused says so
+// before anything else (it is not on track: it waits for the user).
 func (s *State) OnTrack() string {
+	if r := s.Run; r != nil {
+		switch {
+		case r.Halted != nil && r.Halted.By == HaltStop:
+			return "stopped"
+		case r.Halted != nil:
+			return "halted"
+		case r.Paused != nil:
+			return "paused"
+		}
+	}
 	if len(s.OpenCheckpoints()) > 0 {
 		return "checkpoint"
 	}

@@ -225,6 +225,12 @@ func decodeStateFile(body []byte) (*engine.State, *journalPos, error) {
 			if string(v) != "null" {
 				st.Idle = d.idle(v)
 			}
+		case `"open"`:
+			if string(v) != "null" {
+				st.Open = d.openCall(v)
+			}
+		case `"turn"`:
+			st.Turn = string(v) == "true"
 		}
 		return end, nil
 	})
@@ -783,6 +789,25 @@ func (d *stateDecoder) runFailure(v []byte) *engine.RunFailure {
 		}
 	})
 	return f
+}
+
+func (d *stateDecoder) openCall(v []byte) *engine.OpenCall {
+	c := &engine.OpenCall{}
+	d.members(v, func(k, v []byte) {
+		switch string(k) {
+		case `"at"`:
+			c.At = jsonlite.Int(v)
+		case `"tool"`:
+			c.Tool = d.str(v)
+		case `"id"`:
+			c.ID = d.str(v)
+		case `"class"`:
+			c.Class = engine.Class(d.str(v))
+		case `"asked"`:
+			c.Asked = d.str(v)
+		}
+	})
+	return c
 }
 
 func (d *stateDecoder) idle(v []byte) *engine.IdleRun {

@@ -13,7 +13,7 @@ import (
 
 // The hand decoder reads back exactly what was written.
 func TestDecodeStateRoundTrip(t *testing.T) {
-	for name, st := range map[string]*engine.State{"rich": richState(), "new": engine.NewState("s"), "idle": idleState()} {
+	for name, st := range map[string]*engine.State{"rich": richState(), "new": engine.NewState("s"), "idle": idleState(), "open": callState()} {
 		b, _ := json.Marshal(st)
 		got, err := decodeState(b)
 		if err != nil {

@@ -145,6 +145,17 @@ func appendState(b []byte, s *engine.State, maps bool) []byte {
 	if i := s.Idle; i != nil {
 		b = appendIdle(appendField(b, "idle"), i)
 	}
+	if c := s.Open; c != nil {
+		b = strconv.AppendInt(append(b, `,"open":{"at":`...), c.At, 10)
+		b = appendStr(b, "tool", c.Tool, true)
+		b = appendStr(b, "id", c.ID, true)
+		b = appendStr(b, "class", string(c.Class), true)
+		b = appendStr(b, "asked", c.Asked, true)
+		b = append(b, '}')
+	}
+	if s.Turn {
+		b = append(b, `,"turn":true`...)
+	}
 	return append(b, '}')
 }
 

@@ -116,9 +116,17 @@ func idleState() *engine.State {
 	return st
 }
 
+// callState has a call in flight with every member set, in a turn.
+func callState() *engine.State {
+	st := engine.NewState("open")
+	st.Open = &engine.OpenCall{At: 1700000000, Tool: "Bash", ID: "toolu_\"1", Class: engine.ClassRun, Asked: engine.NotifyPermission}
+	st.Turn = true
+	return st
+}
+
 func TestAppendStateMatchesEncodingJSON(t *testing.T) {
 	for name, st := range map[string]*engine.State{"rich": richState(), "new": engine.NewState("s"), "empty": {}, "idle": idleState(),
-		"idle zero": {Idle: &engine.IdleRun{}}} {
+		"idle zero": {Idle: &engine.IdleRun{}}, "open": callState(), "open zero": {Open: &engine.OpenCall{}}} {
 		want, err := json.Marshal(st)
 		if err != nil {
 			t.Fatal(err)

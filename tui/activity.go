@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	"cully/engine"
 )
@@ -48,7 +49,12 @@ type activityRow struct {
 	m  *Model
 }
 
-func (r activityRow) Render(w int) string {
+func (r activityRow) Render(w int) string { return r.Lines(w)[0] }
+
+// Lines is the row at width w: one line, but a failed call's command (or
+// target) wraps under itself, whole, beside its outcome, where one line
+// would cut it: what failed is what the user reads the list for.
+func (r activityRow) Lines(w int) []string {
 	s, ev, now := r.m.styles, r.ev, r.m.now
 	lead := s.Dim.Render(padLeft(agoShort(now, ev.Time), 3)) + " "
 	if w >= 100 {
@@ -61,26 +67,27 @@ func (r activityRow) Render(w int) string {
 	glyph, gs := glyphOther, s.Dim
 	tool, what := clean(ev.Tool), ""
 	outcome, os := "", s.Dim
+	failed := false
 	switch ev.Kind {
 	case engine.KindPrompt:
-		return lead + s.Section.Render(glyphPrompt) + " " + s.Text.Render(cut(fmt.Sprintf("prompt · task %d begins", ev.Task), w-width(lead)-2))
+		return []string{lead + s.Section.Render(glyphPrompt) + " " + s.Text.Render(cut(fmt.Sprintf("prompt · task %d begins", ev.Task), w-width(lead)-2))}
 	case engine.KindStop:
-		return lead + s.Dim.Render(glyphStop+" "+cut("turn ended", w-width(lead)-2))
+		return []string{lead + s.Dim.Render(glyphStop+" "+cut("turn ended", w-width(lead)-2))}
 	case engine.KindCompact:
-		return lead + s.Dim.Render(glyphCompact+" "+cut("context compacted", w-width(lead)-2))
+		return []string{lead + s.Dim.Render(glyphCompact+" "+cut("context compacted", w-width(lead)-2))}
 	case engine.KindSessionStart:
 		t := "session started"
 		if ev.Source != "" && ev.Source != "startup" {
 			t += " (" + clean(ev.Source) + ")"
 		}
-		return lead + s.Dim.Render(glyphSession+" "+cut(t, w-width(lead)-2))
+		return []string{lead + s.Dim.Render(glyphSession+" "+cut(t, w-width(lead)-2))}
 	case engine.KindSessionEnd:
-		return lead + s.Dim.Render(glyphSession+" "+cut("session ended", w-width(lead)-2))
+		return []string{lead + s.Dim.Render(glyphSession+" "+cut("session ended", w-width(lead)-2))}
 	case engine.KindBatch:
 		rj := ev.Rejected[0]
 		glyph, gs = glyphFailed, s.Bad
 		tool, what = clean(rj.Tool), clean(rj.Target)
-		outcome, os = "refused by the host", s.Bad
+		outcome, os, failed = "refused by the host", s.Bad, true
 		if len(ev.Rejected) > 1 {
 			outcome += fmt.Sprintf(" (+%d)", len(ev.Rejected)-1)
 		}
@@ -108,7 +115,7 @@ func (r activityRow) Render(w int) string {
 			if ev.Class == engine.ClassCheck {
 				glyph, gs = glyphFailed, s.Bad
 			}
-			outcome, os = "failed", s.Bad
+			outcome, os, failed = "failed", s.Bad, true
 			if ev.Exit != nil {
 				outcome = fmt.Sprintf("exit %d", *ev.Exit)
 			}
@@ -141,9 +148,26 @@ func (r activityRow) Render(w int) string {
 		outcome = cut(outcome, ow)
 		wr := room - ow - 2
 		if wr < 4 { // too narrow for both: the outcome wins
-			return line + os.Render(cut(outcome, room))
+			return []string{line + os.Render(cut(outcome, room))}
 		}
-		return line + s.Text.Render(cut(what, wr)) + "  " + os.Render(outcome)
+		if failed && width(what) > wr {
+			// The head beside the outcome, the rest under it across the
+			// outcome's column too.
+			head := wrap(what, wr)[0]
+			rest := strings.TrimLeft(strings.TrimPrefix(what, head), " ")
+			if !strings.HasPrefix(what, head) {
+				head, rest = cut(what, wr), "" // not a prefix: wrap changed it; cut as before
+			}
+			out := []string{line + s.Text.Render(pad(head, wr)) + "  " + os.Render(outcome)}
+			indent := strings.Repeat(" ", width(line))
+			if rest != "" {
+				for _, p := range wrap(rest, room) {
+					out = append(out, indent+s.Text.Render(p))
+				}
+			}
+			return out
+		}
+		return []string{line + s.Text.Render(cut(what, wr)) + "  " + os.Render(outcome)}
 	}
-	return line + s.Text.Render(cut(what, room))
+	return []string{line + s.Text.Render(cut(what, room))}
 }

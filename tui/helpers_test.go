@@ -124,11 +124,16 @@ type recorder struct {
 	cfg engine.Config
 	now time.Time
 	cwd string
+	// agent is the host the records come from ("": claude).
+	agent string
 }
 
 func (r *recorder) apply(ev engine.Event) {
 	r.now = r.now.Add(2 * time.Second)
 	ev.V, ev.Session, ev.Time, ev.Agent, ev.Cwd = 1, r.st.Session, r.now, "claude", r.cwd
+	if r.agent != "" {
+		ev.Agent = r.agent
+	}
 	ev.Signals = engine.Apply(r.st, &ev, &r.cfg)
 	e := ev
 	r.f.events = append(r.f.events, &e)

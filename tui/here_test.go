@@ -12,8 +12,9 @@ import (
 
 // Started inside a repository, the panel follows that repository's
 // session, though another is more recently active, and lists the
-// repository's sessions first; activity elsewhere does not move it, a new
-// session of the repository does.
+// repository's sessions first after those that need the user (parser's
+// open checkpoints); activity elsewhere does not move it, a new session
+// of the repository does.
 func TestFollowsTheFolderSessionsFirst(t *testing.T) {
 	f := scenario() // parser is the most recently active, webapp 40 minutes before
 	var tm tea.Model = start(t, newModel(f, 56, 40, Options{Here: "/home/dev/webapp/src"}))
@@ -22,7 +23,7 @@ func TestFollowsTheFolderSessionsFirst(t *testing.T) {
 		t.Fatalf("following %q, pinned %v: want webapp's session, unpinned", m.follow, m.pinned)
 	}
 	out := screen(tm)
-	for _, want := range []string{"cully  webapp · main", "1▸ webapp", "2  infra", "3  parser"} {
+	for _, want := range []string{"cully  webapp · main", "1  parser", "2▸ webapp", "3  infra"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q:\n%s", want, out)
 		}
@@ -45,13 +46,13 @@ func TestFollowsTheFolderSessionsFirst(t *testing.T) {
 	if m.follow != "web-2" {
 		t.Fatalf("a new session of the repository is not followed: %q", m.follow)
 	}
-	if ls := m.listed(); len(ls) != 4 || !m.ours(ls[0]) || !m.ours(ls[1]) || m.ours(ls[2]) || m.ours(ls[3]) {
-		t.Errorf("the repository's sessions are listed first: %v", ids(ls))
+	if ls := m.listed(); len(ls) != 4 || ls[0].id != mainID || !m.ours(ls[1]) || !m.ours(ls[2]) || m.ours(ls[3]) {
+		t.Errorf("the session that needs the user, then the repository's sessions: %v", ids(ls))
 	}
 }
 
 // A folder that no session works in changes nothing: the most recently
-// active session, in start order; nor does a name that only starts the
+// active session, in start order after those that need the user; nor does a name that only starts the
 // same (/home/dev/web is not inside /home/dev/webapp's repository).
 func TestFolderOfNoSessionFollowsTheLatest(t *testing.T) {
 	for _, here := range []string{"/home/dev/web", "/elsewhere"} {
@@ -60,7 +61,7 @@ func TestFolderOfNoSessionFollowsTheLatest(t *testing.T) {
 			t.Errorf("%s: following %q, want the most recent (parser)", here, tm.follow)
 		}
 		out := screen(tm)
-		for _, want := range []string{"1  infra", "2  webapp", "3▸ parser"} {
+		for _, want := range []string{"1▸ parser", "2  infra", "3  webapp"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s: missing %q:\n%s", here, want, out)
 			}

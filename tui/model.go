@@ -20,7 +20,6 @@ const (
 	defaultTick      = 5 * time.Second // the clock relative times are computed from; coarse, so an idle panel costs nothing
 	defaultUndo      = 5 * time.Second // how long an acknowledgment waits, undoable, before it is written
 	flashFor         = 4 * time.Second // how long the line after an action stays
-	liveWindow       = 12 * time.Hour  // sessions active this recently are listed
 	maxListed        = 9               // sessions listed (and reachable with 1–9)
 	maxClosedShown   = 3               // closed checkpoints listed under the open ones
 	wideFrom         = 120             // from this width the details stand beside the lists
@@ -33,6 +32,10 @@ const (
 	notToldClosed    = "no: it closed before it reached the agent"
 	toldNextCallNote = "not yet: it is told before the agent's next tool call if it still holds then"
 )
+
+// LiveWindow is how recently a session was active to be listed (and
+// counted by `cully status --short`).
+const LiveWindow = 12 * time.Hour
 
 // Options configure a panel.
 type Options struct {
@@ -375,21 +378,30 @@ func (m Model) followed() *engine.State {
 	return nil
 }
 
-// listed are the sessions shown: those active within liveWindow (the
+// listed are the sessions shown: those active within LiveWindow (the
 // followed one always), at most maxListed of them (the followed one, then
-// those of the folder the panel started in, then the most recently
-// active); the folder's first, then in start order.
+// those that need the user, then those of the folder the panel started
+// in, then the most recently active); those that need the user first,
+// then those working, then the idle, each the folder's first, then in
+// start order.
 func (m Model) listed() []*session {
 	var out []*session
 	for _, s := range m.sess {
-		if s.id == m.follow || !s.last().IsZero() && m.now.Sub(s.last()) < liveWindow {
+		if s.id == m.follow || !s.last().IsZero() && m.now.Sub(s.last()) < LiveWindow {
 			out = append(out, s)
 		}
+	}
+	rank := make(map[*session]int, len(out))
+	for _, s := range out {
+		rank[s] = m.need(s).Need.Rank()
 	}
 	if len(out) > maxListed {
 		sort.Slice(out, func(i, j int) bool {
 			if out[i].id == m.follow || out[j].id == m.follow {
 				return out[i].id == m.follow
+			}
+			if a, b := rank[out[i]] == 0, rank[out[j]] == 0; a != b {
+				return a
 			}
 			if a, b := m.ours(out[i]), m.ours(out[j]); a != b {
 				return a
@@ -399,6 +411,9 @@ func (m Model) listed() []*session {
 		out = out[:maxListed]
 	}
 	sort.Slice(out, func(i, j int) bool {
+		if a, b := rank[out[i]], rank[out[j]]; a != b {
+			return a < b
+		}
 		if a, b := m.ours(out[i]), m.ours(out[j]); a != b {
 			return a
 		}
@@ -411,11 +426,21 @@ func (m Model) listed() []*session {
 	return out
 }
 
+// need is what a session needs from the user at the panel's clock (its
+// open checkpoints as shown: an acknowledgment in its undo window closes
+// one); a session not loaded yet is idle.
+func (m Model) need(s *session) engine.Attention {
+	if s == nil || s.state == nil {
+		return engine.Attention{Need: engine.NeedIdle}
+	}
+	return s.state.Attention(m.now, m.openCount(s))
+}
+
 // liveCount is how many sessions are live, listed or not.
 func (m Model) liveCount() int {
 	n := 0
 	for _, s := range m.sess {
-		if s.id == m.follow || !s.last().IsZero() && m.now.Sub(s.last()) < liveWindow {
+		if s.id == m.follow || !s.last().IsZero() && m.now.Sub(s.last()) < LiveWindow {
 			n++
 		}
 	}

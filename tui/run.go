@@ -343,6 +343,9 @@ func (m Model) runDetail(w int, r *engine.Run) []string {
 		}
 		fs = append(fs, field{"resumed", note, nil})
 	}
+	if ev := lastFailure(ss, r); ev != nil {
+		fs = append(fs, field{"last failure", failureText(m.now, ev), s.Bad.Render})
+	}
 	out = append(out, m.fields(w, fs)...)
 	out = append(out, m.runBudgetLines(w, m.followed())...)
 	if f := r.RollbackFailed; f != nil && ss.run.Rollback != nil {
@@ -380,6 +383,36 @@ func (m Model) runDetail(w int, r *engine.Run) []string {
 		}
 	}
 	return out
+}
+
+// lastFailure is the run's last failed call in the journal the panel
+// read (nil: none there): its whole command, which the activity list
+// wraps and a guard's evidence shortens.
+func lastFailure(ss *session, r *engine.Run) *engine.Event {
+	for i := len(ss.recent) - 1; i >= 0; i-- {
+		ev := ss.recent[i]
+		if ev.Time.Before(r.Started) {
+			return nil
+		}
+		if ev.Kind == engine.KindPostTool && ev.Outcome == engine.OutcomeFailed && ev.Subagent == "" {
+			return ev
+		}
+	}
+	return nil
+}
+
+// failureText is a failed call in a sentence: "`go test ./...` exit 1,
+// 2m ago (11:58:00)".
+func failureText(now time.Time, ev *engine.Event) string {
+	what := clean(ev.Cmd)
+	if what == "" {
+		what = clean(ev.Tool) + " " + clean(ev.Target)
+	}
+	out := "failed"
+	if ev.Exit != nil {
+		out = fmt.Sprintf("exit %d", *ev.Exit)
+	}
+	return "`" + what + "` " + out + ", " + when(now, ev.Time)
 }
 
 // bullets is a labelled list, one item a line, wrapped under its bullet;

@@ -195,24 +195,25 @@ func TestOpenCheckpointsWrapAtSplitWidth(t *testing.T) {
 	}
 }
 
-// The session list names projects; tab and 1–9 switch; the header names
-// the followed project and branch.
+// The session list names projects, what needs the user first (parser's
+// open checkpoints), then in start order; tab and 1–9 switch; the header
+// names the followed project and branch.
 func TestSessionsAndSwitching(t *testing.T) {
 	f := scenario()
 	var tm tea.Model = model(t, f, 56, 40)
 	out := screen(tm)
-	for _, want := range []string{"cully  parser · fix-empty-input", "Sessions 3", "1  infra", "2  webapp", "3▸ parser", "ended", "on track", "2 open"} {
+	for _, want := range []string{"cully  parser · fix-empty-input", "Sessions 3", "1▸ parser", "2  infra", "3  webapp", "ended", "idle", "2 open"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q:\n%s", want, out)
 		}
 	}
-	tm = press(t, tm, "tab")
-	if m := tm.(Model); m.follow != infraID || !m.pinned {
+	tm = press(t, tm, "tab", "tab", "tab")
+	if m := tm.(Model); m.follow != mainID || !m.pinned {
 		t.Fatalf("tab from the last wraps to the first: %q", m.follow)
 	}
-	tm = press(t, tm, "2")
+	tm = press(t, tm, "3")
 	if tm.(Model).follow != webID || !strings.Contains(screen(tm), "cully  webapp · main") {
-		t.Fatalf("2 follows webapp:\n%s", screen(tm))
+		t.Fatalf("3 follows webapp:\n%s", screen(tm))
 	}
 	tm = press(t, tm, "9")
 	if tm.(Model).follow != webID || !strings.Contains(tm.(Model).flash, "no session 9") {

@@ -17,6 +17,10 @@ func (m Model) View() tea.View {
 	if n := m.openCount(m.sess[m.follow]); n > 0 {
 		v.WindowTitle = fmt.Sprintf("cully ⚑ %d open", n)
 	}
+	if a := m.need(m.sess[m.follow]); a.Need == engine.NeedYou && a.Cause != engine.CauseCheckpoint {
+		mark, word, _ := m.needMark(a, true)
+		v.WindowTitle = "cully " + mark + " " + word
+	}
 	return v
 }
 
@@ -104,7 +108,12 @@ func (m Model) header(w int) []string {
 
 	n := m.openCount(ss)
 	var state string
+	a := st.Attention(m.now, n)
 	switch {
+	case a.Need == engine.NeedYou && a.Cause != engine.CauseCheckpoint:
+		// The run's control, a question or a call that waits: what the
+		// user has to do before anything else.
+		state = s.Accent.Render(m.needWords(a, w))
 	case n > 0 && w < 48:
 		state = s.Accent.Render(fmt.Sprintf("⚑ %d open", n))
 	case n > 0:
@@ -134,6 +143,33 @@ func (m Model) header(w int) []string {
 		meta += s.Dim.Render(" · " + p)
 	}
 	return []string{line, meta}
+}
+
+// needWords is what a session needs from the user, in the header's words:
+// "■ paused 2m ago", "? waiting on Bash for 3m" (shorter under 48
+// columns).
+func (m Model) needWords(a engine.Attention, w int) string {
+	mark, word, _ := m.needMark(a, true)
+	text := mark + " " + word
+	switch a.Cause {
+	case engine.CauseRollback:
+		text = mark + " rollback failed"
+	case engine.CauseWaiting, engine.CauseQuestion, engine.CausePermission:
+		if t := clean(a.Tool); t != "" && w >= 48 {
+			text += " on " + t
+		}
+	}
+	if a.Since.IsZero() {
+		return text
+	}
+	age := agoShort(m.now, a.Since)
+	switch {
+	case w < 48 || age == "now":
+		return text + " " + age
+	case a.Cause == engine.CauseWaiting || a.Cause == engine.CauseQuestion || a.Cause == engine.CausePermission:
+		return text + " for " + age
+	}
+	return text + " " + age + " ago"
 }
 
 // sectionHead is a section's title, its counts, and a rule to the edge.
@@ -241,7 +277,7 @@ func (m Model) sessionLines(w, lvl int) []string {
 	rows := make([]sessionRow, len(ls))
 	nameW := 0
 	for i, ss := range ls {
-		rows[i] = sessionRow{n: i + 1, s: ss, followed: ss.id == m.follow, dup: names[ss.project.Name] > 1, open: m.openCount(ss), m: &m}
+		rows[i] = sessionRow{n: i + 1, s: ss, followed: ss.id == m.follow, dup: names[ss.project.Name] > 1, need: m.need(ss), m: &m}
 		nameW = max(nameW, width(rows[i].name(w)))
 	}
 	out := []string{m.sectionHead(w, "Sessions", counts)}
@@ -258,11 +294,39 @@ type sessionRow struct {
 	s        *session
 	followed bool
 	dup      bool // another listed session has the same project name
-	open     int
+	need     engine.Attention
 	nameW    int // the name column's width: the widest name listed
 	m        *Model
 }
 
+// needMark is a session's need as a mark and a word: in the accent colour
+// what needs the user (■ the run's control, ⚑ checkpoints, ? a call that
+// waits on them), ● working, ○ idle.
+func (m Model) needMark(a engine.Attention, loaded bool) (mark, word string, accent bool) {
+	if !loaded {
+		return "…", "loading", false
+	}
+	switch a.Cause {
+	case engine.CauseStopped, engine.CauseHalted, engine.CausePaused:
+		return "■", string(a.Cause), true
+	case engine.CauseRollback:
+		return "✗", "rollback", true
+	case engine.CauseCheckpoint:
+		return "⚑", fmt.Sprintf("%d open", a.Open), true
+	case engine.CauseQuestion, engine.CausePermission, engine.CauseWaiting:
+		return "?", string(a.Cause), true
+	case engine.CauseEnded:
+		return "○", "ended", false
+	}
+	if a.Need == engine.NeedWorking {
+		return "●", "working", false
+	}
+	return "○", "idle", false
+}
+
+// Render is the row: its number, the project (and branch where there is
+// room), the agent, what it needs, and the age of its last activity (its
+// calls from 80 columns).
 func (r sessionRow) Render(w int) string {
 	s, now := r.m.styles, r.m.now
 	lead := fmt.Sprintf("%d", r.n)
@@ -271,42 +335,34 @@ func (r sessionRow) Render(w int) string {
 	} else {
 		lead += "  "
 	}
-	var state, word string
 	st := r.s.state
+	mark, word, accent := r.m.needMark(r.need, st != nil)
+	ms := s.Dim
 	switch {
-	case st == nil:
-		state, word = s.Dim.Render("…"), "loading"
-	case r.open > 0:
-		state, word = s.Accent.Render("⚑"), fmt.Sprintf("%d open", r.open)
-	case st.Ended:
-		state, word = s.Dim.Render("○"), "ended"
-	case st.Events == 0:
-		state, word = s.Dim.Render("○"), "idle"
-	default:
-		state, word = s.Good.Render("●"), "on track"
+	case accent:
+		ms = s.Accent
+	case r.need.Need == engine.NeedWorking:
+		ms = s.Good
 	}
+	state := ms.Render(mark)
 	if w >= 44 {
 		ws := s.Dim
-		if r.open > 0 {
+		if accent {
 			ws = s.Accent
 		}
-		state += " " + ws.Render(pad(word, 9))
-	}
-	calls := ""
-	if st != nil {
-		calls = fmt.Sprint(st.Counts.ToolCalls)
-		if w >= 56 {
-			calls += plural(st.Counts.ToolCalls, " call ", " calls")
-		}
+		state += " " + ws.Render(pad(word, 10))
 	}
 	right := state + " " + s.Dim.Render(padLeft(agoShort(now, r.s.last()), 3))
-	if w >= 56 {
+	if w >= 80 && st != nil {
+		calls := fmt.Sprint(st.Counts.ToolCalls) + plural(st.Counts.ToolCalls, " call ", " calls")
 		right += s.Dim.Render(padLeft(calls, 10))
-	} else {
-		right += s.Dim.Render(padLeft(calls, 4))
 	}
-	if w >= 64 && st != nil {
-		right = s.Dim.Render(pad(clean(st.Agent), 7)) + " " + right
+	if w >= 48 {
+		agent := ""
+		if st != nil {
+			agent = clean(st.Agent)
+		}
+		right = s.Dim.Render(pad(agent, 7)) + " " + right
 	}
 	room := w - width(lead) - width(right) - 2
 	if r.nameW > 0 {
@@ -318,7 +374,7 @@ func (r sessionRow) Render(w int) string {
 		ns = s.Strong
 	}
 	left := ns.Render(cut(name, room))
-	if b := clean(r.s.project.Branch); b != "" && w >= 90 && width(name)+3+min(width(b), 6) <= room {
+	if b := clean(r.s.project.Branch); b != "" && w >= 44 && width(name)+3+min(width(b), 6) <= room {
 		left += s.Branch.Render(cut(" · "+b, room-width(name)))
 	}
 	gap := max(room-width(left), 0) + 2
@@ -341,7 +397,7 @@ func (r sessionRow) label() string {
 // name is what the row's name column holds at width w.
 func (r sessionRow) name(w int) string {
 	n := r.label()
-	if b := clean(r.s.project.Branch); b != "" && w >= 90 {
+	if b := clean(r.s.project.Branch); b != "" && w >= 44 {
 		n += " · " + b
 	}
 	return n
@@ -615,9 +671,9 @@ func (m Model) recentLines(w, room int) []string {
 	}
 	out := []string{m.sectionHead(w, "Recent", "")}
 	for i := len(recent) - 1; i >= 0 && len(out) < room; i-- {
-		out = append(out, activityRow{ev: recent[i], m: &m}.Render(w))
+		out = append(out, activityRow{ev: recent[i], m: &m}.Lines(w)...)
 	}
-	return out
+	return out[:min(len(out), room)]
 }
 
 // styleLines styles each line on its own (a style across a newline would

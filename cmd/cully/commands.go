@@ -103,17 +103,28 @@ guard warnings, the host's budget figures (unknown where the host did not say), 
 journal's health and the config files with their problems (file and line). Before any
 session it says whether cully's hook is installed (then it waits for the agent's first
 tool call) and lists the config. --json prints the same as a versioned JSON document
-(docs/json.md).
+(docs/json.md). --short prints one line for a terminal's title or tmux's status bar:
+how many live sessions (active in the last 12 hours) need you, are working, are idle.
 
 ` + whichReads,
 		Example: `  cully status
+  cully status --short         # cully: 1 needs you (paused) · 2 working · 3 idle
   cully status --session 5f3c9a1e --json
   cully status --rebuild       # rebuild every session's state from the journal first`,
 		Args: a.noArgs,
-		RunE: func(*cobra.Command, []string) error { return a.status(o) },
+		RunE: func(*cobra.Command, []string) error {
+			if o.short {
+				if o.json || o.rebuild || o.session != "" {
+					return fail(codeUsage, errUsage, "--short sums up every live session: it takes no --json, --rebuild or --session")
+				}
+				return a.statusShort()
+			}
+			return a.status(o)
+		},
 	}
 	sessionFlags(c, &o.which, reads)
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON (schema: docs/json.md)")
+	c.Flags().BoolVar(&o.short, "short", false, "one line of every live session's need, for a terminal title or tmux's status bar")
 	c.Flags().BoolVar(&o.rebuild, "rebuild", false, "replay the whole journal to rebuild every session's state first (with --session, that session's)")
 	return c
 }

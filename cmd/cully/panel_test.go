@@ -276,3 +276,46 @@ func TestPanelSaysWhenCullyFails(t *testing.T) {
 	}
 	pane.send("q")
 }
+
+// In a real terminal, the session that needs the user is listed first: a
+// question to the user (Claude Code's AskUserQuestion, its pre-tool call
+// open) moves the session that asks above the one that works.
+func TestPanelNeedsYouFirstInTmux(t *testing.T) {
+	t.Parallel()
+	env := testEnv(t)
+	env["CULLY_CONFIG"] = filepath.Join(env["PWD"], "none.toml")
+	pane := newTmux(t, 60, 30, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"], "CULLY_CONFIG": env["CULLY_CONFIG"]}, "panel")
+	pane.waitFor("waiting for the first hook call", 5*time.Second)
+	send := func(session, cwd, rest string) {
+		t.Helper()
+		p := `{"session_id":"` + session + `","cwd":"` + cwd + `",` + rest + `}`
+		if r := cully(t, env, []byte(p), "hook"); r.code != 0 {
+			t.Fatal(r)
+		}
+	}
+	send("tmux-a", "/home/dev/alpha", `"hook_event_name":"UserPromptSubmit","prompt":"go"`)
+	send("tmux-b", "/home/dev/bravo", `"hook_event_name":"UserPromptSubmit","prompt":"go"`)
+	send("tmux-b", "/home/dev/bravo", `"hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","tool_input":{"questions":[]},"tool_use_id":"q1"`)
+	send("tmux-a", "/home/dev/alpha", `"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/home/dev/alpha/a.go"},"tool_use_id":"r1"`)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		scr := pane.screen()
+		var first, second string
+		for _, l := range strings.Split(scr, "\n") {
+			switch {
+			case strings.HasPrefix(l, "1") && strings.Contains(l, "bravo"):
+				first = l
+			case strings.HasPrefix(l, "2") && strings.Contains(l, "alpha"):
+				second = l
+			}
+		}
+		if strings.Contains(first, "question") && strings.Contains(second, "working") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("bravo (a question) not listed first, above alpha:\n%s", scr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	pane.send("q")
+}

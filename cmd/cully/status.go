@@ -35,6 +35,8 @@ type statusReport struct {
 	ThisFolder   bool                `json:"this_folder"`  // ProjectRoot holds the folder status ran in (false: no session works there, this is the latest)
 	Task         int                 `json:"task"`
 	State        string              `json:"state"`
+	Need         engine.Need         `json:"need"`
+	NeedCause    engine.Cause        `json:"need_cause"`
 	Started      *time.Time          `json:"started"`
 	LastActivity *time.Time          `json:"last_activity"`
 	Ended        bool                `json:"ended"`
@@ -74,6 +76,7 @@ type statusOpts struct {
 	which
 	json    bool
 	rebuild bool
+	short   bool
 }
 
 func (a *app) status(o statusOpts) error {
@@ -172,6 +175,8 @@ func buildReport(st *engine.State, jr journalReport, now time.Time) statusReport
 		Counts: st.Counts, CheckEpoch: st.CheckEpoch, Checkpoints: st.Checkpoints, Warnings: st.Warnings,
 		Journal: jr, ClockSkews: st.ClockSkews,
 	}
+	a := st.Attention(now, -1)
+	r.Need, r.NeedCause = a.Need, a.Cause
 	if st.Agent != "" {
 		r.Agent = &st.Agent
 	}
@@ -234,7 +239,7 @@ func printReport(w io.Writer, r statusReport, now time.Time, note string) {
 	if note != "" {
 		fmt.Fprintf(w, "note     %s\n", note)
 	}
-	fmt.Fprintf(w, "session  %s (%s) · task %d · %s\n", r.Session, orUnknown(r.Agent, "%s"), r.Task, r.State)
+	fmt.Fprintf(w, "session  %s (%s) · task %d · %s · %s\n", r.Session, orUnknown(r.Agent, "%s"), r.Task, r.State, needText(r.Need, r.NeedCause))
 	if r.Project != nil {
 		fmt.Fprintf(w, "project  %s · %s\n", *r.Project, *r.Directory)
 	}
@@ -289,6 +294,20 @@ func printReport(w io.Writer, r statusReport, now time.Time, note string) {
 	fmt.Fprintln(w)
 	printAdvisor(w, r.Advisor)
 	printConfig(w, r.Config)
+}
+
+// needText is the session's need in status's words: "needs you
+// (paused)", "working", "idle (turn ended)".
+func needText(n engine.Need, c engine.Cause) string {
+	switch {
+	case n == "":
+		return ""
+	case n == engine.NeedYou:
+		return string(n) + " (" + shortCause(c) + ")"
+	case c == engine.CauseEnded || c == engine.CauseTurnEnded:
+		return string(n) + " (" + string(c) + ")"
+	}
+	return string(n)
 }
 
 func lastN[T any](s []T, n int) []T {

@@ -85,7 +85,17 @@ func formatStatusline(st *engine.State, u *engine.HostUsage, color bool) string 
 		return "\x1b[" + code + "m" + s + "\x1b[0m"
 	}
 	var head string
-	if open := st.OpenCheckpoints(); len(open) > 0 {
+	if r := st.Run; r != nil && (r.Halted != nil || r.Paused != nil) {
+		// Never "on track": the run waits for the user, and says how it goes on.
+		switch {
+		case r.Halted != nil && r.Halted.By == engine.HaltStop:
+			head = paint("31", "cully ■ stopped · cully resume")
+		case r.Halted != nil:
+			head = paint("31", "cully ■ halted ("+engine.HaltCause(r.Halted)+") · "+engine.ResumeCommand(r.Halted))
+		default:
+			head = paint("33", "cully ■ paused · cully resume")
+		}
+	} else if open := st.OpenCheckpoints(); len(open) > 0 {
 		c := open[len(open)-1]
 		head = paint("33", fmt.Sprintf("cully ⚑ checkpoint %s %s", c.ID, c.Reason))
 		if len(open) > 1 {

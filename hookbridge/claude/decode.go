@@ -89,6 +89,8 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env, memo shellMemo) (*engi
 		ev.Source = p.Str("reason")
 	case "PreCompact":
 		ev.Source = p.Str("trigger")
+	case "Notification": // what it tells the user: permission_prompt, idle_prompt, elicitation_dialog …
+		ev.Source = p.Str("notification_type")
 	case "SubagentStart":
 		ev.Source = "start"
 	case "SubagentStop":
