@@ -53,12 +53,13 @@ func (Agent) UsageLine(line []byte, main bool, t *usage.Tally) {
 		return
 	}
 	msg := p.Sub("message")
-	u := msg.Sub("usage")
-	if u == nil {
+	if !msg.Present("usage") {
 		return
 	}
+	u := msg.Sub("usage")
 	n := usage.Tokens{Input: u.Int("input_tokens"), Output: u.Int("output_tokens"), CacheRead: u.Int("cache_read_input_tokens")}
-	if cc := u.Sub("cache_creation"); cc != nil {
+	if u.Present("cache_creation") {
+		cc := u.Sub("cache_creation")
 		n.CacheWrite, n.CacheWrite1h = cc.Int("ephemeral_5m_input_tokens"), cc.Int("ephemeral_1h_input_tokens")
 	} else {
 		n.CacheWrite = u.Int("cache_creation_input_tokens")

@@ -68,10 +68,10 @@ func (Agent) UsageLine(line []byte, main bool, t *usage.Tally) {
 		}
 		return
 	case `"token_usage_record"`:
-		if all := p.Sub("thread_token_usage"); all != nil {
+		if all := p.Sub("thread_token_usage"); len(all) > 0 {
 			addTotal(t, all)
 		}
-		if last := p.Sub("usage"); last != nil && main {
+		if last := p.Sub("usage"); len(last) > 0 && main {
 			t.Context = last.Int("input_tokens")
 		}
 		return
@@ -90,13 +90,13 @@ func (Agent) UsageLine(line []byte, main bool, t *usage.Tally) {
 		if w := info.Int("model_context_window"); w > 0 {
 			t.Window = w
 		}
-		if all := info.Sub("total_token_usage"); all != nil {
+		if all := info.Sub("total_token_usage"); len(all) > 0 {
 			addTotal(t, all)
 		}
-		if last := info.Sub("last_token_usage"); last != nil && main {
+		if last := info.Sub("last_token_usage"); len(last) > 0 && main {
 			t.Context = last.Int("input_tokens")
 		}
-		if rl := p.Sub("rate_limits"); rl != nil {
+		if rl := p.Sub("rate_limits"); len(rl) > 0 {
 			at := time.Time{}
 			if s := jsonlite.Str(stamp); s != "" {
 				at, _ = time.Parse(time.RFC3339Nano, s)
@@ -104,7 +104,7 @@ func (Agent) UsageLine(line []byte, main bool, t *usage.Tally) {
 			var limits []usage.RateLimit
 			for _, name := range []string{"primary", "secondary"} {
 				w := rl.Sub(name)
-				if w == nil || !w.Present("used_percent") {
+				if !w.Present("used_percent") {
 					continue
 				}
 				l := usage.RateLimit{Name: name, UsedPercent: float(w["used_percent"]), WindowMinutes: w.Int("window_minutes"), ResetsAt: w.Int("resets_at")}

@@ -70,7 +70,7 @@ func (Agent) UsageLine(line []byte, main bool, t *usage.Tally) {
 			tok = jsonlite.AsObject(v)
 		}
 		return nil
-	}) != nil || typ != "gemini" || tok == nil {
+	}) != nil || typ != "gemini" || len(tok) == 0 {
 		return
 	}
 	in, cached := tok.Int("input"), tok.Int("cached")
