@@ -30,7 +30,8 @@ type UsageReader interface {
 
 // MaxUsageRead bounds what one ReadUsage reads in all: a record longer
 // than this (hundreds of megabytes, read the first time) is read over
-// several calls, the Cache marked Behind until it has caught up.
+// several calls, the Cache marked Behind until it has caught up. A line
+// longer than this is never read past.
 const MaxUsageRead = 64 << 20
 
 // ReadUsage reads the files of a session's record on from the offsets c
@@ -83,6 +84,10 @@ func rewritten(files []usage.File) bool {
 	return false
 }
 
+// usageChunk is what readOn reads at a time: one buffer, reused, so a
+// long record costs no more memory than this (and its longest line).
+const usageChunk = 1 << 20
+
 // readOn hands fn each whole line of a regular file from off, reading at
 // most max bytes, and returns the offset after the last whole line and
 // whether more is left to read.
@@ -91,31 +96,40 @@ func readOn(path string, off, max int64, fn func([]byte)) (int64, bool) {
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() <= off {
 		return off, false
 	}
-	if max <= 0 {
-		return off, true
-	}
 	f, err := os.Open(path)
 	if err != nil {
 		return off, false
 	}
 	defer f.Close()
-	n := min(fi.Size()-off, max)
-	buf := make([]byte, n)
-	got, err := f.ReadAt(buf, off)
-	if err != nil && err != io.EOF {
-		return off, false
+	size := fi.Size()
+	end := min(size, off+max)
+	buf := make([]byte, min(usageChunk, end-off))
+	have := 0 // bytes of a line begun in buf, not handed on yet
+	for pos := off + int64(have); pos < end; {
+		if have == len(buf) { // a line longer than the buffer: a larger one
+			buf = append(buf, make([]byte, len(buf))...)
+		}
+		n, err := f.ReadAt(buf[have:min(len(buf), have+int(end-pos))], pos)
+		if n == 0 {
+			if err != nil && err != io.EOF {
+				return off, false
+			}
+			break
+		}
+		pos += int64(n)
+		data := buf[:have+n]
+		last := bytes.LastIndexByte(data, '\n')
+		if last < 0 {
+			have = len(data)
+			continue
+		}
+		for _, line := range bytes.Split(data[:last], []byte{'\n'}) {
+			fn(line)
+		}
+		off += int64(last) + 1
+		have = copy(buf, data[last+1:])
 	}
-	buf = buf[:got]
-	end := bytes.LastIndexByte(buf, '\n')
-	if end < 0 {
-		// No whole line yet; a line longer than max is never read.
-		return off, n == max && fi.Size()-off > max
-	}
-	for _, line := range bytes.Split(buf[:end], []byte{'\n'}) {
-		fn(line)
-	}
-	next := off + int64(end) + 1
-	return next, fi.Size() > next && n == max
+	return off, off+int64(have) < size && end < size
 }
 
 // FindFiles is the files that match any of the glob patterns, sorted, at

@@ -1,9 +1,6 @@
 package usage
 
-import (
-	"slices"
-	"sort"
-)
+import "sort"
 
 // Tokens are some requests' token counts. Input is input not read from the
 // prompt cache; CacheRead the input that was; CacheWrite and CacheWrite1h
@@ -54,7 +51,7 @@ type Tally struct {
 	Window  int64       `json:"window,omitempty"`
 	Limits  []RateLimit `json:"rate_limits,omitempty"`
 	// Seen are the newest messages counted (a key of each, newest last,
-	// at most SeenKeep), each with what was counted for it: a host writes
+	// SeenKeep of them and up to a few dozen more), each with what was counted for it: a host writes
 	// a message more than once (Claude Code: once per content block, and
 	// again on resume; Gemini CLI: whenever it updates one), and each
 	// message counts once (AddMessage).
@@ -83,6 +80,9 @@ type Counted struct {
 // counted twice.
 const SeenKeep = 256
 
+// seenSlack is how far past SeenKeep the list grows before it is cut back.
+const seenSlack = 64
+
 // AddMessage counts one message's figures under key: a message not seen
 // yet adds them; a later copy of the file's newest message replaces what it
 // counted (a host writes a message's final figures last: Claude Code on
@@ -108,8 +108,8 @@ func (t *Tally) AddMessage(key, model string, n Tokens) {
 	}
 	t.take(model, n, true)
 	t.Seen = append(t.Seen, Counted{key, model, n, t.File})
-	if len(t.Seen) > SeenKeep {
-		t.Seen = slices.Clone(t.Seen[len(t.Seen)-SeenKeep:])
+	if len(t.Seen) >= SeenKeep+seenSlack { // in batches: not a copy per message
+		t.Seen = t.Seen[:copy(t.Seen, t.Seen[len(t.Seen)-SeenKeep:])]
 	}
 }
 

@@ -1,6 +1,7 @@
 package usage_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -82,11 +83,15 @@ func TestAddMessage(t *testing.T) {
 	if got := tl.Sum().Output; got != 35 {
 		t.Errorf("output %d, want 35", got)
 	}
-	for i := 0; i < usage.SeenKeep+10; i++ {
-		tl.AddMessage(string(rune('a'+i%26))+string(rune(i)), "x", usage.Tokens{})
+	for i := 0; i < 3*usage.SeenKeep; i++ {
+		tl.AddMessage(fmt.Sprint("k", i), "x", usage.Tokens{Output: 1})
+		if len(tl.Seen) < min(i+1, usage.SeenKeep) || len(tl.Seen) > usage.SeenKeep+64 {
+			t.Fatalf("after %d messages, %d remembered", i+1, len(tl.Seen))
+		}
 	}
-	if len(tl.Seen) != usage.SeenKeep {
-		t.Errorf("seen %d, kept %d", len(tl.Seen), usage.SeenKeep)
+	tl.AddMessage(fmt.Sprint("k", 3*usage.SeenKeep-1), "x", usage.Tokens{Output: 1000})
+	if got := tl.Sum().Output; got != 35+3*usage.SeenKeep-1+1000 {
+		t.Errorf("the newest message's later copy: output %d", got)
 	}
 }
 
