@@ -65,6 +65,7 @@ func TestAgreesWithCcusage(t *testing.T) {
 			if f.CostUSD == nil || !f.Estimated {
 				t.Fatalf("no estimate: %+v", f)
 			}
+			t.Logf("cost $%.7f, ccusage $%.7f", *f.CostUSD, tc.cost)
 			if d := math.Abs(*f.CostUSD-tc.cost) / tc.cost; d > 0.01 {
 				t.Errorf("cost $%.6f, ccusage $%.6f: %.2f%% apart", *f.CostUSD, tc.cost, 100*d)
 			}
