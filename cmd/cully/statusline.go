@@ -70,9 +70,9 @@ func (a *app) runThen(command string, raw []byte) error {
 	cmd.WaitDelay = time.Second // a child it left holding the output does not hold the line
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
-			return fmt.Errorf("%q: no answer within %s", command, thenDeadline)
+			return fmt.Errorf("no answer within %s", thenDeadline)
 		}
-		return fmt.Errorf("%q: %w", command, err)
+		return err // not the command's text: it may hold a secret, and errors.log keeps none
 	}
 	return nil
 }
