@@ -13,6 +13,7 @@ import (
 	"cully/engine"
 	"cully/runs"
 	"cully/store"
+	"cully/usage"
 )
 
 // Backend is the panel's I/O, called only from tea.Cmds.
@@ -30,6 +31,10 @@ type Backend interface {
 	// UsageHint is the command that gets cully the cost and context
 	// figures an agent's host can report ("" when it cannot).
 	UsageHint(agent string) string
+	// Records reads on the host's own record of the session (its
+	// transcript, rollout or session log) from where the last read
+	// stopped: its tokens, context and estimated cost (nil: none read).
+	Records(st *engine.State) *usage.Cache
 	// Ack records that the user acknowledged checkpoints.
 	Ack(session string, ids []string) error
 	// Recent reads the records in the last window bytes of the journal.
@@ -67,6 +72,8 @@ type HomeBackend struct {
 	Record func(ev *engine.Event) error
 	// Hint is UsageHint (the caller knows which adapters report usage).
 	Hint func(agent string) string
+	// Read is Records (the caller knows the adapters that read records).
+	Read func(st *engine.State) *usage.Cache
 	// Workers are the advisor's commands from the user's config (read by
 	// the caller at the panel's start); DiscoveryOff is CULLY_DISCOVERY=off.
 	Workers      config.Workers
@@ -123,6 +130,14 @@ func (b HomeBackend) UsageHint(agent string) string {
 		return ""
 	}
 	return b.Hint(agent)
+}
+
+// Records asks the configured reader.
+func (b HomeBackend) Records(st *engine.State) *usage.Cache {
+	if b.Read == nil {
+		return nil
+	}
+	return b.Read(st)
 }
 
 // Project finds the git root at or above dir and reads its HEAD.

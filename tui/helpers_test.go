@@ -17,6 +17,7 @@ import (
 	"cully/engine"
 	"cully/store"
 	"cully/tailer"
+	"cully/usage"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -36,10 +37,11 @@ type fakeBackend struct {
 	projects map[string]Project
 	acks     [][]string
 	events   []*engine.Event
-	runFiles map[string]RunFiles    // by run id
-	advisors map[string]AdvisorInfo // by session; none: no advisor command
-	errLog   []string               // errors.log's records, one "op: error" each (times: t0 + a minute each)
-	rec      store.Recording        // the failure counter and free space (zero: nothing to say)
+	runFiles map[string]RunFiles     // by run id
+	advisors map[string]AdvisorInfo  // by session; none: no advisor command
+	errLog   []string                // errors.log's records, one "op: error" each (times: t0 + a minute each)
+	rec      store.Recording         // the failure counter and free space (zero: nothing to say)
+	records  map[string]*usage.Cache // what each session's host record holds (none: not read)
 }
 
 // Recording serves rec.
@@ -89,6 +91,7 @@ func (f *fakeBackend) UsageHint(agent string) string {
 	}
 	return ""
 }
+func (f *fakeBackend) Records(st *engine.State) *usage.Cache { return f.records[st.Session] }
 func (f *fakeBackend) Ack(s string, ids []string) error {
 	f.acks = append(f.acks, ids)
 	cfg := engine.DefaultConfig()

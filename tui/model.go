@@ -10,6 +10,7 @@ import (
 	"cully/engine"
 	"cully/store"
 	"cully/tailer"
+	"cully/usage"
 )
 
 // Tunables of the panel.
@@ -97,6 +98,9 @@ type session struct {
 	// (or unreadable) since its last new record; at maxBehindReloads the
 	// panel waits for the session's next record instead.
 	behind int
+	// records is what the host's own record of the session holds (nil:
+	// none read): the figures its hooks and status line leave out.
+	records *usage.Cache
 }
 
 // nudge is a text handed to the agent, and when.
@@ -264,6 +268,7 @@ func (m Model) loadState(id string) tea.Cmd {
 		if err == nil && st != nil {
 			msg.project = b.Project(st.Cwd)
 			msg.hint = b.UsageHint(st.Agent)
+			msg.records = b.Records(st)
 			msg.run = b.Run(st)
 			msg.adv = b.Advisor(st, now)
 			if here != "" {

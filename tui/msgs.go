@@ -6,6 +6,7 @@ import (
 	"cully/engine"
 	"cully/store"
 	"cully/tailer"
+	"cully/usage"
 )
 
 // Narration: a scripted walkthrough (`cully demo`) sends these to the
@@ -49,6 +50,7 @@ type (
 		state   *engine.State
 		project Project
 		hint    string
+		records *usage.Cache
 		run     RunFiles
 		adv     AdvisorInfo
 		place   place // where the session works

@@ -13,6 +13,7 @@ import (
 
 	"cully/engine"
 	"cully/store"
+	"cully/usage"
 )
 
 // Layout goldens (escapes stripped) at the widths people run the panel at
@@ -406,6 +407,33 @@ func TestCountsMatchLists(t *testing.T) {
 	}
 	if !strings.Contains(squash(out), squash("cully install --statusline")) {
 		t.Errorf("no hint for the cost figures:\n%s", out)
+	}
+}
+
+// With no status line, the budget section shows what the host's own
+// record holds where the hint was: the cost as an estimate, the context,
+// the tokens and the rate limits; a status line's cost wins.
+func TestRecordFigures(t *testing.T) {
+	f := scenario()
+	c := &usage.Cache{Files: []usage.File{{Path: "t.jsonl", Off: 1}}}
+	c.Tally.AddMessage("m1", "claude-sonnet-4-5", usage.Tokens{Input: 12, CacheWrite: 30_000, CacheRead: 90_000, Output: 2_000})
+	c.Tally.Model, c.Tally.Context = "claude-sonnet-4-5", 26_000
+	c.Tally.Limits = []usage.RateLimit{{Name: "primary", UsedPercent: 12, WindowMinutes: 300}}
+	f.records = map[string]*usage.Cache{mainID: c}
+	out := squash(screen(model(t, f, 56, 40)))
+	for _, want := range []string{"~$0.17 est.", "context 13% of 200k", "32k tokens", "5h limit 12%"} {
+		if !strings.Contains(out, squash(want)) {
+			t.Errorf("no %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, squash("cully install --statusline")) {
+		t.Errorf("the hint beside the figures:\n%s", out)
+	}
+	cost := 0.42
+	f.states[mainID].Usage = &engine.HostUsage{CostUSD: &cost}
+	out = squash(screen(model(t, f, 56, 40)))
+	if !strings.Contains(out, "$0.42") || strings.Contains(out, "est.") {
+		t.Errorf("the status line's cost did not win:\n%s", out)
 	}
 }
 

@@ -157,7 +157,7 @@ func (m Model) stateLoaded(msg stateMsg) (tea.Model, tea.Cmd) {
 		} else {
 			s.behind = 0
 		}
-		s.state, s.project, s.hint, s.run, s.adv = msg.state, msg.project, msg.hint, msg.run, msg.adv
+		s.state, s.project, s.hint, s.records, s.run, s.adv = msg.state, msg.project, msg.hint, msg.records, msg.run, msg.adv
 		if msg.place.key != "" {
 			s.place = msg.place
 		}

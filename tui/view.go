@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"cully/engine"
+	"cully/usage"
 )
 
 // View renders the panel for the current size.
@@ -606,34 +607,44 @@ func (m Model) budgetLines(w int) []string {
 	ss := m.sess[m.follow]
 	st := ss.state
 	var start = st.Started
-	figs := fmt.Sprintf("wall %s · %d calls · %d failed", dur(ss.last().Sub(start)), st.Counts.ToolCalls, st.Counts.Failures)
+	calls := fmt.Sprintf("wall %s · %d calls · %d failed", dur(ss.last().Sub(start)), st.Counts.ToolCalls, st.Counts.Failures)
 	if start.IsZero() {
-		figs = fmt.Sprintf("%d calls · %d failed", st.Counts.ToolCalls, st.Counts.Failures)
+		calls = fmt.Sprintf("%d calls · %d failed", st.Counts.ToolCalls, st.Counts.Failures)
 	}
-	out := append([]string{m.sectionHead(w, "Budget", "")}, styleLines(s.Text, wrapIndent(figs, w, 2))...)
-	var usage []string
-	if u := st.Usage; u != nil {
-		if u.CostUSD != nil {
-			usage = append(usage, engine.USD(*u.CostUSD))
+	out := append([]string{m.sectionHead(w, "Budget", "")}, styleLines(s.Text, wrapIndent(calls, w, 2))...)
+	// The host's figures, and where it gave none what its own record of
+	// the session holds: a cost from there is the price table's, and says
+	// it is an estimate.
+	var figs []string
+	u := usage.Merge(st.Usage, ss.records)
+	switch {
+	case u.CostUSD != nil && u.Estimated:
+		figs = append(figs, "~"+engine.USD(*u.CostUSD)+" est.")
+	case u.CostUSD != nil:
+		figs = append(figs, engine.USD(*u.CostUSD))
+	case len(u.Unpriced) > 0 && w >= 44:
+		figs = append(figs, "cost unknown ("+u.Unpriced[0]+" unpriced)")
+	}
+	if u.Context != nil {
+		c := fmt.Sprintf("context %s tokens", kilo(*u.Context))
+		if u.Window != nil && *u.Window > 0 {
+			c = fmt.Sprintf("context %d%% of %s", 100**u.Context / *u.Window, kilo(*u.Window))
 		}
-		if u.ContextTokens != nil {
-			c := fmt.Sprintf("context %s tokens", kilo(*u.ContextTokens))
-			if u.ContextWindow != nil && *u.ContextWindow > 0 {
-				c = fmt.Sprintf("context %d%% of %s", 100**u.ContextTokens / *u.ContextWindow, kilo(*u.ContextWindow))
-			}
-			usage = append(usage, c)
+		figs = append(figs, c)
+	}
+	if n, ok := u.Tokens(); ok && u.Input != nil && u.Output != nil {
+		t := kilo(n) + " tokens"
+		if u.CacheRead != nil && w >= 44 {
+			t += " (+" + kilo(*u.CacheRead) + " cache reads)"
 		}
-		if n, ok := engine.HostTokens(u); ok {
-			t := kilo(n) + " tokens"
-			if u.CacheReadTokens != nil && w >= 44 {
-				t += " (+" + kilo(*u.CacheReadTokens) + " cache reads)"
-			}
-			usage = append(usage, t)
-		}
+		figs = append(figs, t)
+	}
+	for _, l := range u.Limits {
+		figs = append(figs, fmt.Sprintf("%s limit %.0f%%", limitName(l), l.UsedPercent))
 	}
 	switch {
-	case len(usage) > 0:
-		out = append(out, "  "+s.Text.Render(cut(strings.Join(usage, " · "), w-2)))
+	case len(figs) > 0:
+		out = append(out, styleLines(s.Text, wrapIndent(strings.Join(figs, " · "), w, 2))...)
 	case ss.hint != "":
 		out = append(out, styleLines(s.Dim, wrapIndent("cost and context: run `"+ss.hint+"`", w, 2))...)
 	}
@@ -647,6 +658,19 @@ func (m Model) budgetLines(w int) []string {
 		out = append(out, "  "+m.gauge(f)+s.Text.Render(cut(text, max(0, w-2-gaugeWidth))))
 	}
 	return out
+}
+
+// limitName names a rate-limit window by its length ("5h", "weekly").
+func limitName(l usage.RateLimit) string {
+	switch m := l.WindowMinutes; {
+	case m == 7*24*60:
+		return "weekly"
+	case m > 0 && m%60 == 0:
+		return fmt.Sprintf("%dh", m/60)
+	case m > 0:
+		return fmt.Sprintf("%dm", m)
+	}
+	return l.Name
 }
 
 func kilo(n int64) string {

@@ -295,18 +295,24 @@ must be trusted, since Codex skips an untrusted hook without a word.`,
 }
 
 func statuslineCmd(a *app) *cobra.Command {
-	var agent string
+	var agent, then string
 	c := &cobra.Command{
-		Use:   "statusline",
+		Use:   "statusline [--then CMD]",
 		Short: "Claude Code status-line command: one line of cully state",
 		Long: `Claude Code's status-line command: reads the host's status JSON on stdin, prints one
 line of cully state, and records the host's own cost and context figures so budgets
-use them. It never fails the status line.`,
-		Example: `  echo '{"session_id":"s1"}' | cully statusline`,
-		Args:    a.noArgs,
-		RunE:    func(*cobra.Command, []string) error { return a.statuslineCmd(agent) },
+use them. It never fails the status line.
+
+--then CMD keeps the status line you had: after cully's line, CMD runs through the shell
+with the same JSON on its stdin, and what it prints follows (at most 10 seconds; a
+failure goes to errors.log).`,
+		Example: `  echo '{"session_id":"s1"}' | cully statusline
+  cully statusline --then 'npx -y ccusage statusline'`,
+		Args: a.noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.statuslineCmd(agent, then) },
 	}
 	c.Flags().StringVar(&agent, "agent", agents.Default, "the agent whose status line calls this")
+	c.Flags().StringVar(&then, "then", "", "the status-line command to run after cully's, with the same input")
 	return c
 }
 

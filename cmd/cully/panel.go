@@ -20,6 +20,7 @@ import (
 	"cully/store"
 	"cully/tailer"
 	"cully/tui"
+	"cully/usage"
 )
 
 // panelFPS caps Bubble Tea's renderer, which wakes at a fixed rate even
@@ -136,7 +137,10 @@ func (a *app) runPanel(ctx context.Context, h store.Home, session string, feed f
 	backend := tui.HomeBackend{Home: h, Record: func(ev *engine.Event) error {
 		_, err := a.record(h, ev)
 		return err
-	}, Hint: usageHint,
+	}, Hint: usageHint, Read: func(st *engine.State) *usage.Cache {
+		now, _ := a.now()
+		return recordFigures(h, st, a.getenv, now)
+	},
 		// The advisor's commands as the panel starts: a config changed
 		// meanwhile shows at its next start.
 		Workers: ld.Workers, DiscoveryOff: a.getenv("CULLY_DISCOVERY") == "off", Cache: &tui.ReadCache{}, Rules: &ld.Config}

@@ -319,3 +319,31 @@ func TestPanelNeedsYouFirstInTmux(t *testing.T) {
 	}
 	pane.send("q")
 }
+
+// With no status line, the panel shows the cost, the context and the
+// tokens read from the session's transcript where the install hint was:
+// the cost marked as an estimate.
+func TestPanelShowsTranscriptCost(t *testing.T) {
+	t.Parallel()
+	env := testEnv(t)
+	env["CULLY_CONFIG"] = filepath.Join(env["PWD"], "none.toml")
+	dir := filepath.Join(env["HOME"], ".claude", "projects", "-home-dev-project")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// claude-sonnet-4-5: 100×$3 + 2000×$3.75 + 30000×$0.30 + 400×$15 per million = $0.0228
+	line := `{"type":"assistant","sessionId":"tmux-c1","requestId":"req_1","message":{"id":"msg_1","model":"claude-sonnet-4-5","role":"assistant","content":[],` +
+		`"usage":{"input_tokens":100,"cache_creation_input_tokens":2000,"cache_read_input_tokens":30000,"output_tokens":400}}}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "tmux-c1.jsonl"), []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := cully(t, env, []byte(`{"session_id":"tmux-c1","cwd":"/home/dev/project","hook_event_name":"UserPromptSubmit","prompt":"go"}`), "hook"); r.code != 0 {
+		t.Fatal(r)
+	}
+	pane := newTmux(t, 56, 40, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"], "CULLY_CONFIG": env["CULLY_CONFIG"]}, "panel")
+	pane.waitFor("~$0.02 est. · context 16% of 200k", 10*time.Second)
+	if strings.Contains(pane.screen(), "install --statusline") {
+		t.Errorf("the install hint beside the figures:\n%s", pane.screen())
+	}
+	pane.send("q")
+}

@@ -12,6 +12,7 @@ import (
 	"cully/engine"
 	"cully/store"
 	"cully/tui"
+	"cully/usage"
 )
 
 // healthWindow is how much of the live journal `status` scans for corrupt
@@ -65,6 +66,14 @@ type budgetReport struct {
 	CostUSD          *float64 `json:"cost_usd"`
 	ContextTokens    *int64   `json:"context_tokens"`
 	ContextWindow    *int64   `json:"context_window"`
+	// From the host's own record of the session, where no status line
+	// gave the cost (recordFigures): the table's price of its tokens, an
+	// estimate, with the table's date; the models the table cannot price;
+	// the host's rate limits where its record carries them (Codex).
+	CostEstimateUSD *float64          `json:"cost_usd_estimate"`
+	PricesAsOf      *string           `json:"prices_as_of"`
+	UnpricedModels  []string          `json:"unpriced_models"`
+	RateLimits      []usage.RateLimit `json:"rate_limits"`
 }
 
 type journalReport struct {
@@ -149,6 +158,7 @@ func (a *app) status(o statusOpts) error {
 	}
 	now, _ := a.now()
 	rep := buildReport(st, jr, now)
+	addFigures(&rep.Budget, st.Usage, recordFigures(h, st, a.getenv, now))
 	rep.ProjectRoot, rep.ThisFolder = p.ref().Root, p.mine
 	cfg := a.config()
 	rep.Run = buildRunReport(h, st, now, &cfg)
@@ -209,6 +219,38 @@ func buildReport(st *engine.State, jr journalReport, now time.Time) statusReport
 		r.Budget.ContextTokens, r.Budget.ContextWindow = u.ContextTokens, u.ContextWindow
 	}
 	return r
+}
+
+// addFigures fills what the host's own record of the session holds where
+// the host's reported figures leave a gap: the tokens and the context
+// measured there, the cost as an estimate beside the reported one.
+func addFigures(b *budgetReport, host *engine.HostUsage, rec *usage.Cache) {
+	b.UnpricedModels, b.RateLimits = []string{}, []usage.RateLimit{}
+	if rec == nil {
+		return
+	}
+	f := usage.Merge(host, rec)
+	if b.Tokens == nil {
+		if n, ok := f.Tokens(); ok {
+			b.Tokens, b.CacheReadTokens = &n, f.CacheRead
+		}
+	}
+	if b.ContextTokens == nil {
+		b.ContextTokens = f.Context
+	}
+	if b.ContextWindow == nil {
+		b.ContextWindow = f.Window
+	}
+	if b.CostUSD == nil && f.Estimated {
+		asOf := f.PricesAsOf
+		b.CostEstimateUSD, b.PricesAsOf = f.CostUSD, &asOf
+	}
+	if f.Unpriced != nil {
+		b.UnpricedModels = f.Unpriced
+	}
+	if f.Limits != nil {
+		b.RateLimits = f.Limits
+	}
 }
 
 // orUnknown prints a figure the host may not have given.
@@ -281,7 +323,10 @@ func printReport(w io.Writer, r statusReport, now time.Time, note string) {
 		cache = fmt.Sprintf(" (+%d cache reads, not counted)", *b.CacheReadTokens)
 	}
 	fmt.Fprintf(w, "budget   wall %s · calls %d · tokens %s%s · cost %s · context %s\n", time.Duration(b.WallClockSeconds*float64(time.Second)),
-		b.ToolCalls, orUnknown(b.Tokens, "%d"), cache, costFigure(b.CostUSD), orUnknown(b.ContextTokens, "%d"))
+		b.ToolCalls, orUnknown(b.Tokens, "%d"), cache, budgetCost(b), contextFigure(b))
+	if len(b.RateLimits) > 0 {
+		fmt.Fprintf(w, "limits   %s\n", rateLimits(b.RateLimits, now))
+	}
 	printRun(w, r.Run, now)
 	j := r.Journal
 	fmt.Fprintf(w, "journal  %d records · %d corrupt · %d torn (%s scanned)", j.Lines, j.Corrupt, j.Torn, j.Scanned)
@@ -308,6 +353,60 @@ func needText(n engine.Need, c engine.Cause) string {
 		return string(n) + " (" + string(c) + ")"
 	}
 	return string(n)
+}
+
+// budgetCost is the host's cost, else the estimate from its record, said
+// to be one, else why there is none.
+func budgetCost(b budgetReport) string {
+	switch {
+	case b.CostUSD != nil:
+		return costFigure(b.CostUSD)
+	case b.CostEstimateUSD != nil:
+		return "~" + costFigure(b.CostEstimateUSD) + " (estimate: prices as of " + *b.PricesAsOf + ")"
+	case len(b.UnpricedModels) > 0:
+		return "unknown (no price for " + strings.Join(b.UnpricedModels, ", ") + ")"
+	}
+	return "unknown"
+}
+
+// contextFigure is the context's size, and its share of the window where
+// known.
+func contextFigure(b budgetReport) string {
+	if b.ContextTokens != nil && b.ContextWindow != nil && *b.ContextWindow > 0 {
+		return fmt.Sprintf("%d of %d (%.0f%%)", *b.ContextTokens, *b.ContextWindow, 100*float64(*b.ContextTokens)/float64(*b.ContextWindow))
+	}
+	return orUnknown(b.ContextTokens, "%d")
+}
+
+// rateLimits says each rate-limit window's use and when it starts over.
+func rateLimits(ls []usage.RateLimit, now time.Time) string {
+	parts := make([]string, 0, len(ls))
+	for _, l := range ls {
+		s := fmt.Sprintf("%s %.0f%% used", windowName(l), l.UsedPercent)
+		if l.ResetsAt > 0 {
+			at := time.Unix(l.ResetsAt, 0).UTC()
+			s += ", resets " + at.Format(time.RFC3339)
+			if d := at.Sub(now); d > 0 {
+				s += " (in " + d.Round(time.Minute).String() + ")"
+			}
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// windowName names a rate-limit window by its length ("5h", "weekly"),
+// else as the host does.
+func windowName(l usage.RateLimit) string {
+	switch m := l.WindowMinutes; {
+	case m == 7*24*60:
+		return "weekly"
+	case m > 0 && m%60 == 0:
+		return fmt.Sprintf("%dh", m/60)
+	case m > 0:
+		return fmt.Sprintf("%dm", m)
+	}
+	return l.Name
 }
 
 func lastN[T any](s []T, n int) []T {

@@ -1,24 +1,40 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"math"
+	"os/exec"
+	"runtime"
+	"time"
 
 	"cully/engine"
 	"cully/hookbridge"
 )
 
+// thenDeadline bounds the user's own status line run after cully's
+// (--then): Claude Code redraws the status line often, and a command that
+// hangs must not leave one process behind per redraw.
+const thenDeadline = 10 * time.Second
+
 // statuslineCmd is Claude Code's status-line command: it prints one line of
 // cully state and records the host's own cost and context figures (only
-// when they changed), so budgets use the host's numbers first. It never
-// fails the status line: on any error it prints a short marker.
-func (a *app) statuslineCmd(agent string) error {
-	line, err := a.statusline(agent)
-	if err != nil {
-		line = "cully ?"
+// when they changed), so budgets use the host's numbers first. then, when
+// set, is the user's own status-line command (ccusage, ccstatusline…): run
+// after, with the same input, its output printed below cully's line. It
+// never fails the status line: on any error it prints a short marker.
+func (a *app) statuslineCmd(agent, then string) error {
+	raw, err := io.ReadAll(io.LimitReader(a.stdin, 1<<20))
+	line := "cully ?"
+	if err == nil {
+		line, err = a.statusline(agent, raw)
+		if err != nil {
+			line = "cully ?"
+		}
 	}
 	if _, cerr := a.now(); cerr != nil {
 		err = errors.Join(err, cerr) // a bad CULLY_NOW is logged; the line still shows
@@ -31,15 +47,39 @@ func (a *app) statuslineCmd(agent string) error {
 		}
 	}
 	fmt.Fprintln(a.stdout, line)
+	if then != "" {
+		if err := a.runThen(then, raw); err != nil {
+			if h, herr := a.home(); herr == nil && h.Ensure() == nil {
+				_ = h.LogError("statusline --then", err, nil)
+			}
+		}
+	}
 	return nil
 }
 
-func (a *app) statusline(agent string) (string, error) {
-	sl, err := adapter[hookbridge.StatusLiner](agent, "serve the status line of")
-	if err != nil {
-		return "", err
+// runThen runs the user's status-line command through the shell, as
+// Claude Code runs it, with the status JSON on its stdin, and copies its
+// output (what it printed before a failure or the deadline too).
+func (a *app) runThen(command string, raw []byte) error {
+	ctx, cancel := context.WithTimeout(context.Background(), thenDeadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", command)
+	if runtime.GOOS == "windows" {
+		cmd = exec.CommandContext(ctx, "cmd", "/C", command)
 	}
-	raw, err := io.ReadAll(io.LimitReader(a.stdin, 1<<20))
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(raw), a.stdout, a.stderr
+	cmd.WaitDelay = time.Second // a child it left holding the output does not hold the line
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("no answer within %s", thenDeadline)
+		}
+		return err // not the command's text: it may hold a secret, and errors.log keeps none
+	}
+	return nil
+}
+
+func (a *app) statusline(agent string, raw []byte) (string, error) {
+	sl, err := adapter[hookbridge.StatusLiner](agent, "serve the status line of")
 	if err != nil {
 		return "", err
 	}

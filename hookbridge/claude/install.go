@@ -3,6 +3,7 @@ package claude
 import (
 	"fmt"
 	"runtime"
+	"strings"
 
 	"cully/hookbridge"
 	"cully/install"
@@ -81,7 +82,8 @@ func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOpt
 		case install.IsCullyCommand(sl.Get("command").Str()):
 			sl.Set("command", install.Scalar(statusCmd))
 		default:
-			p.Notes = append(p.Notes, fmt.Sprintf("status line: %s already has one (%q), and cully never replaces it", path, sl.Get("command").Str()))
+			p.Notes = append(p.Notes, fmt.Sprintf("status line: %s already has one (%q), and cully never replaces it (to show both, make its command `cully statusline --then %s`)",
+				path, sl.Get("command").Str(), shellQuote(sl.Get("command").Str())))
 		}
 	}
 	p.After = root.Encode()
@@ -112,4 +114,13 @@ func (Agent) Uninstall(t hookbridge.Target, before []byte) (*install.Plan, error
 	p.After = root.Encode()
 	p.Changed = string(before) != string(p.After)
 	return p, nil
+}
+
+// shellQuote is s as one shell word: in single quotes unless it is a plain
+// word already.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"$`\\!*?[]{}()<>|&;#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -137,20 +137,12 @@ var assistantMark = []byte(`"assistant"`)
 // holds the final output count, as ccusage takes it); a message seen
 // before that adds nothing.
 func usageLine(line []byte, pos *engine.TranscriptPos, t *Tokens) {
-	if !bytes.Contains(line, assistantMark) || !bytes.Contains(line, []byte(`"usage"`)) {
+	m, ok := parseUsage(line)
+	if !ok {
 		return
 	}
-	p, err := jsonlite.ParseObject(line)
-	if err != nil || p.Str("type") != "assistant" {
-		return
-	}
-	msg := p.Sub("message")
-	u := msg.Sub("usage")
-	if u == nil {
-		return
-	}
-	cur := [4]int64{u.Int("input_tokens"), u.Int("cache_creation_input_tokens"), u.Int("cache_read_input_tokens"), u.Int("output_tokens")}
-	key := transcriptFile(msg.Str("id") + ":" + p.Str("requestId"))
+	cur := [4]int64{m.tokens.Input, m.cacheWrite, m.tokens.CacheRead, m.tokens.Output}
+	key := transcriptFile(m.key)
 	if n := len(pos.Seen); n > 0 && pos.Seen[n-1] == key && len(pos.SeenUsage) == 4 {
 		t.Input += cur[0] - pos.SeenUsage[0]
 		t.CacheWrite += cur[1] - pos.SeenUsage[1]
