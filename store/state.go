@@ -130,7 +130,7 @@ func (h Home) RecordCall(ev *engine.Event, cfg *engine.Config, complete func(ev 
 func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []byte) (journaled, pending, unlocked bool, err error) {
 	var s stateFile
 	behind := h.behindPath(id)
-	if err := s.open(h.StatePath(id), h.sessionWait(behind), true); err != nil {
+	if err := s.open(h.StatePath(id), h.sessionWait(), true); err != nil {
 		if errors.Is(err, ErrLockTimeout) {
 			journaled, pending, err = h.updateUnlocked(id, cfg, fn)
 			return journaled, pending, true, err

@@ -39,9 +39,12 @@ import (
 // behind the journal until `cully status --rebuild` (or the next record
 // made without the lock); the record itself is in the journal.
 //
-// While the marker stands, a writer only tries the lock once (a held lock
-// would otherwise cost every call the whole wait), and readers (status, the
-// panel) read the session's state the same way, caught up.
+// While the marker stands, readers (status, the panel) replay the session
+// too. A writer still waits SessionWait for the lock each call: a held
+// lock costs each call 40 ms, and a marker left by a moment's contention
+// (parallel calls of one session on a loaded machine) does not turn the
+// calls after it into more calls without the lock, each of which would
+// make the next locked call replay the session again.
 //
 // The session is told once, while the marker stands, when the lock's
 // holder is not cully's own (SessionNoticeDue); status, doctor and the
@@ -58,13 +61,9 @@ const behindExt = ".behind"
 func (h Home) behindPath(id string) string { return h.StatePath(id) + behindExt }
 func (h Home) toldPath(id string) string   { return h.StatePath(id) + toldExt }
 
-// sessionWait is how long a writer waits for the session's lock: only a
-// try while a record made without it awaits its catch-up (behind exists),
-// else SessionWait, or less when CULLY_LOCK_TIMEOUT says so. One Lstat.
-func (h Home) sessionWait(behind string) time.Duration {
-	if _, err := os.Lstat(behind); err == nil {
-		return 0
-	}
+// sessionWait is how long a writer waits for the session's lock:
+// SessionWait, or less when CULLY_LOCK_TIMEOUT says so.
+func (h Home) sessionWait() time.Duration {
 	if h.LockWait > 0 && h.LockWait < SessionWait {
 		return h.LockWait
 	}
