@@ -49,7 +49,8 @@ func flockers(st *syscall.Stat_t) (pids []int, ok bool) {
 // writer the machine's load kept from releasing it in time is cully's; a
 // lock released since is nobody's); true when it cannot tell. The hook
 // asks it only when its record went to pending/, to tell the agent about
-// a real holder and not about a slow machine.
+// a real holder and not about a slow machine, and a writer that cannot
+// have its session's lock, to wait on for cully's own (unlocked.go).
 func heldByOther(path string) bool {
 	var st syscall.Stat_t
 	if err := syscall.Stat(path, &st); err != nil {
@@ -60,7 +61,13 @@ func heldByOther(path string) bool {
 		return true
 	}
 	for _, pid := range pids {
-		comm, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+		if pid == os.Getpid() {
+			continue // this process's own writers (a long-lived cully: the panel, a test)
+		}
+		comm, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+		if err != nil {
+			continue // gone since /proc/locks was read: it holds nothing now
+		}
 		if !bytes.HasPrefix(comm, []byte("cully")) {
 			return true
 		}

@@ -438,7 +438,7 @@ func (h Home) PendingRecords() Pending {
 // (where the system says, on Linux; elsewhere any wait in vain is told).
 func (h Home) NoticeDue(session string) bool {
 	_, err := os.Lstat(filepath.Join(h.PendingDir(), SafeName(session)+toldExt))
-	return errors.Is(err, fs.ErrNotExist) && heldByOther(h.JournalLock())
+	return errors.Is(err, fs.ErrNotExist) && heldByOtherFn(h.JournalLock())
 }
 
 // NoticeGiven notes that session was told; the note goes with the folder

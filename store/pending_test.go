@@ -281,6 +281,7 @@ func TestUnrenamedSegmentIgnored(t *testing.T) {
 // wait it pays is the bounded one, and once a segment has waited longer
 // than that, a try only.
 func TestRecordPendingWhileLocked(t *testing.T) {
+	othersHold(t) // holdLock's holder is this process, which plays another
 	cfg := engine.DefaultConfig()
 	h := Home{Dir: t.TempDir(), LockWait: testLockWait, Durable: true}
 	if err := h.Ensure(); err != nil {

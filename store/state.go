@@ -130,7 +130,12 @@ func (h Home) RecordCall(ev *engine.Event, cfg *engine.Config, complete func(ev 
 func (h Home) update(id string, cfg *engine.Config, fn func(st *engine.State) []byte) (journaled, pending, unlocked bool, err error) {
 	var s stateFile
 	behind := h.behindPath(id)
-	if err := s.open(h.StatePath(id), h.sessionWait(), true); err != nil {
+	path := h.StatePath(id)
+	err = s.open(path, h.sessionWait(), true)
+	if errors.Is(err, ErrLockTimeout) && !heldByOtherFn(path) {
+		err = s.open(path, h.wait(), true) // cully's own writers queue: wait on
+	}
+	if err != nil {
 		if errors.Is(err, ErrLockTimeout) {
 			journaled, pending, err = h.updateUnlocked(id, cfg, fn)
 			return journaled, pending, true, err
@@ -627,7 +632,18 @@ func (h Home) Rebuild(only string, cfg *engine.Config) (ReadStats, error) {
 	}
 	sort.Strings(ids)
 	for _, id := range ids {
-		if err := h.rebuildOne(states[id], last, cfg); err != nil {
+		err := h.rebuildOne(states[id], last, cfg)
+		if errors.Is(err, ErrLockTimeout) && heldByOtherFn(h.StatePath(id)) {
+			// Another process holds the session's lock: the session is
+			// marked as one with records made without it, so its next
+			// locked call replays it whole (unlocked.go); the others are
+			// rebuilt meanwhile.
+			if f, merr := openFile(h.behindPath(id), os.O_WRONLY|os.O_CREATE, 0o600); merr == nil {
+				f.Close()
+				continue
+			}
+		}
+		if err != nil {
 			return stats, err
 		}
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,11 +15,27 @@ import (
 // open file description on the state file), until release is called.
 func holdSession(t *testing.T, h Home, id string) (release func()) {
 	t.Helper()
+	othersHold(t)
 	lk, err := Acquire(h.StatePath(id), time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return func() { lk.Unlock() }
+}
+
+// othersHold makes this process's own lock holders count as another
+// process's for the test (heldByOther skips its own pid).
+func othersHold(t *testing.T) {
+	old := heldByOtherFn
+	heldByOtherFn = func(path string) bool { // held at all: a try of a shared lock fails
+		lk, err := lockFile(path, 0, true, os.O_RDONLY)
+		if err == nil {
+			lk.Unlock()
+			return false
+		}
+		return true
+	}
+	t.Cleanup(func() { heldByOtherFn = old })
 }
 
 // A session's lock held by another process (`flock -x
@@ -66,6 +83,13 @@ func TestSessionLockHeldLosesNothing(t *testing.T) {
 	if rec.Headline(func(time.Time) string { return "" }) == "" || rec.Fix() == "" {
 		t.Fatalf("nothing said: %+v", rec)
 	}
+	// A rebuild meanwhile rebuilds the rest, and leaves this session to
+	// its next locked call.
+	h.LockWait = time.Millisecond
+	if _, err := h.Rebuild("", &cfg); err != nil {
+		t.Fatalf("a rebuild with a session's lock held: %v", err)
+	}
+	h.LockWait = 0
 	// A session the holder does not hold records as ever.
 	if r, err := h.RecordCall(testEvent("other", 0), &cfg, nil); err != nil || r.Unlocked {
 		t.Fatalf("%+v %v", r, err)
@@ -103,6 +127,7 @@ func TestUnlockedRecordsUnderContention(t *testing.T) {
 	if err := h.Ensure(); err != nil {
 		t.Fatal(err)
 	}
+	othersHold(t)
 	const writers, each = 8, 40
 	var (
 		wg       sync.WaitGroup

@@ -315,7 +315,7 @@ func faultCases(t *testing.T) []hostileCase {
 		"lock-timeout-zero":         {"CULLY_LOCK_TIMEOUT": "0"},
 		"lock-timeout-hours":        {"CULLY_LOCK_TIMEOUT": "3h"},
 		"mark-timeout-garbage":      {"CULLY_MARK_TIMEOUT": "soon"},
-		"snapshots-garbage":         {"CULLY_SNAPSHOTS": "\x1b[2J"},
+		"durable-garbage":           {"CULLY_DURABLE": "\x1b[2J"},
 		"gomaxprocs-garbage":        {"GOMAXPROCS": "-3"},
 		"traceparent-garbage":       {"TRACEPARENT": strings.Repeat("00-", 10000)},
 		"config-missing":            {"CULLY_CONFIG": "/nonexistent/config.toml"},
