@@ -26,6 +26,30 @@ func StaleCheck(where, installCmd, cmd string) Check {
 	return Check{What: fmt.Sprintf("%s: hook command %q does not run (missing or not executable)", where, cmd), Fix: installCmd + " (rewrites the command to this cully)"}
 }
 
+// RetiredCheck is the note on an install by an earlier cully that still
+// has entries on events this one no longer registers (their records fed
+// nothing): they work, and each costs the host a hook process when it
+// fires, so install takes them out.
+func RetiredCheck(where, installCmd string, retired []string) Check {
+	return Check{Warn: true, What: fmt.Sprintf("%s: can be updated: an earlier cully's entries on %s, events this cully no longer uses", where, strings.Join(retired, ", ")),
+		Fix: installCmd + " (takes those entries out: each costs the host a hook process when it fires)"}
+}
+
+// ScanRetired lists the retired events (an adapter's Retired) that still
+// have cully's entry (commands lists an event's, as for ScanWiring).
+func ScanRetired(retired []string, commands func(ev string) []string) []string {
+	var out []string
+	for _, ev := range retired {
+		for _, c := range commands(ev) {
+			if install.IsCullyCommand(c) {
+				out = append(out, ev)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // SkillCheck compares the skill file at path with this cully's text.
 func SkillCheck(path, skill, installCmd string) Check {
 	b, err := os.ReadFile(path)

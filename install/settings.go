@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -419,14 +420,25 @@ func RemoveGroupedHooks(root *Node) {
 // an entry's command line): an entry that is cully's goes, an event left
 // with none goes, and "hooks" goes when nothing is left in it. Every other
 // byte stays.
-func RemoveFlatHooks(root *Node, command func(*Node) string) {
+func RemoveFlatHooks(root *Node, command func(*Node) string) { removeFlatHooks(root, command, nil) }
+
+// RemoveFlatHooksOf is RemoveFlatHooks for the named events only: what
+// install does to the events an earlier cully registered and this one no
+// longer uses.
+func RemoveFlatHooksOf(root *Node, command func(*Node) string, events []string) {
+	if len(events) > 0 {
+		removeFlatHooks(root, command, events)
+	}
+}
+
+func removeFlatHooks(root *Node, command func(*Node) string, only []string) {
 	hooks := root.Get("hooks")
 	if hooks == nil || hooks.Kind != 'o' {
 		return
 	}
 	for i := 0; i < len(hooks.Keys); i++ {
 		arr := hooks.Vals[i]
-		if arr.Kind != 'a' {
+		if arr.Kind != 'a' || only != nil && !slices.Contains(only, hooks.Keys[i]) {
 			continue
 		}
 		var keep []*Node

@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -45,25 +46,33 @@ func (a Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid JSON: %v", where, jsonlite.Where(b, err)), Fix: "fix the file by hand; cully will not rewrite it"}}}
 	}
 	var unnamed []string
-	w, ok := hookbridge.ScanWiring(Events, func(ev string) []string {
+	lines := func(ev string) []string {
 		var cs []string
 		for _, h := range s.Hooks[ev] {
 			line := h.Bash
 			if line == "" {
 				line = h.Command
 			}
-			if install.IsCullyCommand(line) && h.Env[EventVar] != ev {
-				unnamed = append(unnamed, ev)
-			}
 			cs = append(cs, line)
 		}
 		return cs
+	}
+	w, ok := hookbridge.ScanWiring(Events, func(ev string) []string {
+		for _, h := range s.Hooks[ev] {
+			if line := cmp.Or(h.Bash, h.Command); install.IsCullyCommand(line) && h.Env[EventVar] != ev {
+				unnamed = append(unnamed, ev)
+			}
+		}
+		return lines(ev)
 	}).Wiring(where, installCmd)
 	if !ok {
 		return w
 	}
 	cmd := w.Command
 	add := func(c hookbridge.Check) { w.Checks = append(w.Checks, c) }
+	if retired := hookbridge.ScanRetired(Retired, lines); len(retired) > 0 {
+		add(hookbridge.RetiredCheck(where, installCmd, retired))
+	}
 	if len(unnamed) > 0 {
 		add(hookbridge.Check{What: where + ": cully's entry does not name its event (env " + EventVar + ") for " + strings.Join(unnamed, ", ") + ", so those calls cannot be told apart",
 			Fix: installCmd + " (rewrites cully's entries)"})

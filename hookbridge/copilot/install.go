@@ -9,14 +9,20 @@ import (
 
 // Events are the Copilot CLI hook events cully registers: tool events
 // (failures included), prompts, session start and end, the agent's stop,
-// compaction, subagents and errors. Not notification: it fires for the
+// compaction and a subagent's start. Not notification: it fires for the
 // user's screen, and the one notification the rules need (a background
 // shell finishing) also arrives as a userPromptSubmitted.
 var Events = []string{
 	"preToolUse", "postToolUse", "postToolUseFailure", "userPromptSubmitted",
-	"sessionStart", "sessionEnd", "agentStop", "preCompact",
-	"subagentStart", "subagentStop", "errorOccurred",
+	"sessionStart", "sessionEnd", "agentStop", "preCompact", "subagentStart",
 }
+
+// Retired are the events an earlier cully registered whose records fed
+// nothing: a subagent's stop (no answer of cully's reaches Copilot CLI
+// there, and a subagent's calls carry no id to close) and errorOccurred
+// (recorded as an event no rule, panel or ledger reads). Each firing cost
+// a hook process; install takes their entries out, doctor notes them.
+var Retired = []string{"subagentStop", "errorOccurred"}
 
 // HookTimeout is each entry's timeoutSec: a hook call takes milliseconds,
 // so a cully that is stuck for this long is broken, and Copilot CLI goes on
@@ -85,6 +91,7 @@ func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOpt
 		}
 		arr.Items = keep
 	}
+	install.RemoveFlatHooksOf(root, entryCommand, Retired)
 	p.After = root.Encode()
 	p.Changed = before == nil || !install.SameJSON(before, p.After)
 	if !p.Changed {

@@ -229,3 +229,61 @@ func checks(w hookbridge.Wiring) string {
 	}
 	return b.String()
 }
+
+// An install by an earlier cully, with entries on the events it no longer
+// uses: doctor notes them (no failure), install takes out cully's and keeps
+// the user's own entry on the same event.
+func TestRetiredEvents(t *testing.T) {
+	dir := t.TempDir()
+	hook := filepath.Join(dir, "cully-hook")
+	os.WriteFile(hook, []byte("#!/bin/sh\n"), 0o755)
+	tg, _ := agent.Target(hookbridge.ScopeUser, hookbridge.Place{Getenv: func(k string) string { return map[string]string{"HOME": filepath.Join(dir, "home")}[k] }})
+	p, err := agent.Install(tg, nil, hookbridge.InstallOptions{HookCommand: hook})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, _ := install.ParseSettings(tg.Settings, p.After)
+	hooks := root.Get("hooks")
+	for _, ev := range Retired { // what the earlier cully wrote for them
+		h := install.Object()
+		h.Set("type", install.Scalar("command"))
+		setEntry(h, command(hook), ev)
+		list := []*install.Node{h}
+		if ev == "errorOccurred" {
+			u := install.Object()
+			u.Set("type", install.Scalar("command"))
+			u.Set("bash", install.Scalar("./notify.sh"))
+			list = append(list, u)
+		}
+		hooks.Set(ev, &install.Node{Kind: 'a', Items: list})
+	}
+	old := root.Encode()
+	os.MkdirAll(filepath.Dir(tg.Settings), 0o755)
+	os.WriteFile(tg.Settings, old, 0o644)
+	os.MkdirAll(filepath.Dir(tg.Skill), 0o755)
+	os.WriteFile(tg.Skill, []byte("skill"), 0o644)
+	text := checks(agent.Doctor(tg, "skill"))
+	if strings.Contains(text, "FAIL") || !strings.Contains(text, "note GitHub Copilot CLI") || !strings.Contains(text, "can be updated") || !strings.Contains(text, "subagentStop, errorOccurred") {
+		t.Errorf("an earlier install's retired entries:\n%s", text)
+	}
+	p, err = agent.Install(tg, old, hookbridge.InstallOptions{HookCommand: hook})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := entries(t, p.After)
+	if _, ok := got["subagentStop"]; ok || !p.Changed {
+		t.Errorf("subagentStop kept (changed %v):\n%s", p.Changed, p.After)
+	}
+	if e := got["errorOccurred"]; len(e) != 1 || e[0]["bash"] != "./notify.sh" {
+		t.Errorf("errorOccurred: the user's entry alone should stay: %v", e)
+	}
+	for _, ev := range Events {
+		if len(got[ev]) != 1 {
+			t.Errorf("%s: %v", ev, got[ev])
+		}
+	}
+	os.WriteFile(tg.Settings, p.After, 0o644)
+	if text := checks(agent.Doctor(tg, "skill")); strings.Contains(text, "can be updated") || strings.Contains(text, "FAIL") {
+		t.Errorf("after install:\n%s", text)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -346,5 +347,54 @@ func TestDoctor(t *testing.T) {
 	}
 	if !found {
 		t.Error("Claude Code's user hooks wiring cully are not mentioned")
+	}
+}
+
+// An install by an earlier cully, with its entry on subagentStop: doctor
+// notes it (no failure), install takes it out and leaves the user's own.
+func TestRetiredEvents(t *testing.T) {
+	dir := t.TempDir()
+	hook := filepath.Join(dir, "cully-hook")
+	os.WriteFile(hook, []byte("#!/bin/sh\n"), 0o755)
+	tg, _ := agent.Target(hookbridge.ScopeUser, hookbridge.Place{Getenv: func(k string) string { return map[string]string{"HOME": filepath.Join(dir, "home")}[k] }})
+	o := hookbridge.InstallOptions{HookCommand: hook, Shells: []string{"/bin/sh"}}
+	p, err := agent.Install(tg, nil, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Hooks map[string][]map[string]any `json:"hooks"`
+	}
+	json.Unmarshal(p.After, &f)
+	cmd, _ := f.Hooks["stop"][0]["command"].(string)
+	old := strings.Replace(string(p.After), `"stop": [`, `"subagentStop": [{"command": `+strconv.Quote(cmd)+`}, {"command": "./mine.sh"}], "stop": [`, 1)
+	if old == string(p.After) {
+		t.Fatalf("no stop entry to put subagentStop beside:\n%s", p.After)
+	}
+	os.MkdirAll(filepath.Dir(tg.Skill), 0o755)
+	os.WriteFile(tg.Settings, []byte(old), 0o644)
+	os.WriteFile(tg.Skill, []byte("s"), 0o644)
+	notes := 0
+	for _, c := range agent.Doctor(tg, "s").Checks {
+		if !c.OK && !c.Warn {
+			t.Errorf("an earlier install: %s", c.What)
+		}
+		if c.Warn && strings.Contains(c.What, "can be updated") && strings.Contains(c.What, "subagentStop") {
+			notes++
+		}
+	}
+	if notes != 1 {
+		t.Errorf("%d notes of the retired entry, want 1", notes)
+	}
+	p, err = agent.Install(tg, []byte(old), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Hooks = nil
+	if err := json.Unmarshal(p.After, &f); err != nil {
+		t.Fatal(err)
+	}
+	if e := f.Hooks["subagentStop"]; len(e) != 1 || e[0]["command"] != "./mine.sh" {
+		t.Errorf("subagentStop: the user's entry alone should stay: %v\n%s", e, p.After)
 	}
 }

@@ -40,18 +40,22 @@ func (a Agent) Doctor(t hookbridge.Target, skill string) hookbridge.Wiring {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return hookbridge.Wiring{Checks: []hookbridge.Check{{What: fmt.Sprintf("%s is not valid JSON: %v", where, jsonlite.Where(b, err)), Fix: "fix the file by hand; cully will not rewrite it"}}}
 	}
-	w, ok := hookbridge.ScanWiring(Events, func(ev string) []string {
+	commands := func(ev string) []string {
 		var cs []string
 		for _, h := range s.Hooks[ev] {
 			cs = append(cs, h.Command)
 		}
 		return cs
-	}).Wiring(where, installCmd)
+	}
+	w, ok := hookbridge.ScanWiring(Events, commands).Wiring(where, installCmd)
 	if !ok {
 		return w
 	}
 	cmd := w.Command
 	add := func(c hookbridge.Check) { w.Checks = append(w.Checks, c) }
+	if retired := hookbridge.ScanRetired(Retired, commands); len(retired) > 0 {
+		add(hookbridge.RetiredCheck(where, installCmd, retired))
+	}
 	if c, ok := hookbridge.SharedPathCheck(t, where, cmd, "cursor"); ok {
 		add(c)
 	}

@@ -10,14 +10,20 @@ import (
 
 // Events are the Cursor hook events cully registers: shell commands, MCP
 // tools, file reads and edits, prompts, the agent's stop, session start
-// and end, compaction and subagents. Cursor's generic preToolUse and
-// postToolUse are left out: they fire for the same shell commands, reads
-// and edits again.
+// and end, compaction and a subagent's start. Cursor's generic preToolUse
+// and postToolUse are left out: they fire for the same shell commands,
+// reads and edits again.
 var Events = []string{
 	"beforeShellExecution", "afterShellExecution", "beforeMCPExecution", "afterMCPExecution",
 	"beforeReadFile", "afterFileEdit", "beforeSubmitPrompt", "stop",
-	"sessionStart", "sessionEnd", "preCompact", "subagentStart", "subagentStop",
+	"sessionStart", "sessionEnd", "preCompact", "subagentStart",
 }
+
+// Retired are the events an earlier cully registered whose records fed
+// nothing: a subagent's stop (cully answers no Cursor hook, and the rules
+// count subagents at their start). Each firing cost a hook process;
+// install takes their entries out, doctor notes them.
+var Retired = []string{"subagentStop"}
 
 // command is the command line of an entry: the hook for this agent. No
 // timeout is written: its unit is not settled by Cursor's documentation,
@@ -102,6 +108,7 @@ func (Agent) Install(t hookbridge.Target, before []byte, o hookbridge.InstallOpt
 		}
 		arr.Items = keep
 	}
+	install.RemoveFlatHooksOf(root, func(h *install.Node) string { return h.Get("command").Str() }, Retired)
 	p.After = root.Encode()
 	p.Changed = before == nil || !install.SameJSON(before, p.After)
 	if !p.Changed {
