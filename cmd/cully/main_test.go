@@ -117,6 +117,13 @@ func testEnv(t testing.TB) map[string]string {
 	}
 }
 
+// longTests reports whether the full volume of the long tests was asked
+// for (CULLY_LONG_TESTS=1, as .ci/run sets it). Without it, go test ./...
+// (the README's command) runs each of them smaller, the same checks over
+// fewer processes, cases or sequences, so that the whole module's tests
+// stay within a minute on a 2-core machine; CI runs them in full.
+func longTests() bool { return os.Getenv("CULLY_LONG_TESTS") != "" }
+
 // markTimeout is the hook's wait for a mark in tests that turn snapshots
 // on. A mark the hook gives up on (3.5 s by default: a loaded machine
 // running these tests in parallel) leaves its call's changes to nobody, by
