@@ -150,9 +150,12 @@ func journal(t testing.TB, home string) []engine.Event {
 }
 
 // TestScripts runs the CLI scripts in testdata/script against the real
-// binary. Besides testscript's builtins they have:
+// binaries. Their hook calls go to cully-hook, the binary install wires
+// in (a third of `cully hook`'s CPU a call: the scripts make thousands;
+// `cully hook`, the same path, is TestHookEveryCapturedFixture's). Besides
+// testscript's builtins they have:
 //
-//	claude EVENT [KEY=VALUE...]  send a Claude Code-shaped payload through `cully hook`
+//	claude EVENT [KEY=VALUE...]  send a Claude Code-shaped payload through cully-hook
 //	                             (EVENT: start, prompt, pre, post, fail, batch, compact, stop);
 //	                             TOOL=Name picks the tool, error=… the failure text (\n, \e, \a are
 //	                             newline, ESC, BEL), other
@@ -307,7 +310,7 @@ func sendClaude(ts *testscript.TestScript, event string, args []string) []byte {
 	// A hook that hangs (on a FIFO, say) fails the script instead of the whole run.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "cully", "hook")
+	cmd := exec.CommandContext(ctx, "cully-hook")
 	for _, k := range []string{"PATH", "HOME", "CULLY_HOME", "CULLY_CONFIG", "CLAUDE_PROJECT_DIR", "CULLY_GUARD", "CLAUDE_CODE_SESSION_ATTENDED", "CULLY_LOCK_TIMEOUT", "CULLY_SNAPSHOTS", "CULLY_ADVISOR_WORKER", "CULLY_DISCOVERY"} {
 		if v := ts.Getenv(k); v != "" {
 			cmd.Env = append(cmd.Env, k+"="+v)
@@ -319,7 +322,7 @@ func sendClaude(ts *testscript.TestScript, event string, args []string) []byte {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, ts.Stderr()
 	if err := cmd.Run(); err != nil {
-		ts.Fatalf("cully hook must always exit 0: %v", err)
+		ts.Fatalf("cully-hook must always exit 0: %v", err)
 	}
 	return out.Bytes()
 }
