@@ -151,7 +151,7 @@ func journal(t testing.TB, home string) []engine.Event {
 
 // TestScripts runs the CLI scripts in testdata/script against the real
 // binaries. Their hook calls go to cully-hook, the binary install wires
-// in (a third of `cully hook`'s CPU a call: the scripts make thousands;
+// in (half of `cully hook`'s CPU a call, and the scripts make over a thousand;
 // `cully hook`, the same path, is TestHookEveryCapturedFixture's). Besides
 // testscript's builtins they have:
 //
