@@ -65,6 +65,7 @@ func (s surfaceText) add(name, text string) {
 // With CULLY_SURFACES_DIR set it also writes each surface there, one file
 // each, for tools/secretscan's independent detector to judge.
 func TestSecretCorpusEverySurface(t *testing.T) {
+	t.Parallel()
 	cases, err := secretcorpus.Load(corpusFile)
 	if err != nil {
 		t.Fatal(err)
