@@ -42,7 +42,7 @@ package main
 //	go test ./cmd/cully -run XXX -fuzz FuzzRunControl -fuzztime 30m
 //
 // A fixed seed (20261130) and a bounded number of short cases run by
-// default (4 sequences; the same seed's first 12 with CULLY_LONG_TESTS=1,
+// default (3 sequences; the same seed's first 12 with CULLY_LONG_TESTS=1,
 // as CI runs it); -rapid.seed, -rapid.checks, -rapid.steps and -rapid.shrinktime
 // (or RAPID_*) override them. Two knobs narrow a run down to one problem:
 // CULLY_TORTURE_ONLY=2,5 enforces only those invariants (the others are
@@ -83,10 +83,10 @@ func init() { syscall.Umask(0o022) }
 func TestTorture(t *testing.T) {
 	t.Parallel()
 	needTools(t)
-	// 4 sequences by default (about 30 s of CPU), the 12 CI runs with
+	// 3 sequences by default (about 25 s of CPU), the 12 CI runs with
 	// CULLY_LONG_TESTS=1 (about 100 s): rapid draws the same first
 	// sequences from the seed either way.
-	checks, steps, shrink := "4", "24", "20s"
+	checks, steps, shrink := "3", "24", "20s"
 	if longTests() {
 		checks = "12"
 	}
