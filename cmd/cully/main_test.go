@@ -120,8 +120,8 @@ func testEnv(t testing.TB) map[string]string {
 // longTests reports whether the full volume of the long tests was asked
 // for (CULLY_LONG_TESTS=1, as .ci/run sets it). Without it, go test ./...
 // (the README's command) runs each of them smaller, the same checks over
-// fewer processes, cases or sequences, so that the whole module's tests
-// stay within a minute on a 2-core machine; CI runs them in full.
+// fewer processes, cases or sequences, so that a plain run of the whole
+// module's tests stays short on a 2-core machine; CI runs them in full.
 func longTests() bool { return os.Getenv("CULLY_LONG_TESTS") != "" }
 
 // markTimeout is the hook's wait for a mark in tests that turn snapshots
