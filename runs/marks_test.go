@@ -30,6 +30,7 @@ func (w *world) mark(kind, id, destructive string) *MarkResult {
 // The first pre mark of a run takes its baseline: the state before the
 // agent's first change, however late the prompt's own baseline is.
 func TestFirstPreMarkTakesBaseline(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	res := w.mark("pre", "c1", "")
 	if !res.Baseline {
@@ -58,6 +59,7 @@ func TestFirstPreMarkTakesBaseline(t *testing.T) {
 // user changed after the agent did. A file the user changed before the
 // agent goes back to the user's version. The undo restores it all.
 func TestRollbackRevertsOnlyTheAgents(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.mark("pre", "c0", "")
 	w.mark("post", "c0", "")
@@ -108,6 +110,7 @@ func TestRollbackRevertsOnlyTheAgents(t *testing.T) {
 // Another session's run in the same repository is another run: this
 // run's rollback leaves its changes.
 func TestOtherSessionsChangesLeft(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.call("c1", func() { w.write("a.txt", "mine\n") })
 	other := &world{t: t, h: w.h, root: w.root, run: "run-2", n: w.n}
@@ -127,6 +130,7 @@ func TestOtherSessionsChangesLeft(t *testing.T) {
 // A destructive command is snapshotted first, untracked files included:
 // a rollback to that snapshot brings back what it threw away.
 func TestDestructiveCommandUndoable(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.call("c1", func() {})
 	w.write("scratch/notes.md", "uncommitted notes\n")
@@ -151,6 +155,7 @@ func TestDestructiveCommandUndoable(t *testing.T) {
 // A call the user refused sends no post: once its mark is older than
 // openFor, later changes are not taken for the agent's.
 func TestOpenCallExpires(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.call("c1", func() {})
 	w.mark("pre", "refused", "")
@@ -179,6 +184,7 @@ func (w *world) snapshotTree() string {
 // a post mark, naming the file: that file's change is the agent's, any
 // other change in the same window is not.
 func TestPostOnlyMarkNamesTheAgentsFiles(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.call("c0", func() {})
 	w.write("b.txt", "the user's, meanwhile\n")
@@ -200,6 +206,7 @@ func TestPostOnlyMarkNamesTheAgentsFiles(t *testing.T) {
 // link is: the rollback and its undo go both ways (the undo once failed:
 // it looked for the folder's file through the link).
 func TestFolderAndLinkBothWays(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.call("c1", func() { w.sh("ln -s a.txt lnk") })
 	s := w.take("calls")
@@ -223,6 +230,7 @@ func TestFolderAndLinkBothWays(t *testing.T) {
 // away again with a rollback: the agent's change is undone, the user's
 // kept.
 func TestAgentPutBackWhatTheUserRemoved(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.call("c0", func() {})
 	w.sh("rm b.txt")
@@ -239,6 +247,8 @@ func TestAgentPutBackWhatTheUserRemoved(t *testing.T) {
 // Files not captured are written once, not again at every mark, and read
 // back at every mark.
 func TestMarksWriteSkippedOnce(t *testing.T) {
+	// Not parallel: it sets the package's MaxFileBytes, which every other test reads
+	// (the parallel ones start after the serial ones end).
 	w := newWorld(t, true)
 	old := MaxFileBytes
 	MaxFileBytes = 100
@@ -268,6 +278,7 @@ func TestMarksWriteSkippedOnce(t *testing.T) {
 // A run whose first call is a destructive command: its baseline is the
 // snapshot before it, and a rollback to it brings back what it removed.
 func TestDestructiveFirstCall(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.write("scratch.txt", "untracked work\n")
 	res := w.mark("pre", "c1", "git clean -f")
@@ -289,6 +300,7 @@ func TestDestructiveFirstCall(t *testing.T) {
 // puts .gitignore back. The rollback did not write it: its undo keeps it
 // (torture seed 304 found the undo deleting it).
 func TestUndoKeepsAFileTheRollbackUnhid(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.call("c0", func() { w.write("a.txt", "agent\n") })
 	w.call("c1", func() { w.write(".gitignore", "*.log\n*.txt\n") })

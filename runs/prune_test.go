@@ -13,6 +13,7 @@ import (
 // pauses under the disk's floor; a rollback's own snapshot is held to the
 // floor only, so a full store never blocks a rollback.
 func TestSnapshotsPause(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.write("data.bin", strings.Repeat("0123456789abcdef", 64<<10)) // 1 MiB, untracked
 	w.take("baseline")
@@ -39,6 +40,7 @@ func TestSnapshotsPause(t *testing.T) {
 // and removes the content only the removed runs held; the cap then takes
 // the oldest runs but the newest.
 func TestPrune(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	content := map[int]string{}
 	for i := 1; i <= 4; i++ {

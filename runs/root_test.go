@@ -7,6 +7,7 @@ import (
 )
 
 func TestWithin(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		root, dir string
 		want      bool
@@ -31,6 +32,7 @@ func TestWithin(t *testing.T) {
 // taken; before, git's top level of the agent's folder, else the folder;
 // symlinks resolved, so a folder reached through a link compares equal.
 func TestRoot(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	base := filepath.Dir(w.root)
 	sub := filepath.Join(w.root, "pkg")

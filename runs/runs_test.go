@@ -131,6 +131,7 @@ func (w *world) gitStatus() string {
 // edit made before the run and the files the run did not touch are not
 // the run's.
 func TestSnapshotFindsEveryChange(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	index, objects := w.userRepo()
 	base := w.take("baseline")
@@ -164,6 +165,7 @@ chmod +x a.txt`)
 
 // The file is in the seed's format, exactly: five members in its order.
 func TestSnapshotFileFormat(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.take("baseline")
 	w.write("a.txt", "changed\n")
@@ -195,6 +197,7 @@ func TestSnapshotFileFormat(t *testing.T) {
 // removes a file created since, keeps the user's own edit and every other
 // file, and can itself be rolled back.
 func TestRollbackAndUndo(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.take("baseline")
 	w.call("c1", func() { w.write("a.txt", "a, run 1\n") })
@@ -248,6 +251,7 @@ func mustList(t *testing.T, w *world) []Snapshot {
 // ignored one) cannot be restored without deleting it: the rollback fails
 // whole, changes nothing, and names the path.
 func TestRollbackRefusesAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.take("baseline")
 	w.call("c1", func() {
@@ -275,6 +279,8 @@ func TestRollbackRefusesAndChangesNothing(t *testing.T) {
 // A failure the checks cannot foresee, midway: what was changed is put
 // back as it was.
 func TestRollbackFailureMidwayPutsBack(t *testing.T) {
+	// Not parallel: it sets the package's failAfter, which every other test reads
+	// (the parallel ones start after the serial ones end).
 	w := newWorld(t, true)
 	w.take("baseline")
 	w.call("c1", func() {
@@ -297,6 +303,7 @@ func TestRollbackFailureMidwayPutsBack(t *testing.T) {
 // A folder this user cannot write fails the rollback before anything is
 // changed (root writes anywhere: skipped there).
 func TestRollbackReadOnlyFolder(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() == 0 {
 		t.Skip("root may write a read-only folder")
 	}
@@ -319,6 +326,7 @@ func TestRollbackReadOnlyFolder(t *testing.T) {
 
 // Outside a repository the project folder itself is snapshotted.
 func TestSnapshotOutsideGit(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, false)
 	w.take("baseline")
 	w.call("c1", func() {
@@ -335,6 +343,8 @@ func TestSnapshotOutsideGit(t *testing.T) {
 
 // A file too large to copy is listed as not captured, never rolled back.
 func TestLargeFileNotCaptured(t *testing.T) {
+	// Not parallel: it sets the package's MaxFileBytes, which every other test reads
+	// (the parallel ones start after the serial ones end).
 	w := newWorld(t, true)
 	old := MaxFileBytes
 	MaxFileBytes = 100
@@ -352,6 +362,7 @@ func TestLargeFileNotCaptured(t *testing.T) {
 
 // stop --revert keeps what the run committed and reverts the rest.
 func TestRevertKeepsCommitted(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.take("baseline")
 	w.call("c1", func() {
@@ -371,6 +382,7 @@ func TestRevertKeepsCommitted(t *testing.T) {
 
 // A state dir inside the work tree is never snapshotted.
 func TestStateDirInsideTreeExcluded(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.h = store.Home{Dir: filepath.Join(w.root, ".state")}
 	w.take("baseline")
@@ -382,6 +394,7 @@ func TestStateDirInsideTreeExcluded(t *testing.T) {
 
 // A snapshot with no baseline says why it cannot tell the run's changes.
 func TestNoBaseline(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	_, err := Take(w.h, Request{Run: w.run, Reason: "calls", Dir: w.root, Now: t0})
 	if !errors.Is(err, ErrNoBaseline) {
@@ -392,6 +405,7 @@ func TestNoBaseline(t *testing.T) {
 // A run whose work tree is gone is neither snapshotted nor rolled back
 // (a rollback would create the folder again).
 func TestWorkTreeGone(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.take("baseline")
 	if err := os.Rename(w.root, w.root+".moved"); err != nil {
@@ -409,6 +423,8 @@ func TestWorkTreeGone(t *testing.T) {
 // total is bounded: outside a repository a folder of large files is not
 // snapshotted (a clear error) instead of filling the state dir.
 func TestUntrackedBytesBounded(t *testing.T) {
+	// Not parallel: it sets the package's maxUntrackedBytes, which every other test reads
+	// (the parallel ones start after the serial ones end).
 	w := newWorld(t, false)
 	old := maxUntrackedBytes
 	maxUntrackedBytes = 300
@@ -426,6 +442,7 @@ func TestUntrackedBytesBounded(t *testing.T) {
 // older than any live git holds it, the run's next snapshot and rollback
 // clear it. A fresh one is a live git's: left alone.
 func TestStaleIndexLockIsCleared(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.take("baseline")
 	w.call("c1", func() { w.write("a.txt", "a, run 1\n") })

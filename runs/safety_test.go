@@ -20,6 +20,7 @@ func (w *world) rollbackReq(r RollbackRequest) (*Plan, error) {
 // In a repository with `* text=auto`, a rollback gives back a CRLF file's
 // bytes as they were: no line-ending conversion on the way in or out.
 func TestRollbackKeepsCRLF(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, false)
 	w.write(".gitattributes", "* text=auto\n")
 	w.write("win.txt", "one\r\ntwo\r\n")
@@ -46,6 +47,7 @@ func TestRollbackKeepsCRLF(t *testing.T) {
 // matches the file's size and times, and a run's index seeded from it
 // would hold LF for a CRLF file (torture seed 306, on a slow machine).
 func TestRollbackKeepsCRLFOfAnIndexedFile(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, false)
 	w.write(".gitattributes", "* text=auto\n")
 	w.write("win.txt", "one\r\ntwo\r\n")
@@ -69,6 +71,7 @@ func TestRollbackKeepsCRLFOfAnIndexedFile(t *testing.T) {
 // A folder replaced by a link does not break the run: the next snapshot
 // records the link, and a rollback gives back the folder.
 func TestFolderReplacedByLink(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.take("baseline")
 	outside := t.TempDir()
@@ -99,6 +102,7 @@ func TestFolderReplacedByLink(t *testing.T) {
 // Files ignored before the run stay out of it when the run edits
 // .gitignore: a rollback never deletes them as "created since".
 func TestIgnoredBeforeRunNeverCreatedSince(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, false)
 	w.write(".gitignore", ".env\nnode_modules/\n*.log\n")
 	w.sh("git init -q && git add -A && git -c user.email=t@e -c user.name=t commit -qm init")
@@ -132,6 +136,8 @@ func TestIgnoredBeforeRunNeverCreatedSince(t *testing.T) {
 // overwritten or removed: the rollback changes nothing and names it; with
 // Force it rolls back the rest and leaves that file.
 func TestGrownPastCapNeverDestroyed(t *testing.T) {
+	// Not parallel: it sets the package's MaxFileBytes, which every other test reads
+	// (the parallel ones start after the serial ones end).
 	w := newWorld(t, true)
 	old := MaxFileBytes
 	MaxFileBytes = 1000
@@ -174,6 +180,7 @@ func TestGrownPastCapNeverDestroyed(t *testing.T) {
 // An untracked secret is never copied into the store, and a rollback
 // leaves it where it is.
 func TestSecretsNotStored(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.write(".env", "API_KEY=sk-live-0123456789abcdefghijklmn\n")
 	w.write("notes.txt", "token: ghp_0123456789abcdefghijklmnopqrstuvwxyzAB\n")
@@ -225,6 +232,7 @@ func TestSecretsNotStored(t *testing.T) {
 
 // The store's files are this user's only.
 func TestStoreFilesPrivate(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.write("new.txt", "untracked content\n")
 	w.take("baseline")
@@ -246,6 +254,7 @@ func TestStoreFilesPrivate(t *testing.T) {
 
 // A project folder in a system folder is refused.
 func TestSystemFolderRefused(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, false)
 	_, err := Take(w.h, Request{Session: "s1", Run: w.run, Reason: "baseline", Dir: "/etc", Now: t0})
 	if err == nil || !strings.Contains(err.Error(), "system folder") {
@@ -261,6 +270,7 @@ func TestSystemFolderRefused(t *testing.T) {
 
 // A token in a file's name is redacted in files_modified.
 func TestTokenInFileNameRedacted(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.take("baseline")
 	name := "dump-ghp_0123456789abcdefghijklmnopqrstuvwxyzAB.txt"
@@ -281,6 +291,7 @@ func TestTokenInFileNameRedacted(t *testing.T) {
 // Content already held is never stored again: a second run of the same
 // work tree, with an unchanged large untracked file, adds nothing.
 func TestStoreSharedAcrossRuns(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.write("data.bin", strings.Repeat("0123456789", 200_000)) // 2 MB, untracked
 	w.take("baseline")
@@ -342,6 +353,7 @@ func equal(a, b []string) bool {
 // the work tree, and a repository in the middle of a conflicted merge is
 // snapshotted too.
 func TestBaselineFromTheUsersIndex(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.write("a.txt", "staged\n")
 	w.sh("git add a.txt")

@@ -45,6 +45,7 @@ func (k *taker) count() int {
 // serve at once. This is the race between a server that stops and a hook
 // whose probe found it still there.
 func TestServeTakesEveryAskOnce(t *testing.T) {
+	t.Parallel()
 	h := serveHome(t)
 	k := &taker{taken: map[string]int{}}
 	var serving, most sync.Mutex
@@ -118,6 +119,8 @@ func TestServeTakesEveryAskOnce(t *testing.T) {
 // probe says served and the hook starts nobody. The server's look after
 // its release finds the ask and takes it.
 func TestServeTakesTheAskMadeAsItStops(t *testing.T) {
+	// Not parallel: it sets the package's beforeStop, which every server runs
+	// (the parallel ones start after the serial ones end).
 	h := serveHome(t)
 	k := &taker{taken: map[string]int{}}
 	var once sync.Once
@@ -146,6 +149,7 @@ func TestServeTakesTheAskMadeAsItStops(t *testing.T) {
 // One server at a time: a second one finds the lock held and returns at
 // once, taking nothing; the first records itself and what it took.
 func TestServeOneAtATime(t *testing.T) {
+	t.Parallel()
 	h := serveHome(t)
 	k := &taker{taken: map[string]int{}}
 	stale := make(chan struct{})
@@ -184,6 +188,7 @@ func TestServeOneAtATime(t *testing.T) {
 // user's rm -rf) instead of lingering, and what it logs as the folder goes
 // does not make it again under the remover.
 func TestServeStopsWhenTheStateDirGoes(t *testing.T) {
+	t.Parallel()
 	for range 20 {
 		h := serveHome(t)
 		done := make(chan error, 1)
@@ -216,6 +221,7 @@ func TestServeStopsWhenTheStateDirGoes(t *testing.T) {
 // server looks at it (the folder removed between its check and its look).
 // Nothing is logged, and nothing it logs would make the state dir again.
 func TestServeDrainOfARemovedQueue(t *testing.T) {
+	t.Parallel()
 	h := serveHome(t)
 	if _, err := h.Ask(store.SnapshotAsk{Session: "s"}); err != nil {
 		t.Fatal(err)

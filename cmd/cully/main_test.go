@@ -117,6 +117,13 @@ func testEnv(t testing.TB) map[string]string {
 	}
 }
 
+// longTests reports whether the full volume of the long tests was asked
+// for (CULLY_LONG_TESTS=1, as .ci/run sets it). Without it, go test ./...
+// (the README's command) runs each of them smaller, the same checks over
+// fewer processes, cases or sequences, so that a plain run of the whole
+// module's tests stays short on a 2-core machine; CI runs them in full.
+func longTests() bool { return os.Getenv("CULLY_LONG_TESTS") != "" }
+
 // markTimeout is the hook's wait for a mark in tests that turn snapshots
 // on. A mark the hook gives up on (3.5 s by default: a loaded machine
 // running these tests in parallel) leaves its call's changes to nobody, by
@@ -143,9 +150,12 @@ func journal(t testing.TB, home string) []engine.Event {
 }
 
 // TestScripts runs the CLI scripts in testdata/script against the real
-// binary. Besides testscript's builtins they have:
+// binaries. Their hook calls go to cully-hook, the binary install wires
+// in (half of `cully hook`'s CPU a call, and the scripts make over a thousand;
+// `cully hook`, the same path, is TestHookEveryCapturedFixture's). Besides
+// testscript's builtins they have:
 //
-//	claude EVENT [KEY=VALUE...]  send a Claude Code-shaped payload through `cully hook`
+//	claude EVENT [KEY=VALUE...]  send a Claude Code-shaped payload through cully-hook
 //	                             (EVENT: start, prompt, pre, post, fail, batch, compact, stop);
 //	                             TOOL=Name picks the tool, error=… the failure text (\n, \e, \a are
 //	                             newline, ESC, BEL), other
@@ -300,7 +310,7 @@ func sendClaude(ts *testscript.TestScript, event string, args []string) []byte {
 	// A hook that hangs (on a FIFO, say) fails the script instead of the whole run.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "cully", "hook")
+	cmd := exec.CommandContext(ctx, "cully-hook")
 	for _, k := range []string{"PATH", "HOME", "CULLY_HOME", "CULLY_CONFIG", "CLAUDE_PROJECT_DIR", "CULLY_GUARD", "CLAUDE_CODE_SESSION_ATTENDED", "CULLY_LOCK_TIMEOUT", "CULLY_SNAPSHOTS", "CULLY_ADVISOR_WORKER", "CULLY_DISCOVERY"} {
 		if v := ts.Getenv(k); v != "" {
 			cmd.Env = append(cmd.Env, k+"="+v)
@@ -312,7 +322,7 @@ func sendClaude(ts *testscript.TestScript, event string, args []string) []byte {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, ts.Stderr()
 	if err := cmd.Run(); err != nil {
-		ts.Fatalf("cully hook must always exit 0: %v", err)
+		ts.Fatalf("cully-hook must always exit 0: %v", err)
 	}
 	return out.Bytes()
 }

@@ -42,7 +42,8 @@ package main
 //	go test ./cmd/cully -run XXX -fuzz FuzzRunControl -fuzztime 30m
 //
 // A fixed seed (20261130) and a bounded number of short cases run by
-// default; -rapid.seed, -rapid.checks, -rapid.steps and -rapid.shrinktime
+// default (3 sequences; the same seed's first 12 with CULLY_LONG_TESTS=1,
+// as CI runs it); -rapid.seed, -rapid.checks, -rapid.steps and -rapid.shrinktime
 // (or RAPID_*) override them. Two knobs narrow a run down to one problem:
 // CULLY_TORTURE_ONLY=2,5 enforces only those invariants (the others are
 // logged, and the model follows the tree as it is), and
@@ -82,7 +83,13 @@ func init() { syscall.Umask(0o022) }
 func TestTorture(t *testing.T) {
 	t.Parallel()
 	needTools(t)
-	checks, steps, shrink := "12", "24", "20s"
+	// 3 sequences by default (about 25 s of CPU), the 12 CI runs with
+	// CULLY_LONG_TESTS=1 (about 100 s): rapid draws the same first
+	// sequences from the seed either way.
+	checks, steps, shrink := "3", "24", "20s"
+	if longTests() {
+		checks = "12"
+	}
 	if testing.Short() { // rapid itself divides checks by 5 and steps by 2
 		checks, shrink = "10", "8s"
 	}
@@ -104,6 +111,12 @@ func TestTorture(t *testing.T) {
 // sequence.
 func FuzzRunControl(f *testing.F) {
 	needTools(f)
+	// The seed input runs one sequence of about 8 steps by default, and of
+	// rapid's 30 with CULLY_LONG_TESTS=1 (CI) and under -fuzz: go test
+	// runs a fuzz target's seeds after every test, alone.
+	if fuzz := flag.Lookup("test.fuzz"); !longTests() && (fuzz == nil || fuzz.Value.String() == "") {
+		rapidDefault(f, "rapid.steps", "RAPID_STEPS", "8")
+	}
 	r := rand.New(rand.NewPCG(20261130, 1))
 	seed := make([]byte, 8<<10)
 	for i := range seed {
@@ -123,7 +136,7 @@ func needTools(t testing.TB) {
 
 // rapidDefault sets one of rapid's flags for this test unless the command
 // line or the environment set it.
-func rapidDefault(t *testing.T, name, env, value string) {
+func rapidDefault(t testing.TB, name, env, value string) {
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	f := flag.Lookup(name)
