@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-CULLY_HOSTILE_TIMES="$out" go test -count=1 -parallel 1 -run '^TestHookHostileSuite$' ./cmd/cully >/dev/null
+CULLY_LONG_TESTS=1 CULLY_HOSTILE_TIMES="$out" go test -count=1 -parallel 1 -run '^TestHookHostileSuite$' ./cmd/cully >/dev/null
 sort -n "$out" | awk -F'\t' '
   { t[NR] = $1; if ($1 > 100000) slow[++n] = sprintf("| %s | %.0f ms | %d bytes |", $3, $1/1000, $2) }
   END {
