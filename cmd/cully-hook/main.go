@@ -26,7 +26,6 @@ import (
 
 	"golang.org/x/term"
 
-	"cully/env"
 	"cully/hookrun"
 )
 
@@ -46,5 +45,5 @@ func main() {
 	}
 	hookrun.GrowStack()
 	hookrun.IgnoreSIGPIPE()
-	hookrun.Run(hookrun.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: env.Getenv, Detach: hookrun.Detach, Wait: hookrun.Wait, Exit: func() { os.Exit(0) }, StdinReady: ready}, hookrun.Agent(os.Args[1:]))
+	hookrun.Run(hookrun.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Detach: hookrun.Detach, Wait: hookrun.Wait, Exit: func() { os.Exit(0) }, StdinReady: ready}, hookrun.Agent(os.Args[1:]))
 }
