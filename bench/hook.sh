@@ -28,24 +28,9 @@ trap cleanup EXIT
 mkdir "$work/build"
 go build -o "$work/build/cully" ./cmd/cully
 # The hook and its baseline are built as the release builds cully-hook
-# (.goreleaser.yaml): with Go 1.26's previous GC, which saves any short
-# process page faults; the minimal hook gets the same, so the ratio
-# compares code, not collectors. A minimal hook built with the default GC
-# is measured too, for what a plain build of any Go hook costs.
-hookenv=GOEXPERIMENT=nogreenteagc
-if ! env $hookenv go version >/dev/null 2>&1; then hookenv=; fi # a Go without the opt-out
-# cully-hook is released with two runtime settings in the binary's default
-# GODEBUG (.goreleaser.yaml): no memory profile, whose first sample the
-# runtime takes of the process's very first allocation (a stack walk over
-# cold code and function tables), and no profiling stack buffers per
-# thread. The minimal hook is built without them (the baseline stays a
-# plain Go hook); a minimal hook with them is measured too, for what they
-# are worth to any Go hook.
-hookgodebug=-ldflags=-X=runtime.godebugDefault=memprofilerate=0,profstackdepth=0
-env $hookenv go build "$hookgodebug" -o "$work/build/cully-hook" ./cmd/cully-hook
-env $hookenv go build -o "$work/build/minimal" ./bench/minimal
-go build -o "$work/build/minimal-default-gc" ./bench/minimal
-env $hookenv go build "$hookgodebug" -o "$work/build/minimal-godebug" ./bench/minimal
+# (.goreleaser.yaml): a plain build, no GC experiment, no runtime settings.
+go build -o "$work/build/cully-hook" ./cmd/cully-hook
+go build -o "$work/build/minimal" ./bench/minimal
 go build -o "$work/ratio" ./bench/ratio
 # Every measured binary is a copy, as an installed one is (an archive
 # unpacked, a file copied): a binary the Go linker has just written runs
@@ -53,7 +38,7 @@ go build -o "$work/ratio" ./bench/ratio
 # bench/ratio: 0.09 ms per call for the minimal hook, 0.12 ms for
 # cully-hook, and not always the same for two builds), so comparing two
 # fresh builds compared their page-cache luck.
-for b in cully cully-hook minimal minimal-default-gc minimal-godebug; do cp "$work/build/$b" "$work/$b"; done
+for b in cully cully-hook minimal; do cp "$work/build/$b" "$work/$b"; done
 rm -r "$work/build"
 post=hookbridge/claude/testdata/capture-sequence/007-PostToolUse-Read.json
 pre=hookbridge/claude/testdata/capture-sequence/064-PreToolUse-Read.json
@@ -89,8 +74,6 @@ for payload in "$post" "$pre"; do
   echo; echo "payload: $(basename "$payload")"
   "$work/ratio" -runs "$runs" -copies "$copies" -beside cully -stdin "$payload" \
     "minimal=CULLY_HOME=$work/min $work/minimal" \
-    "minimal, default GC=CULLY_HOME=$work/min $work/minimal-default-gc" \
-    "minimal, cully-hook's GODEBUG=CULLY_HOME=$work/min $work/minimal-godebug" \
     "minimal, with the hook's environment=$hookvars CULLY_HOME=$work/min $work/minimal" \
     "cully-hook, empty journal=$hookvars CULLY_HOME=$work/empty $work/cully-hook" \
     "cully-hook, $events-event journal=$hookvars CULLY_HOME=$work/big $work/cully-hook" \

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"time"
 
 	"cully/config"
@@ -132,28 +131,7 @@ func (e Env) ProjectDir(hostVars ...string) string {
 			return v
 		}
 	}
-	return e.workDir()
-}
-
-// workDir is os.Getwd with $PWD read through e.Getenv: $PWD when it names
-// the working directory (a path through a symlink kept as the user typed
-// it), else the system's. os.Getwd reads $PWD with os.Getenv, which
-// builds the whole environment's map (getenv_unix.go): for an agent that
-// names no project directory in its environment (Codex, Cursor, opencode),
-// 14 µs and 5 page faults of every hook call.
-func (e Env) workDir() string {
-	if dir := e.Getenv("PWD"); len(dir) > 0 && dir[0] == '/' {
-		dot, err := os.Stat(".")
-		if err == nil {
-			if d, err := os.Stat(dir); err == nil && os.SameFile(dot, d) {
-				return dir
-			}
-		}
-	}
-	wd, err := syscall.Getwd()
-	if err != nil {
-		return ""
-	}
+	wd, _ := os.Getwd() // "" when the working directory is gone: no project to name
 	return wd
 }
 

@@ -1,7 +1,6 @@
 package env
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -138,52 +137,5 @@ func TestConfigSources(t *testing.T) {
 	src := of(map[string]string{"CULLY_HOME": "/s", "CULLY_CONFIG": "/c.toml"}).ConfigSources("/p")
 	if src.User != "/c.toml" || src.ProjectDir != "/p" || src.StateDir != filepath.FromSlash("/s") || src.ProjectPath() != filepath.Join("/p", ".cully.toml") {
 		t.Errorf("%+v", src)
-	}
-}
-
-// Getenv finds what os.Getenv finds for every variable the process
-// started with, and nothing for one it does not have.
-func TestGetenvAgreesWithOS(t *testing.T) {
-	n := 0
-	for _, kv := range os.Environ() {
-		k, _, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			continue
-		}
-		n++
-		if got, want := Getenv(k), os.Getenv(k); got != want {
-			t.Errorf("Getenv(%q) = %q, os.Getenv: %q", k, got, want)
-		}
-	}
-	if n == 0 {
-		t.Fatal("no environment to compare")
-	}
-	if v := Getenv("CULLY_TEST_NOT_SET_ANYWHERE"); v != "" {
-		t.Errorf("an unset variable: %q", v)
-	}
-	if v := Getenv("PAT"); v != "" && os.Getenv("PAT") == "" { // a prefix of PATH is not PATH
-		t.Errorf("Getenv(PAT) = %q", v)
-	}
-}
-
-// The project directory an agent names none of is the working directory,
-// as os.Getwd gives it: $PWD when it names that directory (through a
-// symlink too), the system's path otherwise.
-func TestWorkDirIsGetwd(t *testing.T) {
-	real := t.TempDir()
-	link := filepath.Join(t.TempDir(), "link")
-	if err := os.Symlink(real, link); err != nil {
-		t.Skip(err)
-	}
-	t.Chdir(link)
-	for _, pwd := range []string{link, real, "/", "relative", ""} {
-		t.Setenv("PWD", pwd)
-		want, err := os.Getwd()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := (Env{Getenv: os.Getenv}).ProjectDir("NO_SUCH_PROJECT_VAR"); got != want {
-			t.Errorf("PWD=%q: %q, os.Getwd says %q", pwd, got, want)
-		}
 	}
 }

@@ -46,14 +46,11 @@ type IO struct {
 	// files); the binaries set it to Wait. Without it no mark is taken.
 	Wait func(dir string, args []string, wait time.Duration) error
 	// Exit, when set, ends the process with status 0: a binary's main sets
-	// it, so that where stdin cannot be polled (not a file, or not Unix) a
-	// stdin that never ends is given up on by a timer, without a reader
-	// goroutine on every call (the hook records why first). Without it,
-	// the payload is read in a goroutine that can be abandoned.
+	// it, so that a stdin that never ends is given up on by a timer,
+	// without a reader goroutine on every call (the hook records why
+	// first). Without it, the payload is read in a goroutine that can be
+	// abandoned.
 	Exit func()
-	// StdinReady: a poll has just found Stdin readable (StdinReady), so
-	// its first read need not poll again.
-	StdinReady bool
 }
 
 // Agent picks the protocol from the hook's arguments (`--agent NAME` or
@@ -288,6 +285,9 @@ func refusedAnswer(agent hookbridge.Agent, ev *engine.Event, err error, dir stri
 // CULLY_STDIN_TIMEOUT (a Go duration) changes it.
 const stdinWait = 4 * time.Second
 
+// errSilent: stdin stayed silent for the whole wait.
+var errSilent = errors.New("stdin stayed silent")
+
 // readPayload reads at most max bytes, drains the rest, and returns the
 // total size seen. It stops as soon as it holds one whole JSON object (a
 // host that leaves stdin open costs nothing), and waits at most stdinWait
@@ -298,13 +298,6 @@ func (a IO) readPayload(h store.Home, max int64) ([]byte, int64, error) {
 		if d, err := time.ParseDuration(v); err == nil && d > 0 {
 			wait = d
 		}
-	}
-	if pr := silentStdin(a.Stdin, wait, a.StdinReady); pr != nil {
-		raw, total, err := readAll(pr, max, nil)
-		if errors.Is(err, errSilent) {
-			err = fmt.Errorf("%w for %v: no whole payload read", err, wait)
-		}
-		return raw, total, err
 	}
 	stalled := fmt.Errorf("%w for %v: no whole payload read", errSilent, wait)
 	if a.Exit != nil {
@@ -354,7 +347,7 @@ func readAll(r io.Reader, max int64, progress func()) ([]byte, int64, error) {
 		if err != nil {
 			return buf, int64(len(buf)), err
 		}
-		if n > 0 && wholeObject(buf, r) {
+		if n > 0 && wholeObject(buf) {
 			return buf, int64(len(buf)), nil
 		}
 	}
@@ -377,19 +370,12 @@ const drainMax = 64 << 20
 
 // wholeObject reports whether buf already holds one complete JSON object
 // and nothing more is coming. It is asked only when buf ends in '}' (a
-// large payload is not rescanned on every read). When a read of r would
-// return at once (more bytes, or the end of a stdin the host closed, as
-// hosts do once the payload is written) the answer is no and the reads go
-// on: no scan of the whole payload, which Decode makes again (34 µs for a
-// 50 KB Read result, warm). Only a host that keeps stdin open after the
-// payload has it validated, to answer without waiting for an end that
-// never comes.
-func wholeObject(buf []byte, r io.Reader) bool {
+// large payload is not rescanned on every read), so that a host that keeps
+// stdin open after the payload is answered without waiting for an end
+// that never comes.
+func wholeObject(buf []byte) bool {
 	end := bytes.TrimRight(buf, " \t\r\n")
 	if len(end) == 0 || end[len(end)-1] != '}' {
-		return false
-	}
-	if p, ok := r.(interface{ pending() bool }); ok && p.pending() {
 		return false
 	}
 	return jsonlite.Members(end, nil) == nil // validates without building the members' map Decode builds next

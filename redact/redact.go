@@ -98,14 +98,8 @@ func noPathSecret(p string) bool {
 }
 
 func redactOnce(s string, path bool) (string, bool) {
-	var r *redactor
-	if scratch.TryLock() {
-		defer scratch.Unlock()
-		r = &scratch.r
-	} else {
-		r = redactors.Get().(*redactor)
-		defer redactors.Put(r)
-	}
+	r := redactors.Get().(*redactor)
+	defer redactors.Put(r)
 	*r = redactor{s: s, path: path}
 	r.scanText()
 	if !path {
@@ -120,17 +114,6 @@ func redactOnce(s string, path bool) (string, bool) {
 // a copy of the stack and a fresh stack span on every hook call (0.014 ms
 // in bench/ratio against the build before).
 var redactors = sync.Pool{New: func() any { return new(redactor) }}
-
-// scratch is the redactor of the one goroutine that redacts at a time, as
-// the hook does: static memory, where the pool's first Get made its
-// per-processor tables and a 3 KB redactor on the heap, fresh spans in a
-// process that lives a few milliseconds (1.1 page faults and 2 µs of every
-// hook call that redacted a command). A redaction that finds it in use
-// takes one from the pool.
-var scratch struct {
-	sync.Mutex
-	r redactor
-}
 
 type span struct{ a, b int }
 

@@ -258,6 +258,13 @@ func decodeStateMaps(st *engine.State, maps []byte, at int, body string) error {
 // library's checksums cost more in a process this short: hash/fnv goes a
 // byte at a time (36 us for a body at the caps), and hash/crc32 and
 // hash/crc64 build their tables on first use.
+//
+// It stays because it is part of the state file's format: every state
+// body on disk ends with this sum, and a reader must keep accepting them,
+// so a library checksum would add a second sum beside it, not replace it.
+// What it saves is small: hash/fnv in its place measured 4% more wall time
+// at the median for a session at its caps, the same CPU and page faults
+// (bench/ratio, 1,500 interleaved rounds, three copies each, load 20).
 func mapsSum(b []byte) uint64 {
 	const m = 0x9E3779B97F4A7C15
 	h := uint64(len(b)) * m

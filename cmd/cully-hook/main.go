@@ -26,7 +26,6 @@ import (
 
 	"golang.org/x/term"
 
-	"cully/env"
 	"cully/hookrun"
 )
 
@@ -39,12 +38,11 @@ func main() {
 			return
 		}
 	}
-	ready := hookrun.StdinReady(os.Stdin) // the payload is there: no person at a terminal
-	if !ready && term.IsTerminal(int(os.Stdin.Fd())) {
+	if term.IsTerminal(int(os.Stdin.Fd())) {
 		fmt.Fprintln(os.Stderr, "cully-hook reads one hook payload (JSON) on stdin, as an agent sends it; nothing to do from a terminal.\n"+usage)
 		return
 	}
 	hookrun.GrowStack()
 	hookrun.IgnoreSIGPIPE()
-	hookrun.Run(hookrun.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: env.Getenv, Detach: hookrun.Detach, Wait: hookrun.Wait, Exit: func() { os.Exit(0) }, StdinReady: ready}, hookrun.Agent(os.Args[1:]))
+	hookrun.Run(hookrun.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Detach: hookrun.Detach, Wait: hookrun.Wait, Exit: func() { os.Exit(0) }}, hookrun.Agent(os.Args[1:]))
 }

@@ -49,47 +49,24 @@ func ForCall(name string, getenv func(string) string) (hookbridge.Agent, error) 
 	if err != nil || getenv == nil {
 		return a, err
 	}
-	for _, g := range guests() {
-		if g.Name() != a.Name() && g.Hosts(a.Name(), getenv) {
+	for _, b := range All() {
+		if g, ok := b.(hookbridge.Guest); ok && g.Name() != a.Name() && g.Hosts(a.Name(), getenv) {
 			return g, nil
 		}
 	}
 	return a, nil
 }
 
-// guests and completers are the adapters with those capabilities, listed
-// as such (a test keeps the lists equal to what the adapters implement).
-// The hook asks every call; asking each adapter by a type assertion cost
-// the hook 17 µs of its start-up (the runtime builds each interface's
-// tables on first use), while these conversions are compiled in.
-func guests() []hookbridge.Guest { return []hookbridge.Guest{copilot.Agent{}} }
-
-func completers() []hookbridge.Completer {
-	return []hookbridge.Completer{claude.Agent{}, codex.Agent{}}
-}
-
-func halters() []hookbridge.Halter {
-	return []hookbridge.Halter{claude.Agent{}, codex.Agent{}, gemini.Agent{}, opencode.Agent{}, copilot.Agent{}, cursor.Agent{}}
-}
-
 // HalterFor is the agent's Halter capability, if it has one.
 func HalterFor(a hookbridge.Agent) (hookbridge.Halter, bool) {
-	for _, h := range halters() {
-		if h.Name() == a.Name() {
-			return h, true
-		}
-	}
-	return nil, false
+	h, ok := a.(hookbridge.Halter)
+	return h, ok
 }
 
 // CompleterFor is the agent's Completer capability, if it has one.
 func CompleterFor(a hookbridge.Agent) (hookbridge.Completer, bool) {
-	for _, c := range completers() {
-		if c.Name() == a.Name() {
-			return c, true
-		}
-	}
-	return nil, false
+	c, ok := a.(hookbridge.Completer)
+	return c, ok
 }
 
 // Names lists the supported --agent values.

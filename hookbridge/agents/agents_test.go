@@ -63,37 +63,6 @@ func TestForCall(t *testing.T) {
 	}
 }
 
-// The capability lists are exactly the adapters that implement them.
-func TestCapabilityLists(t *testing.T) {
-	var wantG, wantC, gotG, gotC, wantH, gotH []string
-	for _, a := range All() {
-		if _, ok := a.(hookbridge.Halter); ok {
-			wantH = append(wantH, a.Name())
-		}
-		if _, ok := HalterFor(a); ok {
-			gotH = append(gotH, a.Name())
-		}
-		if _, ok := a.(hookbridge.Guest); ok {
-			wantG = append(wantG, a.Name())
-		}
-		if _, ok := a.(hookbridge.Completer); ok {
-			wantC = append(wantC, a.Name())
-		}
-		if _, ok := CompleterFor(a); ok {
-			gotC = append(gotC, a.Name())
-		}
-	}
-	for _, g := range guests() {
-		gotG = append(gotG, g.Name())
-	}
-	if strings.Join(gotG, " ") != strings.Join(wantG, " ") || strings.Join(gotC, " ") != strings.Join(wantC, " ") {
-		t.Errorf("guests %v (adapters: %v), completers %v (adapters: %v)", gotG, wantG, gotC, wantC)
-	}
-	if strings.Join(gotH, " ") != strings.Join(wantH, " ") {
-		t.Errorf("halters %v (adapters: %v)", gotH, wantH)
-	}
-}
-
 // Every host refuses a halted run's calls through its own hook contract.
 func TestEveryAgentHalts(t *testing.T) {
 	for _, a := range All() {
