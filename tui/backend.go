@@ -37,6 +37,14 @@ type Backend interface {
 	Records(st *engine.State) *usage.Cache
 	// Ack records that the user acknowledged checkpoints.
 	Ack(session string, ids []string) error
+	// Pause stops the session's run as `cully stop` does: the agent's
+	// next tool call is refused, a final snapshot is taken. It returns
+	// what happened, in a line.
+	Pause(session string) (string, error)
+	// Resume lets the session's run go on as `cully resume` does (raise:
+	// --raise), reason recorded; refused, nothing is recorded and the
+	// error says why.
+	Resume(session string, raise bool, reason string) (string, error)
 	// Recent reads the records in the last window bytes of the journal.
 	Recent(window int64) ([]*engine.Event, error)
 	// Run reads what the session's run folder holds beyond its state (the
@@ -81,6 +89,10 @@ type HomeBackend struct {
 	// Cache keeps the ledger's totals and the last snapshot's files between
 	// reloads (nil: read them every time).
 	Cache *ReadCache
+	// PauseRun and ResumeRun are Pause and Resume, as the commands do
+	// them (the caller wires them in; nil: the panel cannot).
+	PauseRun  func(session string) (string, error)
+	ResumeRun func(session string, raise bool, reason string) (string, error)
 	// Rules catch up a state a hook left behind the journal
 	// (store.Home.ReadState); nil: the defaults.
 	Rules *engine.Config
@@ -101,6 +113,25 @@ func (b HomeBackend) State(session string) (*engine.State, error) {
 // Ack appends an ack event: the hook stops nudging for those checkpoints.
 func (b HomeBackend) Ack(session string, ids []string) error {
 	return b.Record(&engine.Event{Agent: "cully", Session: session, Kind: engine.KindAck, Hook: "ack", Ack: ids})
+}
+
+// errNoControl: the panel was started without run control wired in.
+var errNoControl = errors.New("run control is not available in this panel")
+
+// Pause asks the configured PauseRun.
+func (b HomeBackend) Pause(session string) (string, error) {
+	if b.PauseRun == nil {
+		return "", errNoControl
+	}
+	return b.PauseRun(session)
+}
+
+// Resume asks the configured ResumeRun.
+func (b HomeBackend) Resume(session string, raise bool, reason string) (string, error) {
+	if b.ResumeRun == nil {
+		return "", errNoControl
+	}
+	return b.ResumeRun(session, raise, reason)
 }
 
 // Errors reads errors.log after off: the records cully's own failures

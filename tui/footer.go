@@ -20,6 +20,10 @@ func (m Model) footer(w int) []string {
 	if h := m.health(w); h != "" {
 		out = append(out, s.Bad.Render(h))
 	}
+	if m.ask != nil { // the prompt and its two keys, nothing else
+		out = append(out, m.promptLines(w)...)
+		return append(out, s.Key.Render("↵")+" "+s.KeyDesc.Render("resume")+"  "+s.Key.Render("esc")+" "+s.KeyDesc.Render("cancel"))
+	}
 	if m.flash != "" {
 		for _, l := range wrap(clean(m.flash), w) {
 			out = append(out, s.Flash.Render(l))
@@ -62,6 +66,9 @@ func (m Model) footer(w int) []string {
 			if m.width < wideFrom {
 				add(k.Details, "read", 5)
 			}
+		}
+		if r, _ := m.controlled(); r != nil && (r.Paused != nil || r.Halted != nil) {
+			add(k.Resume, "resume", 3)
 		}
 		if len(m.listed()) > 1 {
 			add(k.NextSession, "session", 6)

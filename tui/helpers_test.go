@@ -36,6 +36,7 @@ type fakeBackend struct {
 	states   map[string]*engine.State
 	projects map[string]Project
 	acks     [][]string
+	controls []string // the run control actions asked for, in order
 	events   []*engine.Event
 	runFiles map[string]RunFiles     // by run id
 	advisors map[string]AdvisorInfo  // by session; none: no advisor command
@@ -97,6 +98,31 @@ func (f *fakeBackend) Ack(s string, ids []string) error {
 	cfg := engine.DefaultConfig()
 	engine.Apply(f.states[s], &engine.Event{V: 1, Time: t0, Session: s, Kind: engine.KindAck, Ack: ids}, &cfg)
 	return nil
+}
+
+// Pause and Resume record what `cully stop` and `cully resume` record,
+// through the real reducer; Resume refuses as resume does when a halt by
+// cully has no reason.
+func (f *fakeBackend) Pause(s string) (string, error) {
+	f.controls = append(f.controls, "pause")
+	cfg := engine.DefaultConfig()
+	st := f.states[s]
+	engine.Apply(st, &engine.Event{V: 1, Time: t0, Session: s, Agent: "cully", Kind: engine.KindPause, Source: engine.PauseHalt, Run: st.Run.ID, Note: "cully panel"}, &cfg)
+	return "stopped run " + shortID(st.Run.ID), nil
+}
+func (f *fakeBackend) Resume(s string, raise bool, reason string) (string, error) {
+	f.controls = append(f.controls, fmt.Sprintf("resume raise=%v reason=%q", raise, reason))
+	st := f.states[s]
+	if h := st.Run.Halted; h != nil && h.By != engine.HaltStop && reason == "" {
+		return "", fmt.Errorf("cully halted this run (%s): resuming needs a reason", engine.HaltCause(h))
+	}
+	how := engine.ResumeKeep
+	if raise {
+		how = engine.ResumeRaise
+	}
+	cfg := engine.DefaultConfig()
+	engine.Apply(st, &engine.Event{V: 1, Time: t0, Session: s, Agent: "cully", Kind: engine.KindResume, Source: how, Run: st.Run.ID, Note: reason}, &cfg)
+	return "resumed run " + shortID(st.Run.ID), nil
 }
 func (f *fakeBackend) Recent(int64) ([]*engine.Event, error) { return f.events, nil }
 func (f *fakeBackend) Run(st *engine.State) RunFiles {

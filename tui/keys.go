@@ -6,6 +6,7 @@ import "charm.land/bubbles/v2/key"
 type KeyMap struct {
 	Up, Down, Details, Close, ScrollUp, ScrollDown key.Binding
 	Ack, AckAll, Undo                              key.Binding
+	Pause, Resume, Raise                           key.Binding
 	NextSession, Session                           key.Binding
 	Alerts, Help, Quit                             key.Binding
 }
@@ -22,6 +23,9 @@ func DefaultKeyMap() KeyMap {
 		Ack:         key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "acknowledge the selected checkpoint")),
 		AckAll:      key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "acknowledge every open checkpoint")),
 		Undo:        key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo the acknowledgment")),
+		Pause:       key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "stop the run: its next tool call is refused (r undoes)")),
+		Resume:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resume the run, with a reason you type")),
+		Raise:       key.NewBinding(key.WithKeys("+"), key.WithHelp("+", "double the budget that stopped the run, and resume")),
 		NextSession: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "follow the next session")),
 		Session:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1–9", "follow session N")),
 		Alerts:      key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "alerts when a checkpoint opens: off, bell, desktop")),
@@ -35,6 +39,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Down, k.Up, k.Details, k.Close, k.ScrollDown},
 		{k.Ack, k.AckAll, k.Undo},
+		{k.Pause, k.Resume, k.Raise},
 		{k.NextSession, k.Session},
 		{k.Alerts, k.Help, k.Quit},
 	}

@@ -167,6 +167,7 @@ type Model struct {
 
 	alerts   alertMode
 	pending  *pendingAck
+	ask      *reasonPrompt // the resume's reason being typed (r, +)
 	seq      int
 	flash    string
 	flashSeq int

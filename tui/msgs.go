@@ -69,6 +69,13 @@ type (
 		ids     []string
 		err     error
 	}
+	// controlMsg reports a run control action (p, r, +): what it did, in
+	// a line, or why it could not.
+	controlMsg struct {
+		session string
+		text    string
+		err     error
+	}
 	// tickMsg advances the panel's clock: relative times are recomputed
 	// from it on every frame.
 	tickMsg time.Time

@@ -43,6 +43,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m = m.flashed(ackedText(msg.ids) + " acknowledged: the agent is no longer told")
 		return m, tea.Batch(m.load(msg.session), m.flashTimer())
+	case controlMsg:
+		return m.controlDone(msg)
 	case tickMsg:
 		m.advance(time.Time(msg))
 		return m, tea.Batch(m.nextTick(), m.advisorDue(), m.checkErrors(), m.checkRecording())
@@ -414,6 +416,9 @@ func (m Model) flashTimer() tea.Cmd {
 
 func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
+	if m.ask != nil { // every key types the reason until enter or esc
+		return m.typeReason(msg)
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		if p := m.pending; p != nil { // an acknowledgment still in its undo window is kept, not lost
@@ -459,6 +464,12 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.pending = nil
 		m = m.flashed("undone: " + ackedText(ids) + " stays open")
 		return m, m.flashTimer()
+	case key.Matches(msg, k.Pause):
+		return m.pause()
+	case key.Matches(msg, k.Resume):
+		return m.askReason(false)
+	case key.Matches(msg, k.Raise):
+		return m.askReason(true)
 	case key.Matches(msg, k.Alerts):
 		m.alerts = (m.alerts + 1) % 3
 		text := map[alertMode]string{

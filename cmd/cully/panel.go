@@ -143,7 +143,11 @@ func (a *app) runPanel(ctx context.Context, h store.Home, session string, feed f
 	},
 		// The advisor's commands as the panel starts: a config changed
 		// meanwhile shows at its next start.
-		Workers: ld.Workers, DiscoveryOff: a.getenv("CULLY_DISCOVERY") == "off", Cache: &tui.ReadCache{}, Rules: &ld.Config}
+		Workers: ld.Workers, DiscoveryOff: a.getenv("CULLY_DISCOVERY") == "off", Cache: &tui.ReadCache{}, Rules: &ld.Config,
+		PauseRun: func(session string) (string, error) { return a.panelPause(h, session) },
+		ResumeRun: func(session string, raise bool, reason string) (string, error) {
+			return a.panelResume(h, session, raise, reason)
+		}}
 	m := tui.New(tui.Options{Backend: backend, Journal: ch, Session: session, Here: a.folder(), Dark: true, Rules: &ld.Config,
 		NoColor: a.getenv("NO_COLOR") != "", Now: time.Now,
 		Tmux: a.getenv("TMUX") != "", Notify: notifyProtocol(a.getenv)})
@@ -175,6 +179,70 @@ func (a *app) runPanel(ctx context.Context, h store.Home, session string, feed f
 		return feedErr
 	}
 	return err
+}
+
+// panelRun reads a session's state and its run for the panel's keys.
+func panelRun(h store.Home, session string) (*engine.State, error) {
+	st, err := h.ReadState(session, nil)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read session %s: %s", shortID(session), plain(err))
+	}
+	if st.Run == nil {
+		return nil, fmt.Errorf("session %s has no run yet", shortID(session))
+	}
+	return st, nil
+}
+
+// panelPause is the panel's p: what `cully stop` does, the summary aside.
+func (a *app) panelPause(h store.Home, session string) (string, error) {
+	st, err := panelRun(h, session)
+	if err != nil {
+		return "", err
+	}
+	if err := a.pauseRun(h, st, false, "cully panel"); err != nil {
+		return "", err
+	}
+	now, _ := a.now()
+	done := fmt.Sprintf("stopped run %s: the agent's next tool call is refused · r resumes", shortID(st.Run.ID))
+	snap, err := a.finalSnapshot(h, st, now)
+	if err != nil {
+		return "", fmt.Errorf("%s; %v", done, err)
+	}
+	return fmt.Sprintf("%s (final snapshot %d)", done, snap.Step), nil
+}
+
+// panelResume is the panel's r and +: what `cully resume [--raise]
+// --reason` does, refusals in the panel's words.
+func (a *app) panelResume(h store.Home, session string, raise bool, reason string) (string, error) {
+	st, err := panelRun(h, session)
+	if err != nil {
+		return "", err
+	}
+	r := st.Run
+	exceeded, err := a.resumeRun(h, st, raise, reason, func(no resumeRefusal, exceeded []string) error {
+		switch no {
+		case refuseNotStopped:
+			return fmt.Errorf("run %s is not stopped: p stops it", shortID(r.ID))
+		case refuseRaiseNoReason:
+			return errors.New("not raised: + needs a reason, why the run may use more (it is recorded)")
+		case refuseHaltNoReason:
+			return fmt.Errorf("not resumed: cully halted this run (%s); type why it may go on (it is recorded)", engine.HaltCause(r.Halted))
+		}
+		return fmt.Errorf("not resumed: run %s stopped at its budget (%s): + doubles it and resumes", shortID(r.ID), strings.Join(exceeded, ", "))
+	})
+	if err != nil {
+		return "", err
+	}
+	done := fmt.Sprintf("resumed run %s: the agent's calls run again", shortID(r.ID))
+	switch {
+	case raise && len(exceeded) > 0:
+		done += "; doubled: " + strings.Join(exceeded, ", ")
+	case raise:
+		done += "; no budget was reached, so none was raised"
+	case len(exceeded) > 0:
+		done += "; still past its budget: " + strings.Join(exceeded, ", ") + " (+ doubles it)"
+	}
+	return done, nil
 }
 
 // usageHint says how to get an agent's cost and context figures into

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// preTool sends a Claude Code PreToolUse for a shell command from the
+// session's repository and returns the hook's answer.
+func (w *twoRepos) preTool(repo, session, cmd string) string {
+	w.t.Helper()
+	w.seq++
+	p := fmt.Sprintf(`{"session_id":%q,"hook_event_name":"PreToolUse","cwd":%q,"permission_mode":"default","tool_use_id":"toolu_%d","tool_name":"Bash","tool_input":{"command":%q}}`,
+		session, repo, w.seq, cmd)
+	r := runBin(w.t, "cully-hook", w.in(repo), []byte(p))
+	if r.code != 0 {
+		w.t.Fatalf("cully-hook: %+v", r)
+	}
+	w.hook(repo, session, "PostToolUse", fmt.Sprintf(`,"tool_name":"Bash","tool_input":{"command":%q},"tool_response":{"stdout":"","stderr":"","interrupted":false}`, cmd))
+	return r.stdout
+}
+
+// panelIn starts the panel in a repository, following a session.
+func (w *twoRepos) panelIn(t *testing.T, repo, session string) *tmuxPane {
+	env := w.in(repo)
+	delete(env, "CLAUDE_PROJECT_DIR")
+	return newTmux(t, 100, 40, env, "panel", "--session", session)
+}
+
+// p in the panel stops the run as `cully stop` does: Claude Code's next
+// PreToolUse is refused (permissionDecision deny); r, with a reason typed
+// inline, lifts it.
+func TestPanelPauseResume(t *testing.T) {
+	t.Parallel()
+	w := newTwoRepos(t)
+	if a := w.preTool(w.a, sessA, "ls"); strings.Contains(a, `"deny"`) {
+		t.Fatalf("refused before p: %s", a)
+	}
+	p := w.panelIn(t, w.a, sessA)
+	p.waitFor("Run ", 20*time.Second)
+	p.send("p")
+	p.waitFor("(final snapshot", 20*time.Second)
+	a := w.preTool(w.a, sessA, "ls")
+	if !strings.Contains(a, `"permissionDecision":"deny"`) || !strings.Contains(a, "cully resume") {
+		t.Fatalf("after p, the next pre-tool call is not refused: %s\n%s", a, p.screen())
+	}
+	p.send("r")
+	p.waitFor("Resume the run", 10*time.Second)
+	p.send("-l", "back to it")
+	p.waitFor("› back to it", 10*time.Second)
+	p.send("Enter")
+	p.waitFor("resumed run", 20*time.Second)
+	if a := w.preTool(w.a, sessA, "ls"); strings.Contains(a, `"deny"`) {
+		t.Fatalf("after r, still refused: %s", a)
+	}
+	var resumed bool
+	for _, ev := range journal(t, w.env["CULLY_HOME"]) {
+		resumed = resumed || ev.Kind == "resume" && ev.Note == "back to it" && ev.Session == sessA
+	}
+	if !resumed {
+		t.Errorf("the resume's reason is not in the journal")
+	}
+}
