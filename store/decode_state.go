@@ -468,6 +468,8 @@ func (d *stateDecoder) checkpoint(v []byte) engine.Checkpoint {
 			c.Key = d.str(x)
 		case `"carried"`:
 			c.Carried = string(x) == "true"
+		case `"asked"`:
+			c.Asked = string(x) == "true"
 		}
 	})
 	return c

@@ -102,6 +102,7 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 	}
 	b = appendList(b, "prompt_cmds", e.PromptCmds, appendQuoted)
 	b = appendList(b, "ack", e.Ack, appendQuoted)
+	b = appendList(b, "tell", e.Tell, appendQuoted)
 	b = appendList(b, "rejected", e.Rejected, func(b []byte, r engine.Rejected) []byte {
 		b = append(b, `{"tool":`...)
 		b = appendQuoted(b, r.Tool)

@@ -69,6 +69,9 @@ func appendState(b []byte, s *engine.State, maps bool) []byte {
 		if c.Carried {
 			b = append(b, `,"carried":true`...)
 		}
+		if c.Asked {
+			b = append(b, `,"asked":true`...)
+		}
 		return append(b, '}')
 	})
 	b = appendList(b, "warnings", s.Warnings, func(b []byte, w engine.Warning) []byte {

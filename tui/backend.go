@@ -37,6 +37,9 @@ type Backend interface {
 	Records(st *engine.State) *usage.Cache
 	// Ack records that the user acknowledged checkpoints.
 	Ack(session string, ids []string) error
+	// Tell records that the user asked for checkpoints to be told to the
+	// agent at its next tool call.
+	Tell(session string, ids []string) error
 	// Pause stops the session's run as `cully stop` does: the agent's
 	// next tool call is refused, a final snapshot is taken. It returns
 	// what happened, in a line.
@@ -132,6 +135,12 @@ func (b HomeBackend) Resume(session string, raise bool, reason string) (string, 
 		return "", errNoControl
 	}
 	return b.ResumeRun(session, raise, reason)
+}
+
+// Tell appends a tell event: the hook's next pre-tool answer carries
+// those checkpoints, once.
+func (b HomeBackend) Tell(session string, ids []string) error {
+	return b.Record(&engine.Event{Agent: "cully", Session: session, Kind: engine.KindTell, Hook: "tell", Tell: ids})
 }
 
 // Errors reads errors.log after off: the records cully's own failures

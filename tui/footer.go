@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+
+	"cully/engine"
 )
 
 // footer is the transient line (what the last action did, or an error)
@@ -60,6 +62,9 @@ func (m Model) footer(w int) []string {
 	default:
 		if m.openCount(m.sess[m.follow]) > 0 {
 			add(k.Ack, "ack", 3)
+		}
+		if it, ok := m.selected(); ok && it.cp != nil && it.cp.Status == engine.StatusOpen && !it.cp.Nudged && !it.cp.Asked && m.pending == nil {
+			add(k.Tell, "tell", 4)
 		}
 		if len(m.items()) > 0 {
 			add(k.Down, "select", 4)

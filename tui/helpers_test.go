@@ -36,6 +36,7 @@ type fakeBackend struct {
 	states   map[string]*engine.State
 	projects map[string]Project
 	acks     [][]string
+	tells    [][]string
 	controls []string // the run control actions asked for, in order
 	events   []*engine.Event
 	runFiles map[string]RunFiles     // by run id
@@ -123,6 +124,12 @@ func (f *fakeBackend) Resume(s string, raise bool, reason string) (string, error
 	cfg := engine.DefaultConfig()
 	engine.Apply(st, &engine.Event{V: 1, Time: t0, Session: s, Agent: "cully", Kind: engine.KindResume, Source: how, Run: st.Run.ID, Note: reason}, &cfg)
 	return "resumed run " + shortID(st.Run.ID), nil
+}
+func (f *fakeBackend) Tell(s string, ids []string) error {
+	f.tells = append(f.tells, ids)
+	cfg := engine.DefaultConfig()
+	engine.Apply(f.states[s], &engine.Event{V: 1, Time: t0, Session: s, Agent: "cully", Kind: engine.KindTell, Tell: ids}, &cfg)
+	return nil
 }
 func (f *fakeBackend) Recent(int64) ([]*engine.Event, error) { return f.events, nil }
 func (f *fakeBackend) Run(st *engine.State) RunFiles {

@@ -5,7 +5,7 @@ import "charm.land/bubbles/v2/key"
 // KeyMap holds the panel's key bindings, with their help.
 type KeyMap struct {
 	Up, Down, Details, Close, ScrollUp, ScrollDown key.Binding
-	Ack, AckAll, Undo                              key.Binding
+	Ack, AckAll, Undo, Tell                        key.Binding
 	Pause, Resume, Raise                           key.Binding
 	NextSession, Session                           key.Binding
 	Alerts, Help, Quit                             key.Binding
@@ -22,7 +22,8 @@ func DefaultKeyMap() KeyMap {
 		ScrollDown:  key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "scroll the details down")),
 		Ack:         key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "acknowledge the selected checkpoint")),
 		AckAll:      key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "acknowledge every open checkpoint")),
-		Undo:        key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo the acknowledgment")),
+		Undo:        key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo the acknowledgment or the tell")),
+		Tell:        key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tell the agent the selected checkpoint at its next call")),
 		Pause:       key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "stop the run: its next tool call is refused (r undoes)")),
 		Resume:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resume the run, with a reason you type")),
 		Raise:       key.NewBinding(key.WithKeys("+"), key.WithHelp("+", "double the budget that stopped the run, and resume")),
@@ -38,7 +39,7 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Down, k.Up, k.Details, k.Close, k.ScrollDown},
-		{k.Ack, k.AckAll, k.Undo},
+		{k.Ack, k.AckAll, k.Tell, k.Undo},
 		{k.Pause, k.Resume, k.Raise},
 		{k.NextSession, k.Session},
 		{k.Alerts, k.Help, k.Quit},

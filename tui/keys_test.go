@@ -64,3 +64,62 @@ func TestReasonPromptGoldens(t *testing.T) {
 		}
 	}
 }
+
+// t on a shown checkpoint asks for it to be told at the agent's next call:
+// it waits out the undo window as an acknowledgment does (u drops it),
+// then is written; the row says "telling". A told checkpoint, a guard:
+// nothing to tell.
+func TestTellKey(t *testing.T) {
+	f := scenario()
+	var tm tea.Model = model(t, f, 56, 40)
+	tm = selectItem(t, tm, "c:c3")
+	tm, due := tm.Update(keyMsg("t"))
+	if len(f.tells) != 0 || !strings.Contains(screen(tm), "telling c3 at the agent's next call · u undoes") || !strings.Contains(screen(tm), "c3 exploring · now · telling") {
+		t.Fatalf("t waits, saying so:\n%s", screen(tm))
+	}
+	tm = press(t, tm, "u")
+	tm = run(t, tm, due)
+	if len(f.tells) != 0 || !strings.Contains(screen(tm), "undone: c3 is not told") {
+		t.Fatalf("undone tell written %v:\n%s", f.tells, screen(tm))
+	}
+	tm = press(t, tm, "t") // instant timers: the window ends at once
+	if len(f.tells) != 1 || f.tells[0][0] != "c3" || !strings.Contains(screen(tm), "c3 is told at the agent's next tool call") {
+		t.Fatalf("tells %v:\n%s", f.tells, screen(tm))
+	}
+	if !f.states[mainID].Checkpoints[len(f.states[mainID].Checkpoints)-1].Asked {
+		t.Errorf("the state does not say c3 is to be told")
+	}
+	if got := screen(press(t, tm, "t")); !strings.Contains(got, "told at the agent's next tool call already") {
+		t.Errorf("a second t:\n%s", got)
+	}
+	tm = press(t, tm, "k", "k", "k")
+	if tm.(Model).sel != "c:c2" {
+		t.Fatalf("selected %q, want c2 first", tm.(Model).sel)
+	}
+	if got := screen(press(t, tm, "t")); !strings.Contains(got, "c2 was told already") {
+		t.Errorf("t on a told checkpoint:\n%s", got)
+	}
+	tm = selectItem(t, tm, "g:")
+	if got := screen(press(t, tm, "t")); !strings.Contains(got, "nothing to tell") {
+		t.Errorf("t on a guard:\n%s", got)
+	}
+}
+
+// The tell waiting out its undo window, at 32, 56 and 100 columns, and
+// the checkpoint's details once it is asked.
+func TestTellGoldens(t *testing.T) {
+	for _, w := range []int{32, 56, 100} {
+		var tm tea.Model = model(t, scenario(), w, 24)
+		tm = selectItem(t, tm, "c:c3")
+		tm, _ = tm.Update(keyMsg("t"))
+		golden(t, fmt.Sprintf("tell-%dx24", w), screen(tm))
+	}
+	f := scenario()
+	var tm tea.Model = model(t, f, 56, 40)
+	tm = press(t, selectItem(t, tm, "c:c3"), "t", "enter")
+	got := screen(tm)
+	golden(t, "detail-told-asked-56", got)
+	if !strings.Contains(squash(got), squash("you asked (t)")) {
+		t.Errorf("the details do not say the tell is asked:\n%s", got)
+	}
+}

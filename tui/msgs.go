@@ -67,6 +67,7 @@ type (
 	ackMsg struct {
 		session string
 		ids     []string
+		tell    bool // a tell (t) was written, not an acknowledgment
 		err     error
 	}
 	// controlMsg reports a run control action (p, r, +): what it did, in

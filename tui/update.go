@@ -38,8 +38,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case journalMsg:
 		return m.journalBatch(msg)
 	case ackMsg:
+		if msg.err != nil && msg.tell {
+			return m.flashed("tell failed: " + msg.err.Error()), m.load(msg.session)
+		}
 		if msg.err != nil {
 			return m.flashed("ack failed: " + msg.err.Error()), m.load(msg.session)
+		}
+		if msg.tell {
+			m = m.flashed(ackedText(msg.ids) + " is told at the agent's next tool call")
+			return m, tea.Batch(m.load(msg.session), m.flashTimer())
 		}
 		m = m.flashed(ackedText(msg.ids) + " acknowledged: the agent is no longer told")
 		return m, tea.Batch(m.load(msg.session), m.flashTimer())
@@ -52,7 +59,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.advance(msg.at)
 		if p := m.pending; p != nil && p.seq == msg.seq {
 			m.pending = nil
-			return m, m.writeAck(p.session, p.ids)
+			return m, m.writeAck(p)
 		}
 		return m, nil
 	case reloadMsg:
@@ -333,7 +340,7 @@ func (m Model) journalBatch(msg journalMsg) (tea.Model, tea.Cmd) {
 // agentActivity: a record the agent's host made. The user's acks and the
 // host's usage reports (the status line refreshes on its own) are not.
 func agentActivity(ev *engine.Event) bool {
-	return ev.Kind != engine.KindAck && ev.Kind != engine.KindHostUsage
+	return ev.Kind != engine.KindAck && ev.Kind != engine.KindTell && ev.Kind != engine.KindHostUsage
 }
 
 // note books a record: the session's last activity, its activity rows and
@@ -423,7 +430,7 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit):
 		if p := m.pending; p != nil { // an acknowledgment still in its undo window is kept, not lost
 			m.pending = nil
-			return m, tea.Sequence(m.writeAck(p.session, p.ids), tea.Quit)
+			return m, tea.Sequence(m.writeAck(p), tea.Quit)
 		}
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
@@ -460,10 +467,16 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if m.pending == nil {
 			return m.flashed("nothing to undo: an acknowledgment is final once its undo window has passed"), m.flashTimer()
 		}
-		ids := m.pending.ids
+		ids, tell := m.pending.ids, m.pending.tell
 		m.pending = nil
+		if tell {
+			m = m.flashed("undone: " + ackedText(ids) + " is not told")
+			return m, m.flashTimer()
+		}
 		m = m.flashed("undone: " + ackedText(ids) + " stays open")
 		return m, m.flashTimer()
+	case key.Matches(msg, k.Tell):
+		return m.tellSelected()
 	case key.Matches(msg, k.Pause):
 		return m.pause()
 	case key.Matches(msg, k.Resume):
@@ -556,12 +569,41 @@ func (m Model) ack(all bool) (tea.Model, tea.Cmd) {
 	}
 	var cmds []tea.Cmd
 	if p := m.pending; p != nil {
-		cmds = append(cmds, m.writeAck(p.session, p.ids))
+		cmds = append(cmds, m.writeAck(p))
 	}
 	m.seq++
 	seq := m.seq
 	m.pending = &pendingAck{session: m.follow, ids: ids, seq: seq}
 	m = m.flashed(fmt.Sprintf("%s acknowledged · u undoes (%ds)", ackedText(ids), int(m.undo.Round(time.Second)/time.Second)))
+	cmds = append(cmds, m.after(m.undo, func(t time.Time) tea.Msg { return ackDueMsg{seq: seq, at: t} }))
+	return m, tea.Batch(cmds...)
+}
+
+// tellSelected asks for the selected open checkpoint to be told at the
+// agent's next call (t): written, as an acknowledgment is, when the undo
+// window ends. An earlier one still waiting is written at once.
+func (m Model) tellSelected() (tea.Model, tea.Cmd) {
+	it, ok := m.selected()
+	switch {
+	case !ok || it.cp == nil:
+		return m.flashed("nothing to tell: select a checkpoint (j/k)"), m.flashTimer()
+	case it.cp.Status != engine.StatusOpen:
+		return m.flashed(it.cp.ID + " is " + string(it.cp.Status) + ": only an open checkpoint is told"), m.flashTimer()
+	case it.cp.Nudged:
+		return m.flashed(it.cp.ID + " was told already"), m.flashTimer()
+	case it.cp.Asked || m.isTelling(m.follow, it.cp.ID):
+		return m.flashed(it.cp.ID + " is told at the agent's next tool call already"), m.flashTimer()
+	case m.isPending(m.follow, it.cp.ID):
+		return m.flashed(it.cp.ID + " is being acknowledged: u undoes that first"), m.flashTimer()
+	}
+	var cmds []tea.Cmd
+	if p := m.pending; p != nil {
+		cmds = append(cmds, m.writeAck(p))
+	}
+	m.seq++
+	seq := m.seq
+	m.pending = &pendingAck{session: m.follow, ids: []string{it.cp.ID}, seq: seq, tell: true}
+	m = m.flashed(fmt.Sprintf("telling %s at the agent's next call · u undoes (%ds)", it.cp.ID, int(m.undo.Round(time.Second)/time.Second)))
 	cmds = append(cmds, m.after(m.undo, func(t time.Time) tea.Msg { return ackDueMsg{seq: seq, at: t} }))
 	return m, tea.Batch(cmds...)
 }

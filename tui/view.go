@@ -561,8 +561,11 @@ func (r itemRow) Render(w int) []string {
 			parts = []part{{"✓ ", st.Good.Render}, {c.ID + " " + string(c.Reason), st.Strong.Render}, {" · acknowledging, u undoes", st.Dim.Render}}
 		case c.Status == engine.StatusOpen:
 			told := "not told"
-			if c.Nudged {
+			switch {
+			case c.Nudged:
 				told = "told"
+			case c.Asked || r.m.isTelling(r.m.follow, c.ID):
+				told = "telling"
 			}
 			parts = []part{{"⚑ ", st.Accent.Render}, {c.ID + " " + string(c.Reason), st.Strong.Render}, {" · " + agoShort(now, c.Raised) + " · " + told, st.Dim.Render}}
 		default:

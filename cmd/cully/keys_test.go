@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -61,5 +62,48 @@ func TestPanelPauseResume(t *testing.T) {
 	}
 	if !resumed {
 		t.Errorf("the resume's reason is not in the journal")
+	}
+}
+
+// claudeCall sends one Claude Code payload for session "s" from env's
+// folder and returns the hook's answer.
+func claudeCall(t *testing.T, env map[string]string, event string, extra string) string {
+	t.Helper()
+	p := fmt.Sprintf(`{"session_id":"s","hook_event_name":%q,"cwd":%q,"permission_mode":"default"%s}`, event, env["PWD"], extra)
+	r := runBin(t, "cully-hook", env, []byte(p))
+	if r.code != 0 {
+		t.Fatalf("cully-hook: %+v", r)
+	}
+	return r.stdout
+}
+
+// t in the panel tells the selected checkpoint, one shown and not told
+// (exploring, with the default explore_tell of 0): the next pre-tool
+// answer carries its text, once.
+func TestPanelTell(t *testing.T) {
+	t.Parallel()
+	env := testEnv(t)
+	claudeCall(t, env, "UserPromptSubmit", `,"prompt":"look around"`)
+	read := func(i int) string {
+		in := fmt.Sprintf(`,"tool_name":"Read","tool_input":{"file_path":%q},"tool_use_id":"toolu_%d"`, filepath.Join(env["PWD"], fmt.Sprintf("f%d.go", i)), i)
+		a := claudeCall(t, env, "PreToolUse", in)
+		claudeCall(t, env, "PostToolUse", in+`,"tool_response":{"type":"text","file":{"content":"x"}}`)
+		return a
+	}
+	for i := range 22 {
+		if a := read(i); strings.Contains(a, "checkpoint c") {
+			t.Fatalf("read %d: a checkpoint told before t: %s", i, a)
+		}
+	}
+	p := newTmux(t, 100, 40, env, "panel", "--session", "s")
+	p.waitFor("c1 exploring", 20*time.Second)
+	p.send("t")
+	p.waitFor("c1 is told at the agent's next tool call", 20*time.Second)
+	a := read(22)
+	if !strings.Contains(a, "checkpoint c1 (exploring)") || !strings.Contains(a, `"additionalContext"`) {
+		t.Fatalf("the next pre-tool answer does not carry c1: %s", a)
+	}
+	if a := read(23); strings.Contains(a, "checkpoint c1") {
+		t.Errorf("c1 told twice: %s", a)
 	}
 }
