@@ -31,6 +31,9 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	if ev.Attended != nil {
 		s.Attended = ev.Attended
 	}
+	if ev.Pane != "" && ev.Subagent == "" {
+		s.Pane = ev.Pane
+	}
 	// The host's own figures, from a status line or from its record of the
 	// session read by the hook, whatever the event.
 	if ev.Usage != nil {

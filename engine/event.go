@@ -88,7 +88,10 @@ type Event struct {
 	// TraceParent is the W3C trace context the host gave the hook
 	// (TRACEPARENT), so an export joins the host's trace; validated, ids only.
 	TraceParent string `json:"traceparent,omitempty"`
-	Class       Class  `json:"class,omitempty"`
+	// Pane is the tmux pane the agent runs in (TMUX_PANE, validated:
+	// "%N"), on session starts and prompts; "" outside tmux.
+	Pane  string `json:"tmux_pane,omitempty"`
+	Class Class  `json:"class,omitempty"`
 
 	Target string `json:"target,omitempty"` // file path, project-relative where possible
 	// Files are the further files an edit writes besides Target (a patch

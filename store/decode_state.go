@@ -95,6 +95,8 @@ func decodeStateFile(body []byte) (*engine.State, *journalPos, error) {
 				a := string(v) == "true"
 				st.Attended = &a
 			}
+		case `"tmux_pane"`:
+			st.Pane = d.str(v)
 		case `"clock_skews"`:
 			st.ClockSkews = d.int(v)
 		case `"task"`:

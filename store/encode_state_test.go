@@ -109,6 +109,7 @@ func richState() *engine.State {
 		panic("richState: no checkpoint")
 	}
 	st.Checkpoints[0].Asked = true // the user asked to tell it (the panel's t)
+	st.Pane = "%7"                 // the agent runs in tmux
 	return st
 }
 

@@ -48,6 +48,9 @@ type Backend interface {
 	// --raise), reason recorded; refused, nothing is recorded and the
 	// error says why.
 	Resume(session string, raise bool, reason string) (string, error)
+	// GoTo selects a tmux pane (the one the agent runs in), its window and
+	// session, in the panel's tmux server.
+	GoTo(pane string) error
 	// Recent reads the records in the last window bytes of the journal.
 	Recent(window int64) ([]*engine.Event, error)
 	// Run reads what the session's run folder holds beyond its state (the
@@ -96,6 +99,8 @@ type HomeBackend struct {
 	// them (the caller wires them in; nil: the panel cannot).
 	PauseRun  func(session string) (string, error)
 	ResumeRun func(session string, raise bool, reason string) (string, error)
+	// Select is GoTo (the caller runs tmux; nil: the panel cannot).
+	Select func(pane string) error
 	// Rules catch up a state a hook left behind the journal
 	// (store.Home.ReadState); nil: the defaults.
 	Rules *engine.Config
@@ -141,6 +146,14 @@ func (b HomeBackend) Resume(session string, raise bool, reason string) (string, 
 // those checkpoints, once.
 func (b HomeBackend) Tell(session string, ids []string) error {
 	return b.Record(&engine.Event{Agent: "cully", Session: session, Kind: engine.KindTell, Hook: "tell", Tell: ids})
+}
+
+// GoTo asks the configured Select.
+func (b HomeBackend) GoTo(pane string) error {
+	if b.Select == nil {
+		return errors.New("this panel cannot select panes")
+	}
+	return b.Select(pane)
 }
 
 // Errors reads errors.log after off: the records cully's own failures

@@ -104,6 +104,27 @@ func (m Model) typeReason(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// goTo selects the followed agent's tmux pane (g), as its hook recorded
+// it at the session's start or its last prompt.
+func (m Model) goTo() (tea.Model, tea.Cmd) {
+	st := m.followed()
+	switch {
+	case st == nil:
+		return m.flashed("no session followed"), m.flashTimer()
+	case st.Pane == "":
+		return m.flashed("the agent's pane is not known: its hook saw no TMUX_PANE (it runs outside tmux, or had no prompt since it started there)"), m.flashTimer()
+	case !m.tmux:
+		return m.flashed("the agent runs in tmux pane " + st.Pane + ": run the panel inside tmux for g to select it"), m.flashTimer()
+	}
+	b, id, pane := m.backend, m.follow, st.Pane
+	return m, func() tea.Msg {
+		if err := b.GoTo(pane); err != nil {
+			return controlMsg{session: id, err: err}
+		}
+		return controlMsg{session: id, text: "selected the agent's pane " + pane}
+	}
+}
+
 // controlDone says what a run control action did and reads the state
 // again.
 func (m Model) controlDone(msg controlMsg) (tea.Model, tea.Cmd) {

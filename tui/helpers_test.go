@@ -131,6 +131,10 @@ func (f *fakeBackend) Tell(s string, ids []string) error {
 	engine.Apply(f.states[s], &engine.Event{V: 1, Time: t0, Session: s, Agent: "cully", Kind: engine.KindTell, Tell: ids}, &cfg)
 	return nil
 }
+func (f *fakeBackend) GoTo(pane string) error {
+	f.controls = append(f.controls, "goto "+pane)
+	return nil
+}
 func (f *fakeBackend) Recent(int64) ([]*engine.Event, error) { return f.events, nil }
 func (f *fakeBackend) Run(st *engine.State) RunFiles {
 	if st.Run == nil {

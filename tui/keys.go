@@ -6,7 +6,7 @@ import "charm.land/bubbles/v2/key"
 type KeyMap struct {
 	Up, Down, Details, Close, ScrollUp, ScrollDown key.Binding
 	Ack, AckAll, Undo, Tell                        key.Binding
-	Pause, Resume, Raise                           key.Binding
+	Pause, Resume, Raise, GoTo                     key.Binding
 	NextSession, Session                           key.Binding
 	Alerts, Help, Quit                             key.Binding
 }
@@ -27,6 +27,7 @@ func DefaultKeyMap() KeyMap {
 		Pause:       key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "stop the run: its next tool call is refused (r undoes)")),
 		Resume:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resume the run, with a reason you type")),
 		Raise:       key.NewBinding(key.WithKeys("+"), key.WithHelp("+", "double the budget that stopped the run, and resume")),
+		GoTo:        key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "go to the agent's tmux pane")),
 		NextSession: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "follow the next session")),
 		Session:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1–9", "follow session N")),
 		Alerts:      key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "alerts when a checkpoint opens: off, bell, desktop")),
@@ -41,7 +42,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Down, k.Up, k.Details, k.Close, k.ScrollDown},
 		{k.Ack, k.AckAll, k.Tell, k.Undo},
 		{k.Pause, k.Resume, k.Raise},
-		{k.NextSession, k.Session},
+		{k.NextSession, k.Session, k.GoTo},
 		{k.Alerts, k.Help, k.Quit},
 	}
 }

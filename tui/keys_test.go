@@ -123,3 +123,22 @@ func TestTellGoldens(t *testing.T) {
 		t.Errorf("the details do not say the tell is asked:\n%s", got)
 	}
 }
+
+// g selects the pane the agent's hook recorded, inside tmux; without a
+// pane, or outside tmux, it says why it cannot.
+func TestGoToKey(t *testing.T) {
+	f := scenario()
+	var tm tea.Model = start(t, newModel(f, 56, 30, Options{Session: mainID, Tmux: true}))
+	if got := screen(press(t, tm, "g")); !strings.Contains(squash(got), "noTMUX_PANE") || len(f.controls) != 0 {
+		t.Errorf("g with no pane recorded:\n%s", got)
+	}
+	f.states[mainID].Pane = "%3"
+	tm = start(t, newModel(f, 56, 30, Options{Session: mainID, Tmux: true}))
+	if got := screen(press(t, tm, "g")); !strings.Contains(got, "selected the agent's pane %3") || len(f.controls) != 1 || f.controls[0] != "goto %3" {
+		t.Errorf("g: %v\n%s", f.controls, got)
+	}
+	tm = start(t, newModel(f, 56, 30, Options{Session: mainID}))
+	if got := screen(press(t, tm, "g")); !strings.Contains(squash(got), squash("run the panel inside tmux")) || len(f.controls) != 1 {
+		t.Errorf("g outside tmux: %v\n%s", f.controls, got)
+	}
+}

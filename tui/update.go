@@ -477,6 +477,8 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.flashTimer()
 	case key.Matches(msg, k.Tell):
 		return m.tellSelected()
+	case key.Matches(msg, k.GoTo):
+		return m.goTo()
 	case key.Matches(msg, k.Pause):
 		return m.pause()
 	case key.Matches(msg, k.Resume):

@@ -107,3 +107,35 @@ func TestPanelTell(t *testing.T) {
 		t.Errorf("c1 told twice: %s", a)
 	}
 }
+
+// g in the panel selects the agent's tmux pane, as its hook recorded it
+// (TMUX_PANE at the prompt): here the agent runs in a window of its own
+// beside the panel's.
+func TestPanelGoToAgentPane(t *testing.T) {
+	t.Parallel()
+	env := testEnv(t)
+	p := newTmux(t, 100, 30, env, "panel", "--session", "s")
+	agent := strings.TrimSpace(p.run("new-window", "-d", "-t", "panel", "-P", "-F", "#{pane_id}", "sleep 60"))
+	if !strings.HasPrefix(agent, "%") {
+		t.Fatalf("new-window said %q", agent)
+	}
+	hookEnv := map[string]string{"TMUX_PANE": agent}
+	for k, v := range env {
+		hookEnv[k] = v
+	}
+	claudeCall(t, hookEnv, "UserPromptSubmit", `,"prompt":"go"`)
+	p.waitFor("task 1", 20*time.Second)
+	active := func() bool {
+		for _, l := range strings.Split(p.run("list-panes", "-a", "-F", "#{pane_id} #{window_active}#{pane_active}"), "\n") {
+			if l == agent+" 11" {
+				return true
+			}
+		}
+		return false
+	}
+	if active() {
+		t.Fatal("the agent's pane is active before g")
+	}
+	p.send("g")
+	waitUntil(t, 20*time.Second, active)
+}

@@ -147,7 +147,8 @@ func (a *app) runPanel(ctx context.Context, h store.Home, session string, feed f
 		PauseRun: func(session string) (string, error) { return a.panelPause(h, session) },
 		ResumeRun: func(session string, raise bool, reason string) (string, error) {
 			return a.panelResume(h, session, raise, reason)
-		}}
+		},
+		Select: selectPane}
 	m := tui.New(tui.Options{Backend: backend, Journal: ch, Session: session, Here: a.folder(), Dark: true, Rules: &ld.Config,
 		NoColor: a.getenv("NO_COLOR") != "", Now: time.Now,
 		Tmux: a.getenv("TMUX") != "", Notify: notifyProtocol(a.getenv)})
@@ -243,6 +244,24 @@ func (a *app) panelResume(h store.Home, session string, raise bool, reason strin
 		done += "; still past its budget: " + strings.Join(exceeded, ", ") + " (+ doubles it)"
 	}
 	return done, nil
+}
+
+// selectPane is the panel's g: it shows the agent's tmux pane (its
+// session, its window, the pane), in the tmux server the panel runs in.
+func selectPane(pane string) error {
+	// switch-client fails without a client attached to the server (a
+	// detached session): the window and the pane are selected all the same.
+	_ = exec.Command("tmux", "switch-client", "-t", pane).Run()
+	for _, verb := range []string{"select-window", "select-pane"} {
+		if out, err := exec.Command("tmux", verb, "-t", pane).CombinedOutput(); err != nil {
+			why := strings.TrimSpace(string(out))
+			if why == "" {
+				why = err.Error()
+			}
+			return fmt.Errorf("tmux could not select pane %s (%s): the agent may run in another tmux server, or its pane is closed", pane, why)
+		}
+	}
+	return nil
 }
 
 // usageHint says how to get an agent's cost and context figures into
