@@ -48,6 +48,12 @@ type Backend interface {
 	// --raise), reason recorded; refused, nothing is recorded and the
 	// error says why.
 	Resume(session string, raise bool, reason string) (string, error)
+	// Diff reads what changed in the run's files since its start, each
+	// file marked by who changed it (runs.Diff): nothing is written.
+	Diff(session, run string) ([]runs.FileDiff, error)
+	// Rollback rolls the session's run back to its start as `cully
+	// rollback --to 0` does (dry: its dry run), recorded as it records it.
+	Rollback(session string, dry bool) (*runs.Plan, error)
 	// GoTo selects a tmux pane (the one the agent runs in), its window and
 	// session, in the panel's tmux server.
 	GoTo(pane string) error
@@ -101,6 +107,9 @@ type HomeBackend struct {
 	ResumeRun func(session string, raise bool, reason string) (string, error)
 	// Select is GoTo (the caller runs tmux; nil: the panel cannot).
 	Select func(pane string) error
+	// RollbackRun is Rollback, as the command does it (nil: the panel
+	// cannot).
+	RollbackRun func(session string, dry bool) (*runs.Plan, error)
 	// Rules catch up a state a hook left behind the journal
 	// (store.Home.ReadState); nil: the defaults.
 	Rules *engine.Config
@@ -146,6 +155,25 @@ func (b HomeBackend) Resume(session string, raise bool, reason string) (string, 
 // those checkpoints, once.
 func (b HomeBackend) Tell(session string, ids []string) error {
 	return b.Record(&engine.Event{Agent: "cully", Session: session, Kind: engine.KindTell, Hook: "tell", Tell: ids})
+}
+
+// Diff reads the run's diff since its start, within the snapshot
+// store's bounds from the configuration.
+func (b HomeBackend) Diff(session, run string) ([]runs.FileDiff, error) {
+	var pol *runs.Policy
+	if b.Rules != nil {
+		p := runs.PolicyFor(b.Home.Dir, b.Rules.Snapshots)
+		pol = &p
+	}
+	return runs.Diff(b.Home, runs.DiffRequest{Run: run, To: 0, Policy: pol})
+}
+
+// Rollback asks the configured RollbackRun.
+func (b HomeBackend) Rollback(session string, dry bool) (*runs.Plan, error) {
+	if b.RollbackRun == nil {
+		return nil, errNoControl
+	}
+	return b.RollbackRun(session, dry)
 }
 
 // GoTo asks the configured Select.

@@ -51,6 +51,15 @@ func (m Model) footer(w int) []string {
 	switch {
 	case m.help:
 		add(k.Close, "close", 1)
+	case m.rollback != nil:
+		if v := m.rollback; v.loaded && !v.done && v.err == nil && v.plan != nil && len(v.plan.Restore)+len(v.plan.Remove) > 0 {
+			add(k.Confirm, "roll back", 0)
+		}
+		add(k.Close, "close", 1)
+		add(k.ScrollDown, "more", 4)
+	case m.diff != nil:
+		add(k.Close, "close", 1)
+		add(k.ScrollDown, "more", 4)
 	case m.closingOpen:
 		add(k.Close, "panel", 1)
 	case m.details && m.width < wideFrom:

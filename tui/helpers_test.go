@@ -15,6 +15,7 @@ import (
 
 	"cully/advisor"
 	"cully/engine"
+	"cully/runs"
 	"cully/store"
 	"cully/tailer"
 	"cully/usage"
@@ -37,6 +38,8 @@ type fakeBackend struct {
 	projects map[string]Project
 	acks     [][]string
 	tells    [][]string
+	diffs    []runs.FileDiff // what Diff serves
+	plan     *runs.Plan      // what Rollback plans (nil: it fails)
 	controls []string // the run control actions asked for, in order
 	events   []*engine.Event
 	runFiles map[string]RunFiles     // by run id
@@ -130,6 +133,21 @@ func (f *fakeBackend) Tell(s string, ids []string) error {
 	cfg := engine.DefaultConfig()
 	engine.Apply(f.states[s], &engine.Event{V: 1, Time: t0, Session: s, Agent: "cully", Kind: engine.KindTell, Tell: ids}, &cfg)
 	return nil
+}
+// Diff serves diffs; Rollback serves plan, as a dry run or done (Undo
+// set).
+func (f *fakeBackend) Diff(_, _ string) ([]runs.FileDiff, error) { return f.diffs, nil }
+func (f *fakeBackend) Rollback(_ string, dry bool) (*runs.Plan, error) {
+	if f.plan == nil {
+		return nil, fmt.Errorf("no baseline")
+	}
+	p := *f.plan
+	p.Undo = -1
+	if !dry {
+		f.controls = append(f.controls, "rollback")
+		p.Undo = 4
+	}
+	return &p, nil
 }
 func (f *fakeBackend) GoTo(pane string) error {
 	f.controls = append(f.controls, "goto "+pane)

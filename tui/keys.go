@@ -7,6 +7,7 @@ type KeyMap struct {
 	Up, Down, Details, Close, ScrollUp, ScrollDown key.Binding
 	Ack, AckAll, Undo, Tell                        key.Binding
 	Pause, Resume, Raise, GoTo                     key.Binding
+	Diff, Rollback, Confirm                        key.Binding
 	NextSession, Session                           key.Binding
 	Alerts, Help, Quit                             key.Binding
 }
@@ -27,6 +28,9 @@ func DefaultKeyMap() KeyMap {
 		Pause:       key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "stop the run: its next tool call is refused (r undoes)")),
 		Resume:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resume the run, with a reason you type")),
 		Raise:       key.NewBinding(key.WithKeys("+"), key.WithHelp("+", "double the budget that stopped the run, and resume")),
+		Diff:        key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "the run's diff: files changed since its start, by whom")),
+		Rollback:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "roll the agent's changes back to the run's start: dry run first")),
+		Confirm:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "confirm the rollback shown")),
 		GoTo:        key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "go to the agent's tmux pane")),
 		NextSession: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "follow the next session")),
 		Session:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1–9", "follow session N")),
@@ -42,6 +46,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Down, k.Up, k.Details, k.Close, k.ScrollDown},
 		{k.Ack, k.AckAll, k.Tell, k.Undo},
 		{k.Pause, k.Resume, k.Raise},
+		{k.Diff, k.Rollback, k.Confirm},
 		{k.NextSession, k.Session, k.GoTo},
 		{k.Alerts, k.Help, k.Quit},
 	}

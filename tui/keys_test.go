@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"cully/runs"
 )
 
 // p stops the followed session's run as `cully stop` does (the header
@@ -140,5 +142,73 @@ func TestGoToKey(t *testing.T) {
 	tm = start(t, newModel(f, 56, 30, Options{Session: mainID}))
 	if got := screen(press(t, tm, "g")); !strings.Contains(squash(got), squash("run the panel inside tmux")) || len(f.controls) != 1 {
 		t.Errorf("g outside tmux: %v\n%s", f.controls, got)
+	}
+}
+
+// withDiff is the scenario with a run diff of three files: two the
+// agent's, one the user's, and a rollback that would restore one and
+// remove one, leaving the user's.
+func withDiff() *fakeBackend {
+	f := scenario()
+	f.diffs = []runs.FileDiff{
+		{Path: "parser/parser.go", Status: "modified", By: runs.ByAgent, Text: "diff --git a/parser/parser.go b/parser/parser.go\nindex 1..2 100644\n--- a/parser/parser.go\n+++ b/parser/parser.go\n@@ -10,3 +10,4 @@ func Parse(in []byte) (*Doc, error) {\n \tif len(in) == 0 {\n-\t\treturn nil, ErrEmpty\n+\t\treturn &Doc{}, nil\n+\t\t// an empty input is an empty document\n \t}\n"},
+		{Path: "parser/empty_test.go", Status: "added", By: runs.ByAgent, Text: "diff --git a/parser/empty_test.go b/parser/empty_test.go\nnew file mode 100644\n--- /dev/null\n+++ b/parser/empty_test.go\n@@ -0,0 +1,2 @@\n+package parser\n+func TestEmpty(t *testing.T) {}\n"},
+		{Path: "NOTES.md", Status: "modified", By: runs.ByOutside, Text: "diff --git a/NOTES.md b/NOTES.md\n--- a/NOTES.md\n+++ b/NOTES.md\n@@ -1 +1 @@\n-todo\n+todo: review the parser\n"},
+	}
+	f.plan = &runs.Plan{RunID: "r", Root: "/home/dev/parser", To: 0, Restore: []string{"parser/parser.go"}, Remove: []string{"parser/empty_test.go"}, Outside: []string{"NOTES.md"}}
+	return f
+}
+
+// d shows the run's diff whole width, each file marked by who changed it,
+// its change coloured; esc closes it. Goldens at 32, 56 and 100 columns.
+func TestDiffView(t *testing.T) {
+	for _, w := range []int{32, 56, 100} {
+		var tm tea.Model = start(t, newModel(withDiff(), w, 30, Options{Session: mainID}))
+		tm = press(t, tm, "d")
+		got := screen(tm)
+		golden(t, fmt.Sprintf("diff-%dx30", w), got)
+		for _, want := range []string{"Diff", "● parser/parser.go", "○ NOTES.md", "+  return &Doc{}", "outside"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%d columns: no %q:\n%s", w, want, got)
+			}
+		}
+		if strings.Contains(got, "index 1..2") || strings.Contains(got, "+++ b/") {
+			t.Errorf("%d columns: git's headers shown:\n%s", w, got)
+		}
+		if got := screen(press(t, tm, "esc")); strings.Contains(got, "● parser/parser.go") {
+			t.Errorf("esc did not close the diff:\n%s", got)
+		}
+	}
+	// Coloured: added lines green, removed red (the dark palette).
+	var tm tea.Model = start(t, newModel(withDiff(), 56, 30, Options{Session: mainID}))
+	out := press(t, tm, "d").(Model).Render()
+	if !strings.Contains(out, "\x1b[") {
+		t.Errorf("the diff has no colour")
+	}
+}
+
+// R shows the dry run; y rolls back and the undo step is shown; esc
+// instead changes nothing. Goldens of the dry run and the result.
+func TestRollbackKeys(t *testing.T) {
+	for _, w := range []int{32, 56, 100} {
+		f := withDiff()
+		var tm tea.Model = start(t, newModel(f, w, 24, Options{Session: mainID}))
+		tm = press(t, tm, "R")
+		got := screen(tm)
+		golden(t, fmt.Sprintf("rollback-dry-%dx24", w), got)
+		if !strings.Contains(got, "restore  parser/parser.go") || !strings.Contains(got, "left     NOTES.md") || len(f.controls) != 0 {
+			t.Fatalf("%d columns: the dry run:\n%s", w, got)
+		}
+		tm = press(t, tm, "y")
+		got = screen(tm)
+		golden(t, fmt.Sprintf("rollback-done-%dx24", w), got)
+		if len(f.controls) != 1 || !strings.Contains(squash(got), squash("undo: cully rollback --to 4")) {
+			t.Fatalf("%d columns: y: %v\n%s", w, f.controls, got)
+		}
+	}
+	f := withDiff()
+	var tm tea.Model = start(t, newModel(f, 56, 24, Options{Session: mainID}))
+	if got := screen(press(t, tm, "R", "esc", "y")); len(f.controls) != 0 || !strings.Contains(got, "not rolled back") {
+		t.Errorf("esc then y rolled back: %v\n%s", f.controls, got)
 	}
 }

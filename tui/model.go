@@ -169,6 +169,8 @@ type Model struct {
 	alerts   alertMode
 	pending  *pendingAck
 	ask      *reasonPrompt // the resume's reason being typed (r, +)
+	diff     *diffView     // the run's diff, open (d)
+	rollback *rollbackView // a rollback's dry run or result, open (R)
 	seq      int
 	flash    string
 	flashSeq int

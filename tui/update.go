@@ -52,6 +52,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.load(msg.session), m.flashTimer())
 	case controlMsg:
 		return m.controlDone(msg)
+	case diffMsg:
+		return m.diffRead(msg)
+	case rollbackMsg:
+		return m.rollbackRead(msg)
 	case tickMsg:
 		m.advance(time.Time(msg))
 		return m, tea.Batch(m.nextTick(), m.advisorDue(), m.checkErrors(), m.checkRecording())
@@ -439,12 +443,29 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		switch {
 		case m.help:
 			m.help = false
+		case m.diff != nil:
+			m.diff = nil
+		case m.rollback != nil:
+			if !m.rollback.done {
+				m = m.flashed("not rolled back: nothing changed")
+			}
+			m.rollback = nil
 		case m.closingOpen:
 			m.closingOpen = false
 		case m.details:
 			m.details = false
 		}
 		m.scroll = 0
+	case (m.diff != nil || m.rollback != nil) && key.Matches(msg, k.Down): // a line at a time
+		m.scroll++
+	case (m.diff != nil || m.rollback != nil) && key.Matches(msg, k.Up):
+		m.scroll = max(m.scroll-1, 0)
+	case m.rollback != nil && key.Matches(msg, k.Confirm):
+		return m.confirmRollback()
+	case key.Matches(msg, k.Diff):
+		return m.openDiff()
+	case key.Matches(msg, k.Rollback):
+		return m.openRollback()
 	case key.Matches(msg, k.Down):
 		m.move(1)
 	case key.Matches(msg, k.Up):
@@ -530,6 +551,7 @@ func (m *Model) move(d int) {
 }
 
 func (m Model) followSession(id string) (tea.Model, tea.Cmd) {
+	m.diff, m.rollback = nil, nil // they are the last session's
 	m.follow, m.pinned, m.sel, m.selIdx, m.details, m.scroll, m.chose = id, true, "", 0, false, 0, false
 	m.syncSelection()
 	name := m.get(id).project.Name

@@ -43,6 +43,10 @@ func (m Model) Render() string {
 		body = m.scrolled(m.closingLines(w), room)
 	case m.followed() == nil:
 		body = m.waiting(w)
+	case m.diff != nil && !m.help: // whole width at any width: a diff keeps its columns
+		body = m.scrolled(m.diffLines(w), room)
+	case m.rollback != nil && !m.help:
+		body = m.scrolled(m.rollbackLines(w), room)
 	case w >= wideFrom:
 		body = m.wide(w, room)
 	case m.help:

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -138,4 +139,49 @@ func TestPanelGoToAgentPane(t *testing.T) {
 	}
 	p.send("g")
 	waitUntil(t, 20*time.Second, active)
+}
+
+// d in the panel shows the run's diff: a file the agent's shell command
+// wrote, marked the agent's, and one the user changed between calls,
+// marked outside; R shows the rollback's dry run, y rolls back, and the
+// undo step is shown: the agent's files are back, the user's kept.
+func TestPanelDiffAndRollback(t *testing.T) {
+	t.Parallel()
+	w := newTwoRepos(t)
+	cmd := "printf 'made by a shell\\n' > shell.txt"
+	in := fmt.Sprintf(`,"tool_name":"Bash","tool_input":{"command":%q}`, cmd)
+	w.hook(w.a, sessA, "PreToolUse", in)
+	w.write(filepath.Join(w.a, "shell.txt"), "made by a shell\n")
+	w.hook(w.a, sessA, "PostToolUse", in+`,"tool_response":{"stdout":"","stderr":"","interrupted":false}`)
+	w.write(filepath.Join(w.a, "sub", "keep.txt"), "the user's\n")
+	w.wait(w.a, sessA)
+	p := w.panelIn(t, w.a, sessA)
+	p.waitFor("Run ", 20*time.Second)
+	p.send("d")
+	p.waitFor("shell.txt · added · agent", 20*time.Second)
+	scr := p.screen()
+	for _, want := range []string{"+made by a shell", "sub/keep.txt · modified · outside the agent's calls", "a.txt · modified · agent"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the diff misses %q:\n%s", want, scr)
+		}
+	}
+	p.send("Escape")
+	p.waitFor("Recent", 10*time.Second) // a key sent at once after esc would read as alt+key
+	p.send("R")
+	p.waitFor("dry run:", 20*time.Second)
+	scr = p.screen()
+	if !strings.Contains(scr, "remove   shell.txt") || !strings.Contains(scr, "left     sub/keep.txt") || !w.edited(w.a, "a.txt", "a1\n", "new-a.txt") {
+		t.Fatalf("the dry run:\n%s", scr)
+	}
+	p.send("y")
+	p.waitFor("undo: cully rollback --to", 30*time.Second)
+	if !w.reverted(w.a, "a.txt", "a0\n", "new-a.txt") {
+		t.Errorf("y did not roll back: a.txt %q", w.read(filepath.Join(w.a, "a.txt")))
+	}
+	if _, err := os.Stat(filepath.Join(w.a, "shell.txt")); err == nil {
+		t.Errorf("shell.txt, the agent's, is still there")
+	}
+	if got := w.read(filepath.Join(w.a, "sub", "keep.txt")); got != "the user's\n" {
+		t.Errorf("the user's change was not kept: %q", got)
+	}
 }

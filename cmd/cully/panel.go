@@ -17,6 +17,7 @@ import (
 	"cully/engine"
 	"cully/hookbridge"
 	"cully/hookbridge/agents"
+	"cully/runs"
 	"cully/store"
 	"cully/tailer"
 	"cully/tui"
@@ -148,7 +149,10 @@ func (a *app) runPanel(ctx context.Context, h store.Home, session string, feed f
 		ResumeRun: func(session string, raise bool, reason string) (string, error) {
 			return a.panelResume(h, session, raise, reason)
 		},
-		Select: selectPane}
+		Select: selectPane,
+		RollbackRun: func(session string, dry bool) (*runs.Plan, error) {
+			return a.panelRollback(h, session, dry)
+		}}
 	m := tui.New(tui.Options{Backend: backend, Journal: ch, Session: session, Here: a.folder(), Dark: true, Rules: &ld.Config,
 		NoColor: a.getenv("NO_COLOR") != "", Now: time.Now,
 		Tmux: a.getenv("TMUX") != "", Notify: notifyProtocol(a.getenv)})
@@ -244,6 +248,22 @@ func (a *app) panelResume(h store.Home, session string, raise bool, reason strin
 		done += "; still past its budget: " + strings.Join(exceeded, ", ") + " (+ doubles it)"
 	}
 	return done, nil
+}
+
+// panelRollback is the panel's R (dry) and y: what `cully rollback --to 0
+// [--dry-run]` does, recorded as it records it.
+func (a *app) panelRollback(h store.Home, session string, dry bool) (*runs.Plan, error) {
+	st, err := panelRun(h, session)
+	if err != nil {
+		return nil, err
+	}
+	now, _ := a.now()
+	r := st.Run
+	plan, err := runs.Rollback(h, runs.RollbackRequest{
+		Request: runs.Request{Session: st.Session, Run: r.ID, Task: r.Task, Reason: string(engine.SnapRollback), Calls: r.Calls, Now: now, Policy: a.policy(h)},
+		To:      0, DryRun: dry,
+	})
+	return plan, a.afterRollback(h, st, plan, err, now, string(engine.SnapRollback))
 }
 
 // selectPane is the panel's g: it shows the agent's tmux pane (its
