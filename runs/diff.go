@@ -30,9 +30,9 @@ type FileDiff struct {
 // DiffRequest asks what changed in a run's files since a snapshot.
 type DiffRequest struct {
 	Run     string
-	To      int   // the snapshot compared with now; 0: the run's start
+	To      int     // the snapshot compared with now; 0: the run's start
 	Policy  *Policy // the snapshot store's bounds (nil: the defaults)
-	MaxText int   // bytes of diff kept per file; <= 0: 64 KiB
+	MaxText int     // bytes of diff kept per file; <= 0: 64 KiB
 }
 
 // maxDiffFiles bounds the files a diff prints the change of: the rest

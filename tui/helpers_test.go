@@ -40,7 +40,7 @@ type fakeBackend struct {
 	tells    [][]string
 	diffs    []runs.FileDiff // what Diff serves
 	plan     *runs.Plan      // what Rollback plans (nil: it fails)
-	controls []string // the run control actions asked for, in order
+	controls []string        // the run control actions asked for, in order
 	events   []*engine.Event
 	runFiles map[string]RunFiles     // by run id
 	advisors map[string]AdvisorInfo  // by session; none: no advisor command
@@ -134,6 +134,7 @@ func (f *fakeBackend) Tell(s string, ids []string) error {
 	engine.Apply(f.states[s], &engine.Event{V: 1, Time: t0, Session: s, Agent: "cully", Kind: engine.KindTell, Tell: ids}, &cfg)
 	return nil
 }
+
 // Diff serves diffs; Rollback serves plan, as a dry run or done (Undo
 // set).
 func (f *fakeBackend) Diff(_, _ string) ([]runs.FileDiff, error) { return f.diffs, nil }
