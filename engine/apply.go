@@ -31,6 +31,9 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 	if ev.Attended != nil {
 		s.Attended = ev.Attended
 	}
+	if ev.Pane != "" && ev.Subagent == "" {
+		s.Pane = ev.Pane
+	}
 	// The host's own figures, from a status line or from its record of the
 	// session read by the hook, whatever the event.
 	if ev.Usage != nil {
@@ -65,6 +68,8 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 		}
 	case KindAck:
 		sigs = s.ack(ev)
+	case KindTell:
+		s.tell(ev)
 	case KindAdvice:
 		s.AdviceAt = ev.Time.Unix()
 		if ev.Advice != "" {
@@ -208,6 +213,17 @@ func (s *State) ack(ev *Event) []Signal {
 	return sigs
 }
 
+// tell marks the open checkpoints the user asked to tell (Asked): the
+// agent's next call tells them, once. One already told, or closed, is
+// left as it is.
+func (s *State) tell(ev *Event) {
+	for i := range s.Checkpoints {
+		if c := &s.Checkpoints[i]; c.Status == StatusOpen && !c.Nudged && contains(ev.Tell, c.ID) {
+			c.Asked = true
+		}
+	}
+}
+
 // forgetReads resets what counts as already read: after a compaction the
 // agent no longer holds those files in its context.
 func (s *State) forgetReads() {
@@ -255,7 +271,7 @@ func (s *State) preTool(ev *Event, cfg *Config) []Signal {
 			}
 			// Revalidated at delivery: the call about to run may be the one
 			// that ends the condition; the checkpoint waits for its outcome.
-			if r := rule(c.Reason); r != nil && (r.holds != nil && r.holds(ev) || !c.Carried && r.tell != nil && !r.tell(s, cfg)) {
+			if r := rule(c.Reason); r != nil && !c.Asked && (r.holds != nil && r.holds(ev) || !c.Carried && r.tell != nil && !r.tell(s, cfg)) {
 				continue
 			}
 			pending = append(pending, c)
@@ -425,7 +441,7 @@ func (s *State) deliverHeld(ev *Event, sigs []Signal, cfg *Config) []Signal {
 			if c.Status != StatusOpen || c.Nudged {
 				continue
 			}
-			if r := rule(c.Reason); r != nil && !c.Carried && r.tell != nil && !r.tell(s, cfg) {
+			if r := rule(c.Reason); r != nil && !c.Carried && !c.Asked && r.tell != nil && !r.tell(s, cfg) {
 				continue
 			}
 			pending = append(pending, c)
@@ -662,7 +678,7 @@ func (s *State) bookRecent(ev *Event) {
 // commands (whose Agent is "cully"), not from the agent's host.
 func byCully(k Kind) bool {
 	switch k {
-	case KindAck, KindSnapshot, KindPause, KindResume, KindRollback:
+	case KindAck, KindTell, KindSnapshot, KindPause, KindResume, KindRollback:
 		return true
 	}
 	return false

@@ -22,6 +22,7 @@ const (
 	KindSubagent     Kind = "subagent"   // a subagent started or stopped
 	KindNotify       Kind = "notify"     // host notification
 	KindAck          Kind = "ack"        // the user acknowledged checkpoints (cully ack, panel)
+	KindTell         Kind = "tell"       // the user asked for checkpoints to be told at the agent's next call (the panel's t)
 	KindHostUsage    Kind = "host_usage" // the host's own cost/context figures (status line)
 	KindSnapshot     Kind = "snapshot"   // a recovery snapshot of the run was written, or failed (cully snapshot)
 	KindPause        Kind = "pause"      // the user paused the run (cully stop)
@@ -87,7 +88,10 @@ type Event struct {
 	// TraceParent is the W3C trace context the host gave the hook
 	// (TRACEPARENT), so an export joins the host's trace; validated, ids only.
 	TraceParent string `json:"traceparent,omitempty"`
-	Class       Class  `json:"class,omitempty"`
+	// Pane is the tmux pane the agent runs in (TMUX_PANE, validated:
+	// "%N"), on session starts and prompts; "" outside tmux.
+	Pane  string `json:"tmux_pane,omitempty"`
+	Class Class  `json:"class,omitempty"`
 
 	Target string `json:"target,omitempty"` // file path, project-relative where possible
 	// Files are the further files an edit writes besides Target (a patch
@@ -188,6 +192,7 @@ type Event struct {
 	PromptCmds []string `json:"prompt_cmds,omitempty"`
 
 	Ack      []string   `json:"ack,omitempty"`      // checkpoint ids acknowledged ("*" = all)
+	Tell     []string   `json:"tell,omitempty"`     // checkpoint ids to tell the agent at its next call (tell events)
 	Rejected []Rejected `json:"rejected,omitempty"` // calls the host refused before any tool hook (batch events)
 	Usage    *HostUsage `json:"usage,omitempty"`    // host-reported usage (status line, transcript)
 	// Transcript is how far the adapter has read the host's own record of

@@ -34,6 +34,10 @@ type Checkpoint struct {
 	// Carried: due to be told when a prompt interrupted the agent mid-turn,
 	// it stays open into the new task and is told once at its next call.
 	Carried bool `json:"carried,omitempty"`
+	// Asked: the user asked for it to be told (the panel's t): it is told
+	// once at the agent's next call, whatever its rule's threshold for
+	// telling and whether or not that call may end its condition.
+	Asked bool `json:"asked,omitempty"`
 }
 
 // Warning is one guard warning raised before a tool call.

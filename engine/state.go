@@ -42,6 +42,9 @@ type State struct {
 	Events   int       `json:"events"` // records applied
 	Ended    bool      `json:"ended,omitempty"`
 	Attended *bool     `json:"attended,omitempty"`
+	// Pane is the tmux pane the agent runs in (TMUX_PANE, "%N"), as its
+	// last session start or prompt said: the panel's g selects it.
+	Pane string `json:"tmux_pane,omitempty"`
 
 	// ClockSkews counts events whose time was before the previous one's.
 	ClockSkews int `json:"clock_skews,omitempty"`

@@ -20,6 +20,20 @@ func HostID(s string) string {
 	return s
 }
 
+// TmuxPane is s when it is a tmux pane id as tmux sets TMUX_PANE ("%"
+// and up to 9 digits), else "".
+func TmuxPane(s string) string {
+	if len(s) < 2 || len(s) > 10 || s[0] != '%' {
+		return ""
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return ""
+		}
+	}
+	return s
+}
+
 // TraceParent is s when it is a W3C trace context header of version 00
 // (00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>, ids not all
 // zero), else "".

@@ -175,12 +175,16 @@ func (a IO) hook(h store.Home, name string) ([]byte, *engine.Event, error) {
 	// call's exit code, and replaced the event whole, so CULLY_SNAPSHOTS=off
 	// and the host's trace were lost on every Codex call it completed.
 	trace, noSnaps := hookbridge.TraceParent(a.Getenv("TRACEPARENT")), !e.Snapshots()
+	pane := hookbridge.TmuxPane(a.Getenv("TMUX_PANE")) // tmux sets it in the agent's shell; its hooks inherit it
 	stamp := func(ev *engine.Event) {
 		if ev.Session == "" {
 			ev.Session = "unknown"
 		}
 		ev.TraceParent = trace // the host's trace, when it passes one
 		ev.NoSnapshots = noSnaps
+		if ev.Kind == engine.KindSessionStart || ev.Kind == engine.KindPrompt {
+			ev.Pane = pane // where the agent runs, for the panel's g
+		}
 	}
 	stamp(ev)
 	var complete func(*engine.Event, *engine.State)

@@ -80,3 +80,39 @@ func TestCompletedCallKeepsTheHooksFields(t *testing.T) {
 		t.Error("a snapshot ask was queued with CULLY_SNAPSHOTS=off")
 	}
 }
+
+// The tmux pane the agent runs in (TMUX_PANE, inherited by its hooks)
+// reaches a prompt's record and the session's state, for the panel's g;
+// anything but a pane id is dropped, and a tool call does not carry it.
+func TestTmuxPaneRecorded(t *testing.T) {
+	dir := filepath.Join("..", "hookbridge", "claude", "testdata", "capture-sequence")
+	prompt, err := os.ReadFile(filepath.Join(dir, "004-UserPromptSubmit.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := os.ReadFile(filepath.Join(dir, "007-PostToolUse-Read.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ env, want string }{{"%3", `"tmux_pane":"%3"`}, {"%3; rm -rf", ""}, {"", ""}} {
+		home := t.TempDir()
+		env := map[string]string{"CULLY_HOME": home, "CULLY_CONFIG": filepath.Join(home, "none.toml"), "CULLY_SNAPSHOTS": "off", "TMUX_PANE": c.env}
+		for _, raw := range [][]byte{prompt, read} {
+			Run(IO{Stdin: bytes.NewReader(raw), Stdout: io.Discard, Stderr: io.Discard, Getenv: func(k string) string { return env[k] }}, "claude")
+		}
+		j, err := os.ReadFile(filepath.Join(home, "journal.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(j)), "\n")
+		if len(lines) != 2 {
+			t.Fatalf("records: %s", j)
+		}
+		if got := strings.Contains(lines[0], "tmux_pane"); got != (c.want != "") || c.want != "" && !strings.Contains(lines[0], c.want) {
+			t.Errorf("TMUX_PANE=%q: prompt record %s", c.env, lines[0])
+		}
+		if strings.Contains(lines[1], "tmux_pane") {
+			t.Errorf("a tool call carries the pane: %s", lines[1])
+		}
+	}
+}

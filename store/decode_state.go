@@ -95,6 +95,8 @@ func decodeStateFile(body []byte) (*engine.State, *journalPos, error) {
 				a := string(v) == "true"
 				st.Attended = &a
 			}
+		case `"tmux_pane"`:
+			st.Pane = d.str(v)
 		case `"clock_skews"`:
 			st.ClockSkews = d.int(v)
 		case `"task"`:
@@ -468,6 +470,8 @@ func (d *stateDecoder) checkpoint(v []byte) engine.Checkpoint {
 			c.Key = d.str(x)
 		case `"carried"`:
 			c.Carried = string(x) == "true"
+		case `"asked"`:
+			c.Asked = string(x) == "true"
 		}
 	})
 	return c

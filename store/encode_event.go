@@ -30,6 +30,7 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 	b = appendStr(b, "tool_use_id", e.ToolUseID, true)
 	b = appendStr(b, "prompt_id", e.PromptID, true)
 	b = appendStr(b, "traceparent", e.TraceParent, true)
+	b = appendStr(b, "tmux_pane", e.Pane, true)
 	b = appendStr(b, "class", string(e.Class), true)
 	b = appendStr(b, "target", e.Target, true)
 	b = appendList(b, "files", e.Files, appendQuoted)
@@ -102,6 +103,7 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 	}
 	b = appendList(b, "prompt_cmds", e.PromptCmds, appendQuoted)
 	b = appendList(b, "ack", e.Ack, appendQuoted)
+	b = appendList(b, "tell", e.Tell, appendQuoted)
 	b = appendList(b, "rejected", e.Rejected, func(b []byte, r engine.Rejected) []byte {
 		b = append(b, `{"tool":`...)
 		b = appendQuoted(b, r.Tool)

@@ -38,6 +38,8 @@ func TestAppendEventMatchesEncodingJSON(t *testing.T) {
 		{V: 1, Kind: engine.KindPostTool, Signals: []engine.Signal{{Kind: engine.SignalSnapshot, Reason: "calls", ID: "r-1", N: 10}}},
 		{V: 1, Kind: engine.KindStop, EndFP: "0f1e", EndSketch: "a1b2c3", EndSays: engine.SaysWaiting, Forced: true},
 		{V: 1, Kind: engine.KindPrompt, PromptFP: "9a8b"},
+		{V: 1, Agent: "cully", Kind: engine.KindTell, Tell: []string{"c2", "c\"3"}},
+		{V: 1, Kind: engine.KindPrompt, TraceParent: "00-x", Pane: "%12"},
 		{V: 1, Kind: engine.KindPostTool, Cmd: "echo \x7f\u009b\u009d\u0085 \u202e\u2066\u200e\u061c end", Target: "a\u202egpj.exe"},
 	}
 	for i, ev := range evs {

@@ -30,6 +30,7 @@ func appendState(b []byte, s *engine.State, maps bool) []byte {
 	if s.Attended != nil {
 		b = strconv.AppendBool(appendField(b, "attended"), *s.Attended)
 	}
+	b = appendStr(b, "tmux_pane", s.Pane, true)
 	b = appendInt(b, "clock_skews", s.ClockSkews, true)
 	b = appendInt(b, "task", s.Task, false)
 	b = appendInt(b, "check_epoch", s.CheckEpoch, false)
@@ -68,6 +69,9 @@ func appendState(b []byte, s *engine.State, maps bool) []byte {
 		b = appendStr(b, "key", c.Key, true)
 		if c.Carried {
 			b = append(b, `,"carried":true`...)
+		}
+		if c.Asked {
+			b = append(b, `,"asked":true`...)
 		}
 		return append(b, '}')
 	})

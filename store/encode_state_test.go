@@ -105,6 +105,11 @@ func richState() *engine.State {
 	if len(st.Gaps) == 0 || st.Gaps[0].Due == 0 {
 		panic("richState: no tool gap due")
 	}
+	if len(st.Checkpoints) == 0 {
+		panic("richState: no checkpoint")
+	}
+	st.Checkpoints[0].Asked = true // the user asked to tell it (the panel's t)
+	st.Pane = "%7"                 // the agent runs in tmux
 	return st
 }
 

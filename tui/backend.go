@@ -37,6 +37,26 @@ type Backend interface {
 	Records(st *engine.State) *usage.Cache
 	// Ack records that the user acknowledged checkpoints.
 	Ack(session string, ids []string) error
+	// Tell records that the user asked for checkpoints to be told to the
+	// agent at its next tool call.
+	Tell(session string, ids []string) error
+	// Pause stops the session's run as `cully stop` does: the agent's
+	// next tool call is refused, a final snapshot is taken. It returns
+	// what happened, in a line.
+	Pause(session string) (string, error)
+	// Resume lets the session's run go on as `cully resume` does (raise:
+	// --raise), reason recorded; refused, nothing is recorded and the
+	// error says why.
+	Resume(session string, raise bool, reason string) (string, error)
+	// Diff reads what changed in the run's files since its start, each
+	// file marked by who changed it (runs.Diff): nothing is written.
+	Diff(session, run string) ([]runs.FileDiff, error)
+	// Rollback rolls the session's run back to its start as `cully
+	// rollback --to 0` does (dry: its dry run), recorded as it records it.
+	Rollback(session string, dry bool) (*runs.Plan, error)
+	// GoTo selects a tmux pane (the one the agent runs in), its window and
+	// session, in the panel's tmux server.
+	GoTo(pane string) error
 	// Recent reads the records in the last window bytes of the journal.
 	Recent(window int64) ([]*engine.Event, error)
 	// Run reads what the session's run folder holds beyond its state (the
@@ -81,6 +101,15 @@ type HomeBackend struct {
 	// Cache keeps the ledger's totals and the last snapshot's files between
 	// reloads (nil: read them every time).
 	Cache *ReadCache
+	// PauseRun and ResumeRun are Pause and Resume, as the commands do
+	// them (the caller wires them in; nil: the panel cannot).
+	PauseRun  func(session string) (string, error)
+	ResumeRun func(session string, raise bool, reason string) (string, error)
+	// Select is GoTo (the caller runs tmux; nil: the panel cannot).
+	Select func(pane string) error
+	// RollbackRun is Rollback, as the command does it (nil: the panel
+	// cannot).
+	RollbackRun func(session string, dry bool) (*runs.Plan, error)
 	// Rules catch up a state a hook left behind the journal
 	// (store.Home.ReadState); nil: the defaults.
 	Rules *engine.Config
@@ -101,6 +130,58 @@ func (b HomeBackend) State(session string) (*engine.State, error) {
 // Ack appends an ack event: the hook stops nudging for those checkpoints.
 func (b HomeBackend) Ack(session string, ids []string) error {
 	return b.Record(&engine.Event{Agent: "cully", Session: session, Kind: engine.KindAck, Hook: "ack", Ack: ids})
+}
+
+// errNoControl: the panel was started without run control wired in.
+var errNoControl = errors.New("run control is not available in this panel")
+
+// Pause asks the configured PauseRun.
+func (b HomeBackend) Pause(session string) (string, error) {
+	if b.PauseRun == nil {
+		return "", errNoControl
+	}
+	return b.PauseRun(session)
+}
+
+// Resume asks the configured ResumeRun.
+func (b HomeBackend) Resume(session string, raise bool, reason string) (string, error) {
+	if b.ResumeRun == nil {
+		return "", errNoControl
+	}
+	return b.ResumeRun(session, raise, reason)
+}
+
+// Tell appends a tell event: the hook's next pre-tool answer carries
+// those checkpoints, once.
+func (b HomeBackend) Tell(session string, ids []string) error {
+	return b.Record(&engine.Event{Agent: "cully", Session: session, Kind: engine.KindTell, Hook: "tell", Tell: ids})
+}
+
+// Diff reads the run's diff since its start, within the snapshot
+// store's bounds from the configuration.
+func (b HomeBackend) Diff(session, run string) ([]runs.FileDiff, error) {
+	var pol *runs.Policy
+	if b.Rules != nil {
+		p := runs.PolicyFor(b.Home.Dir, b.Rules.Snapshots)
+		pol = &p
+	}
+	return runs.Diff(b.Home, runs.DiffRequest{Run: run, To: 0, Policy: pol})
+}
+
+// Rollback asks the configured RollbackRun.
+func (b HomeBackend) Rollback(session string, dry bool) (*runs.Plan, error) {
+	if b.RollbackRun == nil {
+		return nil, errNoControl
+	}
+	return b.RollbackRun(session, dry)
+}
+
+// GoTo asks the configured Select.
+func (b HomeBackend) GoTo(pane string) error {
+	if b.Select == nil {
+		return errors.New("this panel cannot select panes")
+	}
+	return b.Select(pane)
 }
 
 // Errors reads errors.log after off: the records cully's own failures

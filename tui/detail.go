@@ -113,8 +113,10 @@ func (m Model) checkpointDetail(w int, it item) []string {
 		told = "yes, " + when(now, n.at)
 	case c.Nudged:
 		told = "yes (" + nudgeOlderNote + ")"
+	case c.Status == engine.StatusOpen && (c.Asked || m.isTelling(m.follow, c.ID)):
+		told = "not yet: you asked (t); it is told before the agent's next tool call"
 	case c.Status == engine.StatusOpen:
-		told = toldNextCallNote + "; " + shownNotTold
+		told = toldNextCallNote + "; " + shownNotTold + " (t tells it)"
 	default:
 		told = notToldClosed
 	}

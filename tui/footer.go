@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+
+	"cully/engine"
 )
 
 // footer is the transient line (what the last action did, or an error)
@@ -19,6 +21,10 @@ func (m Model) footer(w int) []string {
 	}
 	if h := m.health(w); h != "" {
 		out = append(out, s.Bad.Render(h))
+	}
+	if m.ask != nil { // the prompt and its two keys, nothing else
+		out = append(out, m.promptLines(w)...)
+		return append(out, s.Key.Render("↵")+" "+s.KeyDesc.Render("resume")+"  "+s.Key.Render("esc")+" "+s.KeyDesc.Render("cancel"))
 	}
 	if m.flash != "" {
 		for _, l := range wrap(clean(m.flash), w) {
@@ -45,6 +51,15 @@ func (m Model) footer(w int) []string {
 	switch {
 	case m.help:
 		add(k.Close, "close", 1)
+	case m.rollback != nil:
+		if v := m.rollback; v.loaded && !v.done && v.err == nil && v.plan != nil && len(v.plan.Restore)+len(v.plan.Remove) > 0 {
+			add(k.Confirm, "roll back", 0)
+		}
+		add(k.Close, "close", 1)
+		add(k.ScrollDown, "more", 4)
+	case m.diff != nil:
+		add(k.Close, "close", 1)
+		add(k.ScrollDown, "more", 4)
 	case m.closingOpen:
 		add(k.Close, "panel", 1)
 	case m.details && m.width < wideFrom:
@@ -57,11 +72,17 @@ func (m Model) footer(w int) []string {
 		if m.openCount(m.sess[m.follow]) > 0 {
 			add(k.Ack, "ack", 3)
 		}
+		if it, ok := m.selected(); ok && it.cp != nil && it.cp.Status == engine.StatusOpen && !it.cp.Nudged && !it.cp.Asked && m.pending == nil {
+			add(k.Tell, "tell", 4)
+		}
 		if len(m.items()) > 0 {
 			add(k.Down, "select", 4)
 			if m.width < wideFrom {
 				add(k.Details, "read", 5)
 			}
+		}
+		if r, _ := m.controlled(); r != nil && (r.Paused != nil || r.Halted != nil) {
+			add(k.Resume, "resume", 3)
 		}
 		if len(m.listed()) > 1 {
 			add(k.NextSession, "session", 6)

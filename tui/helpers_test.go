@@ -15,6 +15,7 @@ import (
 
 	"cully/advisor"
 	"cully/engine"
+	"cully/runs"
 	"cully/store"
 	"cully/tailer"
 	"cully/usage"
@@ -36,6 +37,10 @@ type fakeBackend struct {
 	states   map[string]*engine.State
 	projects map[string]Project
 	acks     [][]string
+	tells    [][]string
+	diffs    []runs.FileDiff // what Diff serves
+	plan     *runs.Plan      // what Rollback plans (nil: it fails)
+	controls []string        // the run control actions asked for, in order
 	events   []*engine.Event
 	runFiles map[string]RunFiles     // by run id
 	advisors map[string]AdvisorInfo  // by session; none: no advisor command
@@ -96,6 +101,57 @@ func (f *fakeBackend) Ack(s string, ids []string) error {
 	f.acks = append(f.acks, ids)
 	cfg := engine.DefaultConfig()
 	engine.Apply(f.states[s], &engine.Event{V: 1, Time: t0, Session: s, Kind: engine.KindAck, Ack: ids}, &cfg)
+	return nil
+}
+
+// Pause and Resume record what `cully stop` and `cully resume` record,
+// through the real reducer; Resume refuses as resume does when a halt by
+// cully has no reason.
+func (f *fakeBackend) Pause(s string) (string, error) {
+	f.controls = append(f.controls, "pause")
+	cfg := engine.DefaultConfig()
+	st := f.states[s]
+	engine.Apply(st, &engine.Event{V: 1, Time: t0, Session: s, Agent: "cully", Kind: engine.KindPause, Source: engine.PauseHalt, Run: st.Run.ID, Note: "cully panel"}, &cfg)
+	return "stopped run " + shortID(st.Run.ID), nil
+}
+func (f *fakeBackend) Resume(s string, raise bool, reason string) (string, error) {
+	f.controls = append(f.controls, fmt.Sprintf("resume raise=%v reason=%q", raise, reason))
+	st := f.states[s]
+	if h := st.Run.Halted; h != nil && h.By != engine.HaltStop && reason == "" {
+		return "", fmt.Errorf("cully halted this run (%s): resuming needs a reason", engine.HaltCause(h))
+	}
+	how := engine.ResumeKeep
+	if raise {
+		how = engine.ResumeRaise
+	}
+	cfg := engine.DefaultConfig()
+	engine.Apply(st, &engine.Event{V: 1, Time: t0, Session: s, Agent: "cully", Kind: engine.KindResume, Source: how, Run: st.Run.ID, Note: reason}, &cfg)
+	return "resumed run " + shortID(st.Run.ID), nil
+}
+func (f *fakeBackend) Tell(s string, ids []string) error {
+	f.tells = append(f.tells, ids)
+	cfg := engine.DefaultConfig()
+	engine.Apply(f.states[s], &engine.Event{V: 1, Time: t0, Session: s, Agent: "cully", Kind: engine.KindTell, Tell: ids}, &cfg)
+	return nil
+}
+
+// Diff serves diffs; Rollback serves plan, as a dry run or done (Undo
+// set).
+func (f *fakeBackend) Diff(_, _ string) ([]runs.FileDiff, error) { return f.diffs, nil }
+func (f *fakeBackend) Rollback(_ string, dry bool) (*runs.Plan, error) {
+	if f.plan == nil {
+		return nil, fmt.Errorf("no baseline")
+	}
+	p := *f.plan
+	p.Undo = -1
+	if !dry {
+		f.controls = append(f.controls, "rollback")
+		p.Undo = 4
+	}
+	return &p, nil
+}
+func (f *fakeBackend) GoTo(pane string) error {
+	f.controls = append(f.controls, "goto "+pane)
 	return nil
 }
 func (f *fakeBackend) Recent(int64) ([]*engine.Event, error) { return f.events, nil }

@@ -133,6 +133,7 @@ type pendingAck struct {
 	session string
 	ids     []string
 	seq     int
+	tell    bool // a tell (t), not an acknowledgment
 }
 
 // Model is the panel's one root model.
@@ -167,6 +168,9 @@ type Model struct {
 
 	alerts   alertMode
 	pending  *pendingAck
+	ask      *reasonPrompt // the resume's reason being typed (r, +)
+	diff     *diffView     // the run's diff, open (d)
+	rollback *rollbackView // a rollback's dry run or result, open (R)
 	seq      int
 	flash    string
 	flashSeq int
@@ -342,9 +346,12 @@ func (m Model) waitJournal() tea.Cmd {
 	}
 }
 
-func (m Model) writeAck(session string, ids []string) tea.Cmd {
-	b := m.backend
+func (m Model) writeAck(p *pendingAck) tea.Cmd {
+	b, session, ids, tell := m.backend, p.session, p.ids, p.tell
 	return func() tea.Msg {
+		if tell {
+			return ackMsg{session: session, ids: ids, tell: true, err: b.Tell(session, ids)}
+		}
 		return ackMsg{session: session, ids: ids, err: b.Ack(session, ids)}
 	}
 }
@@ -522,11 +529,29 @@ func (m Model) selected() (item, bool) {
 // isPending reports whether a checkpoint's acknowledgment is waiting out
 // its undo window.
 func (m Model) isPending(session, id string) bool {
-	if m.pending == nil || m.pending.session != session {
+	if m.pending == nil || m.pending.tell || m.pending.session != session {
 		return false
 	}
 	for _, p := range m.pending.ids {
 		if p == id {
+			return true
+		}
+	}
+	return false
+}
+
+// isTelling reports whether a tell of a checkpoint is waiting out its
+// undo window.
+func (m Model) isTelling(session, id string) bool {
+	if m.pending == nil || !m.pending.tell || m.pending.session != session {
+		return false
+	}
+	return contains(m.pending.ids, id)
+}
+
+func contains(ids []string, id string) bool {
+	for _, x := range ids {
+		if x == id {
 			return true
 		}
 	}

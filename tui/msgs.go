@@ -67,6 +67,14 @@ type (
 	ackMsg struct {
 		session string
 		ids     []string
+		tell    bool // a tell (t) was written, not an acknowledgment
+		err     error
+	}
+	// controlMsg reports a run control action (p, r, +): what it did, in
+	// a line, or why it could not.
+	controlMsg struct {
+		session string
+		text    string
 		err     error
 	}
 	// tickMsg advances the panel's clock: relative times are recomputed

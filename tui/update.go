@@ -38,11 +38,24 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case journalMsg:
 		return m.journalBatch(msg)
 	case ackMsg:
+		if msg.err != nil && msg.tell {
+			return m.flashed("tell failed: " + msg.err.Error()), m.load(msg.session)
+		}
 		if msg.err != nil {
 			return m.flashed("ack failed: " + msg.err.Error()), m.load(msg.session)
 		}
+		if msg.tell {
+			m = m.flashed(ackedText(msg.ids) + " is told at the agent's next tool call")
+			return m, tea.Batch(m.load(msg.session), m.flashTimer())
+		}
 		m = m.flashed(ackedText(msg.ids) + " acknowledged: the agent is no longer told")
 		return m, tea.Batch(m.load(msg.session), m.flashTimer())
+	case controlMsg:
+		return m.controlDone(msg)
+	case diffMsg:
+		return m.diffRead(msg)
+	case rollbackMsg:
+		return m.rollbackRead(msg)
 	case tickMsg:
 		m.advance(time.Time(msg))
 		return m, tea.Batch(m.nextTick(), m.advisorDue(), m.checkErrors(), m.checkRecording())
@@ -50,7 +63,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.advance(msg.at)
 		if p := m.pending; p != nil && p.seq == msg.seq {
 			m.pending = nil
-			return m, m.writeAck(p.session, p.ids)
+			return m, m.writeAck(p)
 		}
 		return m, nil
 	case reloadMsg:
@@ -331,7 +344,7 @@ func (m Model) journalBatch(msg journalMsg) (tea.Model, tea.Cmd) {
 // agentActivity: a record the agent's host made. The user's acks and the
 // host's usage reports (the status line refreshes on its own) are not.
 func agentActivity(ev *engine.Event) bool {
-	return ev.Kind != engine.KindAck && ev.Kind != engine.KindHostUsage
+	return ev.Kind != engine.KindAck && ev.Kind != engine.KindTell && ev.Kind != engine.KindHostUsage
 }
 
 // note books a record: the session's last activity, its activity rows and
@@ -414,11 +427,14 @@ func (m Model) flashTimer() tea.Cmd {
 
 func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
+	if m.ask != nil { // every key types the reason until enter or esc
+		return m.typeReason(msg)
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		if p := m.pending; p != nil { // an acknowledgment still in its undo window is kept, not lost
 			m.pending = nil
-			return m, tea.Sequence(m.writeAck(p.session, p.ids), tea.Quit)
+			return m, tea.Sequence(m.writeAck(p), tea.Quit)
 		}
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
@@ -427,12 +443,29 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		switch {
 		case m.help:
 			m.help = false
+		case m.diff != nil:
+			m.diff = nil
+		case m.rollback != nil:
+			if !m.rollback.done {
+				m = m.flashed("not rolled back: nothing changed")
+			}
+			m.rollback = nil
 		case m.closingOpen:
 			m.closingOpen = false
 		case m.details:
 			m.details = false
 		}
 		m.scroll = 0
+	case (m.diff != nil || m.rollback != nil) && key.Matches(msg, k.Down): // a line at a time
+		m.scroll++
+	case (m.diff != nil || m.rollback != nil) && key.Matches(msg, k.Up):
+		m.scroll = max(m.scroll-1, 0)
+	case m.rollback != nil && key.Matches(msg, k.Confirm):
+		return m.confirmRollback()
+	case key.Matches(msg, k.Diff):
+		return m.openDiff()
+	case key.Matches(msg, k.Rollback):
+		return m.openRollback()
 	case key.Matches(msg, k.Down):
 		m.move(1)
 	case key.Matches(msg, k.Up):
@@ -455,10 +488,24 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if m.pending == nil {
 			return m.flashed("nothing to undo: an acknowledgment is final once its undo window has passed"), m.flashTimer()
 		}
-		ids := m.pending.ids
+		ids, tell := m.pending.ids, m.pending.tell
 		m.pending = nil
+		if tell {
+			m = m.flashed("undone: " + ackedText(ids) + " is not told")
+			return m, m.flashTimer()
+		}
 		m = m.flashed("undone: " + ackedText(ids) + " stays open")
 		return m, m.flashTimer()
+	case key.Matches(msg, k.Tell):
+		return m.tellSelected()
+	case key.Matches(msg, k.GoTo):
+		return m.goTo()
+	case key.Matches(msg, k.Pause):
+		return m.pause()
+	case key.Matches(msg, k.Resume):
+		return m.askReason(false)
+	case key.Matches(msg, k.Raise):
+		return m.askReason(true)
 	case key.Matches(msg, k.Alerts):
 		m.alerts = (m.alerts + 1) % 3
 		text := map[alertMode]string{
@@ -504,6 +551,7 @@ func (m *Model) move(d int) {
 }
 
 func (m Model) followSession(id string) (tea.Model, tea.Cmd) {
+	m.diff, m.rollback = nil, nil // they are the last session's
 	m.follow, m.pinned, m.sel, m.selIdx, m.details, m.scroll, m.chose = id, true, "", 0, false, 0, false
 	m.syncSelection()
 	name := m.get(id).project.Name
@@ -545,12 +593,41 @@ func (m Model) ack(all bool) (tea.Model, tea.Cmd) {
 	}
 	var cmds []tea.Cmd
 	if p := m.pending; p != nil {
-		cmds = append(cmds, m.writeAck(p.session, p.ids))
+		cmds = append(cmds, m.writeAck(p))
 	}
 	m.seq++
 	seq := m.seq
 	m.pending = &pendingAck{session: m.follow, ids: ids, seq: seq}
 	m = m.flashed(fmt.Sprintf("%s acknowledged · u undoes (%ds)", ackedText(ids), int(m.undo.Round(time.Second)/time.Second)))
+	cmds = append(cmds, m.after(m.undo, func(t time.Time) tea.Msg { return ackDueMsg{seq: seq, at: t} }))
+	return m, tea.Batch(cmds...)
+}
+
+// tellSelected asks for the selected open checkpoint to be told at the
+// agent's next call (t): written, as an acknowledgment is, when the undo
+// window ends. An earlier one still waiting is written at once.
+func (m Model) tellSelected() (tea.Model, tea.Cmd) {
+	it, ok := m.selected()
+	switch {
+	case !ok || it.cp == nil:
+		return m.flashed("nothing to tell: select a checkpoint (j/k)"), m.flashTimer()
+	case it.cp.Status != engine.StatusOpen:
+		return m.flashed(it.cp.ID + " is " + string(it.cp.Status) + ": only an open checkpoint is told"), m.flashTimer()
+	case it.cp.Nudged:
+		return m.flashed(it.cp.ID + " was told already"), m.flashTimer()
+	case it.cp.Asked || m.isTelling(m.follow, it.cp.ID):
+		return m.flashed(it.cp.ID + " is told at the agent's next tool call already"), m.flashTimer()
+	case m.isPending(m.follow, it.cp.ID):
+		return m.flashed(it.cp.ID + " is being acknowledged: u undoes that first"), m.flashTimer()
+	}
+	var cmds []tea.Cmd
+	if p := m.pending; p != nil {
+		cmds = append(cmds, m.writeAck(p))
+	}
+	m.seq++
+	seq := m.seq
+	m.pending = &pendingAck{session: m.follow, ids: []string{it.cp.ID}, seq: seq, tell: true}
+	m = m.flashed(fmt.Sprintf("telling %s at the agent's next call · u undoes (%ds)", it.cp.ID, int(m.undo.Round(time.Second)/time.Second)))
 	cmds = append(cmds, m.after(m.undo, func(t time.Time) tea.Msg { return ackDueMsg{seq: seq, at: t} }))
 	return m, tea.Batch(cmds...)
 }

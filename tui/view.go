@@ -43,6 +43,10 @@ func (m Model) Render() string {
 		body = m.scrolled(m.closingLines(w), room)
 	case m.followed() == nil:
 		body = m.waiting(w)
+	case m.diff != nil && !m.help: // whole width at any width: a diff keeps its columns
+		body = m.scrolled(m.diffLines(w), room)
+	case m.rollback != nil && !m.help:
+		body = m.scrolled(m.rollbackLines(w), room)
 	case w >= wideFrom:
 		body = m.wide(w, room)
 	case m.help:
@@ -561,8 +565,11 @@ func (r itemRow) Render(w int) []string {
 			parts = []part{{"✓ ", st.Good.Render}, {c.ID + " " + string(c.Reason), st.Strong.Render}, {" · acknowledging, u undoes", st.Dim.Render}}
 		case c.Status == engine.StatusOpen:
 			told := "not told"
-			if c.Nudged {
+			switch {
+			case c.Nudged:
 				told = "told"
+			case c.Asked || r.m.isTelling(r.m.follow, c.ID):
+				told = "telling"
 			}
 			parts = []part{{"⚑ ", st.Accent.Render}, {c.ID + " " + string(c.Reason), st.Strong.Render}, {" · " + agoShort(now, c.Raised) + " · " + told, st.Dim.Render}}
 		default:

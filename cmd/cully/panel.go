@@ -17,6 +17,7 @@ import (
 	"cully/engine"
 	"cully/hookbridge"
 	"cully/hookbridge/agents"
+	"cully/runs"
 	"cully/store"
 	"cully/tailer"
 	"cully/tui"
@@ -143,7 +144,15 @@ func (a *app) runPanel(ctx context.Context, h store.Home, session string, feed f
 	},
 		// The advisor's commands as the panel starts: a config changed
 		// meanwhile shows at its next start.
-		Workers: ld.Workers, DiscoveryOff: a.getenv("CULLY_DISCOVERY") == "off", Cache: &tui.ReadCache{}, Rules: &ld.Config}
+		Workers: ld.Workers, DiscoveryOff: a.getenv("CULLY_DISCOVERY") == "off", Cache: &tui.ReadCache{}, Rules: &ld.Config,
+		PauseRun: func(session string) (string, error) { return a.panelPause(h, session) },
+		ResumeRun: func(session string, raise bool, reason string) (string, error) {
+			return a.panelResume(h, session, raise, reason)
+		},
+		Select: selectPane,
+		RollbackRun: func(session string, dry bool) (*runs.Plan, error) {
+			return a.panelRollback(h, session, dry)
+		}}
 	m := tui.New(tui.Options{Backend: backend, Journal: ch, Session: session, Here: a.folder(), Dark: true, Rules: &ld.Config,
 		NoColor: a.getenv("NO_COLOR") != "", Now: time.Now,
 		Tmux: a.getenv("TMUX") != "", Notify: notifyProtocol(a.getenv)})
@@ -175,6 +184,104 @@ func (a *app) runPanel(ctx context.Context, h store.Home, session string, feed f
 		return feedErr
 	}
 	return err
+}
+
+// panelRun reads a session's state and its run for the panel's keys.
+func panelRun(h store.Home, session string) (*engine.State, error) {
+	st, err := h.ReadState(session, nil)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read session %s: %s", shortID(session), plain(err))
+	}
+	if st.Run == nil {
+		return nil, fmt.Errorf("session %s has no run yet", shortID(session))
+	}
+	return st, nil
+}
+
+// panelPause is the panel's p: what `cully stop` does, the summary aside.
+func (a *app) panelPause(h store.Home, session string) (string, error) {
+	st, err := panelRun(h, session)
+	if err != nil {
+		return "", err
+	}
+	if err := a.pauseRun(h, st, false, "cully panel"); err != nil {
+		return "", err
+	}
+	now, _ := a.now()
+	done := fmt.Sprintf("stopped run %s: the agent's next tool call is refused · r resumes", shortID(st.Run.ID))
+	snap, err := a.finalSnapshot(h, st, now)
+	if err != nil {
+		return "", fmt.Errorf("%s; %v", done, err)
+	}
+	return fmt.Sprintf("%s (final snapshot %d)", done, snap.Step), nil
+}
+
+// panelResume is the panel's r and +: what `cully resume [--raise]
+// --reason` does, refusals in the panel's words.
+func (a *app) panelResume(h store.Home, session string, raise bool, reason string) (string, error) {
+	st, err := panelRun(h, session)
+	if err != nil {
+		return "", err
+	}
+	r := st.Run
+	exceeded, err := a.resumeRun(h, st, raise, reason, func(no resumeRefusal, exceeded []string) error {
+		switch no {
+		case refuseNotStopped:
+			return fmt.Errorf("run %s is not stopped: p stops it", shortID(r.ID))
+		case refuseRaiseNoReason:
+			return errors.New("not raised: + needs a reason, why the run may use more (it is recorded)")
+		case refuseHaltNoReason:
+			return fmt.Errorf("not resumed: cully halted this run (%s); type why it may go on (it is recorded)", engine.HaltCause(r.Halted))
+		}
+		return fmt.Errorf("not resumed: run %s stopped at its budget (%s): + doubles it and resumes", shortID(r.ID), strings.Join(exceeded, ", "))
+	})
+	if err != nil {
+		return "", err
+	}
+	done := fmt.Sprintf("resumed run %s: the agent's calls run again", shortID(r.ID))
+	switch {
+	case raise && len(exceeded) > 0:
+		done += "; doubled: " + strings.Join(exceeded, ", ")
+	case raise:
+		done += "; no budget was reached, so none was raised"
+	case len(exceeded) > 0:
+		done += "; still past its budget: " + strings.Join(exceeded, ", ") + " (+ doubles it)"
+	}
+	return done, nil
+}
+
+// panelRollback is the panel's R (dry) and y: what `cully rollback --to 0
+// [--dry-run]` does, recorded as it records it.
+func (a *app) panelRollback(h store.Home, session string, dry bool) (*runs.Plan, error) {
+	st, err := panelRun(h, session)
+	if err != nil {
+		return nil, err
+	}
+	now, _ := a.now()
+	r := st.Run
+	plan, err := runs.Rollback(h, runs.RollbackRequest{
+		Request: runs.Request{Session: st.Session, Run: r.ID, Task: r.Task, Reason: string(engine.SnapRollback), Calls: r.Calls, Now: now, Policy: a.policy(h)},
+		To:      0, DryRun: dry,
+	})
+	return plan, a.afterRollback(h, st, plan, err, now, string(engine.SnapRollback))
+}
+
+// selectPane is the panel's g: it shows the agent's tmux pane (its
+// session, its window, the pane), in the tmux server the panel runs in.
+func selectPane(pane string) error {
+	// switch-client fails without a client attached to the server (a
+	// detached session): the window and the pane are selected all the same.
+	_ = exec.Command("tmux", "switch-client", "-t", pane).Run()
+	for _, verb := range []string{"select-window", "select-pane"} {
+		if out, err := exec.Command("tmux", verb, "-t", pane).CombinedOutput(); err != nil {
+			why := strings.TrimSpace(string(out))
+			if why == "" {
+				why = err.Error()
+			}
+			return fmt.Errorf("tmux could not select pane %s (%s): the agent may run in another tmux server, or its pane is closed", pane, why)
+		}
+	}
+	return nil
 }
 
 // usageHint says how to get an agent's cost and context figures into

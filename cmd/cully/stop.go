@@ -8,6 +8,7 @@ import (
 
 	"cully/engine"
 	"cully/runs"
+	"cully/store"
 )
 
 type stopOpts struct {
@@ -31,20 +32,20 @@ func (a *app) stop(o stopOpts) error {
 	}
 	now, _ := a.now()
 	r := st.Run
-	how, note := engine.PauseHalt, "cully stop"
+	note := "cully stop"
 	if o.soft {
-		how, note = engine.PauseSoft, "cully stop --soft"
+		note = "cully stop --soft"
 	}
-	if _, err := a.record(h, &engine.Event{Agent: "cully", Session: st.Session, Hook: "stop", Kind: engine.KindPause, Source: how, Run: r.ID, Note: note}); err != nil {
-		return fail(errorCode(err), err, "cannot pause run %s: %s", shortID(r.ID), plain(err))
+	if err := a.pauseRun(h, st, o.soft, note); err != nil {
+		return err
 	}
-	req := runs.Request{Session: st.Session, Run: r.ID, Task: r.Task, Reason: string(engine.SnapStop), Calls: r.Calls, Dir: st.Cwd, Now: now, Policy: a.policy(h)}
 	var (
 		final   *runs.Snapshot
 		plan    *runs.Plan
 		failure error
 	)
 	if o.revert {
+		req := runs.Request{Session: st.Session, Run: r.ID, Task: r.Task, Reason: string(engine.SnapStop), Calls: r.Calls, Dir: st.Cwd, Now: now, Policy: a.policy(h)}
 		// The rollback's own first snapshot is the final one.
 		var rerr error
 		plan, rerr = runs.Rollback(h, runs.RollbackRequest{Request: req, To: 0, Uncommitted: true, Force: o.force})
@@ -59,22 +60,44 @@ func (a *app) stop(o stopOpts) error {
 		}
 		failure = rerr
 	} else {
-		step := runs.NextStep(h, r.ID)
-		snap, serr := runs.Take(h, req)
-		if snap != nil {
-			step = snap.Step
-		}
-		a.recordSnapshot(h, st.Session, r.ID, string(engine.SnapStop), step, snap, serr)
-		final = snap
-		if serr != nil {
-			failure = runError(serr, "the final snapshot failed")
-		}
+		final, failure = a.finalSnapshot(h, st, now)
 	}
 	if now2, err := h.ReadState(st.Session, nil); err == nil && now2.Run != nil {
 		st = now2
 	}
 	printStop(termSafe{a.stdout}, st, final, plan, o.revert && failure == nil)
 	return failure
+}
+
+// pauseRun records a stop of st's run, what `cully stop` and the panel's
+// p do first: halted, the host refuses the agent's very next call; soft,
+// the agent is told at each call and nothing is refused. note says who
+// stopped it.
+func (a *app) pauseRun(h store.Home, st *engine.State, soft bool, note string) error {
+	how := engine.PauseHalt
+	if soft {
+		how = engine.PauseSoft
+	}
+	if _, err := a.record(h, &engine.Event{Agent: "cully", Session: st.Session, Hook: "stop", Kind: engine.KindPause, Source: how, Run: st.Run.ID, Note: note}); err != nil {
+		return fail(errorCode(err), err, "cannot pause run %s: %s", shortID(st.Run.ID), plain(err))
+	}
+	return nil
+}
+
+// finalSnapshot is a stop's final snapshot, its outcome recorded.
+func (a *app) finalSnapshot(h store.Home, st *engine.State, now time.Time) (*runs.Snapshot, error) {
+	r := st.Run
+	req := runs.Request{Session: st.Session, Run: r.ID, Task: r.Task, Reason: string(engine.SnapStop), Calls: r.Calls, Dir: st.Cwd, Now: now, Policy: a.policy(h)}
+	step := runs.NextStep(h, r.ID)
+	snap, err := runs.Take(h, req)
+	if snap != nil {
+		step = snap.Step
+	}
+	a.recordSnapshot(h, st.Session, r.ID, string(engine.SnapStop), step, snap, err)
+	if err != nil {
+		return snap, runError(err, "the final snapshot failed")
+	}
+	return snap, nil
 }
 
 // printStop is the summary: what the run did, what is left as cully knows
@@ -166,27 +189,19 @@ func (a *app) resume(o resumeOpts) error {
 		return err
 	}
 	r := st.Run
-	now, _ := a.now()
-	cfg := a.config()
-	exceeded := exceededBudgets(st, now, &cfg)
-	if r.Paused == nil && r.Halted == nil && r.RollbackFailed == nil && len(exceeded) == 0 {
-		return fail(codeNotPaused, nil, "run %s of session %s is not stopped (`cully stop` stops it)", shortID(r.ID), shortID(st.Session))
-	}
-	byUser := r.Halted == nil || r.Halted.By == engine.HaltStop
-	switch {
-	case o.raise && reason == "":
-		return fmt.Errorf("%w: cully resume --raise needs --reason TEXT: why the run may use more (it is recorded)", errUsage)
-	case !byUser && reason == "":
-		return fmt.Errorf("%w: cully halted this run (%s); cully resume needs --reason TEXT: why it may go on (it is recorded)", errUsage, engine.HaltCause(r.Halted))
-	case !o.raise && r.Halted != nil && r.Halted.By == engine.HaltBudget && len(exceeded) > 0:
+	exceeded, err := a.resumeRun(h, st, o.raise, reason, func(no resumeRefusal, exceeded []string) error {
+		switch no {
+		case refuseNotStopped:
+			return fail(codeNotPaused, nil, "run %s of session %s is not stopped (`cully stop` stops it)", shortID(r.ID), shortID(st.Session))
+		case refuseRaiseNoReason:
+			return fmt.Errorf("%w: cully resume --raise needs --reason TEXT: why the run may use more (it is recorded)", errUsage)
+		case refuseHaltNoReason:
+			return fmt.Errorf("%w: cully halted this run (%s); cully resume needs --reason TEXT: why it may go on (it is recorded)", errUsage, engine.HaltCause(r.Halted))
+		}
 		return fmt.Errorf("%w: run %s stopped at its budget (%s): `cully resume --raise --reason TEXT` doubles it and lets the run go on", errUsage, shortID(r.ID), strings.Join(exceeded, ", "))
-	}
-	how := engine.ResumeKeep
-	if o.raise {
-		how = engine.ResumeRaise
-	}
-	if _, err := a.record(h, &engine.Event{Agent: "cully", Session: st.Session, Hook: "resume", Kind: engine.KindResume, Source: how, Run: r.ID, Note: reason}); err != nil {
-		return fail(errorCode(err), err, "cannot resume run %s: %s", shortID(r.ID), plain(err))
+	})
+	if err != nil {
+		return err
 	}
 	out := termSafe{a.stdout}
 	if reason != "" {
@@ -204,6 +219,46 @@ func (a *app) resume(o resumeOpts) error {
 	}
 	fmt.Fprintln(out, "the agent's calls run again")
 	return nil
+}
+
+// resumeRefusal is why a resume is refused, nothing recorded.
+type resumeRefusal int
+
+const (
+	refuseNotStopped    resumeRefusal = iota + 1 // nothing to resume
+	refuseRaiseNoReason                          // a raise needs its reason
+	refuseHaltNoReason                           // cully halted it (not the user): going on needs a reason
+	refuseBudgetNoRaise                          // halted at its budget, still past it: only a raise lets it go on
+)
+
+// resumeRun checks and records a resume of st's run, what `cully resume`
+// and the panel's r and + do; refused, it records nothing and returns
+// what refused says in the caller's words. It returns the budgets the run
+// has reached (a raise doubles them).
+func (a *app) resumeRun(h store.Home, st *engine.State, raise bool, reason string, refused func(resumeRefusal, []string) error) ([]string, error) {
+	r := st.Run
+	now, _ := a.now()
+	cfg := a.config()
+	exceeded := exceededBudgets(st, now, &cfg)
+	byUser := r.Halted == nil || r.Halted.By == engine.HaltStop
+	switch {
+	case r.Paused == nil && r.Halted == nil && r.RollbackFailed == nil && len(exceeded) == 0:
+		return exceeded, refused(refuseNotStopped, exceeded)
+	case raise && reason == "":
+		return exceeded, refused(refuseRaiseNoReason, exceeded)
+	case !byUser && reason == "":
+		return exceeded, refused(refuseHaltNoReason, exceeded)
+	case !raise && r.Halted != nil && r.Halted.By == engine.HaltBudget && len(exceeded) > 0:
+		return exceeded, refused(refuseBudgetNoRaise, exceeded)
+	}
+	how := engine.ResumeKeep
+	if raise {
+		how = engine.ResumeRaise
+	}
+	if _, err := a.record(h, &engine.Event{Agent: "cully", Session: st.Session, Hook: "resume", Kind: engine.KindResume, Source: how, Run: r.ID, Note: reason}); err != nil {
+		return exceeded, fail(errorCode(err), err, "cannot resume run %s: %s", shortID(r.ID), plain(err))
+	}
+	return exceeded, nil
 }
 
 // exceededBudgets names the budgets a resume with --raise doubles as of
