@@ -115,6 +115,9 @@ func TestPanelTell(t *testing.T) {
 func TestPanelGoToAgentPane(t *testing.T) {
 	t.Parallel()
 	env := testEnv(t)
+	// The session exists before the panel that names it starts (a panel
+	// given a session nobody recorded says so and exits).
+	claudeCall(t, env, "SessionStart", `,"source":"startup"`)
 	p := newTmux(t, 100, 30, env, "panel", "--session", "s")
 	agent := strings.TrimSpace(p.run("new-window", "-d", "-t", "panel", "-P", "-F", "#{pane_id}", "sleep 60"))
 	if !strings.HasPrefix(agent, "%") {
