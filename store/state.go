@@ -345,6 +345,14 @@ func (h Home) rebuildSession(id string, cfg *engine.Config) *engine.State {
 // record of this session is appended meanwhile. It returns the position
 // of the last line read.
 func (h Home) foldSession(st *engine.State, id string, from *journalPos, cfg *engine.Config) (*journalPos, error) {
+	return h.foldSessionTail(st, id, from, cfg, true)
+}
+
+// foldSessionTail is foldSession; with lockedTail false, the records
+// appended meanwhile are read without waiting on the journal lock (a
+// writer without its session's lock, which must not wait on a lock held
+// with it: unlocked.go).
+func (h Home) foldSessionTail(st *engine.State, id string, from *journalPos, cfg *engine.Config, lockedTail bool) (*journalPos, error) {
 	needle := append(appendQuoted([]byte(`"session":`), id), ',')
 	fold := func(line []byte) error {
 		if !bytes.Contains(line, needle) {
@@ -360,7 +368,7 @@ func (h Home) foldSession(st *engine.State, id string, from *journalPos, cfg *en
 	if err != nil {
 		return p, err
 	}
-	p, _, err = h.scanJournal(p, true, true, 0, &stats, fold)
+	p, _, err = h.scanJournal(p, lockedTail, true, 0, &stats, fold)
 	return p, err
 }
 

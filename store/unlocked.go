@@ -98,18 +98,25 @@ func (h Home) updateUnlocked(id string, cfg *engine.Config, fn func(st *engine.S
 // whole, as far as a hook replays).
 func (h Home) readUnlocked(id string, cfg *engine.Config) *engine.State {
 	var s stateFile
-	if err := s.openUnlocked(h.StatePath(id)); err != nil {
-		return h.rebuildSession(id, cfg)
+	st, pos := (*engine.State)(nil), (*journalPos)(nil)
+	if err := s.openUnlocked(h.StatePath(id)); err == nil {
+		if s.bad == nil && s.newest >= 0 {
+			st, pos, _, _, _ = s.state(id)
+		}
+		s.Close()
 	}
-	defer s.Close()
-	if s.bad != nil || s.newest < 0 {
-		return h.rebuildSession(id, cfg)
+	if st == nil || pos == nil {
+		// No state that reads, or none with a position: the session
+		// whole, as far as a hook replays it.
+		if total := h.journalBytes(); total > rebuildLimit {
+			h.logSession("recover state", fmt.Errorf("journal too large to replay in a hook (%d bytes); run `cully status --rebuild`", total), id)
+			return engine.NewState(id)
+		}
+		st, pos = engine.NewState(id), nil
 	}
-	st, pos, _, _, err := s.state(id)
-	if err != nil || pos == nil {
-		return h.rebuildSession(id, cfg)
-	}
-	if _, err := h.foldSession(st, id, pos, cfg); err != nil {
+	// The journal lock is not waited on: whoever holds the session's lock
+	// may hold it too.
+	if _, err := h.foldSessionTail(st, id, pos, cfg, false); err != nil {
 		h.logSession("catch up state", err, id)
 	}
 	return st

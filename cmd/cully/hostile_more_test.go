@@ -188,12 +188,12 @@ func faultCases(t *testing.T) []hostileCase {
 		write(p, []byte("the user's file\n"))
 		return p
 	}
-	hold := func(path string) func() {
-		lk, err := store.Acquire(path, time.Minute)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return func() { lk.Unlock() }
+	// A lock is held as a repository command holds it, by flock(1)
+	// (lockheld_test.go): a holder cully takes for its own (this test's
+	// binary, cully.test) would be waited for, as cully's own writers are.
+	hold := func(t *testing.T, path string) func() {
+		_, release := holdFileLock(t, path)
+		return release
 	}
 	setups := map[string]func(t *testing.T, root, state string) func(){
 		"state-dir-is-a-file":      func(t *testing.T, root, state string) func() { write(state, []byte("x")); return nil },
@@ -278,20 +278,20 @@ func faultCases(t *testing.T) []hostileCase {
 		},
 		"journal-lock-held": func(t *testing.T, root, state string) func() {
 			mkdir(state)
-			return hold(filepath.Join(state, "journal.lock"))
+			return hold(t, filepath.Join(state, "journal.lock"))
 		},
 		"session-lock-held": func(t *testing.T, root, state string) func() {
 			mkdir(state)
-			return hold(filepath.Join(state, "sessions", "s1.state"))
+			return hold(t, filepath.Join(state, "sessions", "s1.state"))
 		},
 		"journal-and-session-locks-held": func(t *testing.T, root, state string) func() {
 			mkdir(state)
-			a, b := hold(filepath.Join(state, "journal.lock")), hold(filepath.Join(state, "sessions", "s1.state"))
+			a, b := hold(t, filepath.Join(state, "journal.lock")), hold(t, filepath.Join(state, "sessions", "s1.state"))
 			return func() { a(); b() }
 		},
 		"recording-counter-lock-held": func(t *testing.T, root, state string) func() {
 			mkdir(state)
-			return hold(filepath.Join(state, store.RecordingName))
+			return hold(t, filepath.Join(state, store.RecordingName))
 		},
 		"config-is-a-fifo": func(t *testing.T, root, state string) func() {
 			fifo(filepath.Join(root, "config.toml"))
