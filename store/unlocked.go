@@ -27,7 +27,9 @@ import (
 //     bodies' decoding sort out a read that overlaps a save, as they do
 //     after a kill), and caught up from its journal position: every record
 //     of the session after it, pending/ included, is one made without the
-//     lock (a locked writer saves the position of its own record);
+//     lock (a locked writer saves the position of its own record); the
+//     journal's tail is read without waiting on the journal lock, which the
+//     same holder may hold;
 //  2. the rules run on that state and the record is appended to the
 //     journal (or pending/) as any other; the state file is not written;
 //  3. the marker sessions/<id>.state.behind is created.
