@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 
 	"cully/store"
 )
@@ -44,33 +43,11 @@ const maxDiffFiles = 200
 // snapshot), each marked by who changed it, with its unified diff. It
 // changes nothing.
 func Diff(h store.Home, req DiffRequest) ([]FileDiff, error) {
-	dir, err := h.CheckRunDir(req.Run)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, ErrNoBaseline
-	}
+	dir, m, release, err := openRun(h, req.Run)
 	if err != nil {
 		return nil, err
 	}
-	lk, err := store.Acquire(filepath.Join(dir, lockFile), LockWait)
-	if err != nil {
-		return nil, err
-	}
-	defer lk.Unlock()
-	m, err := readMeta(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, ErrNoBaseline
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := checkRoot(m); err != nil {
-		return nil, err
-	}
-	sl, err := m.lockStore(h)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock(sl)
+	defer release()
 	target, err := readSnapshot(dir, req.To)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("run %s has no snapshot %d", m.RunID, req.To)

@@ -103,39 +103,49 @@ func (e *RollbackError) Error() string {
 	return b.String()
 }
 
+// openRun opens a run's folder for a rollback or its dry run: under the
+// run's lock and its store's, its meta read and its root checked. release
+// frees both locks.
+func openRun(h store.Home, run string) (dir string, m *Meta, release func(), err error) {
+	dir, err = h.CheckRunDir(run)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil, nil, ErrNoBaseline
+	}
+	if err != nil {
+		return "", nil, nil, err
+	}
+	lk, err := store.Acquire(filepath.Join(dir, lockFile), LockWait)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if m, err = readMeta(dir); errors.Is(err, fs.ErrNotExist) {
+		err = ErrNoBaseline
+	}
+	if err == nil {
+		err = checkRoot(m)
+	}
+	var sl *store.Lock
+	if err == nil {
+		sl, err = m.lockStore(h)
+	}
+	if err != nil {
+		lk.Unlock()
+		return "", nil, nil, err
+	}
+	return dir, m, func() { unlock(sl); lk.Unlock() }, nil
+}
+
 // Rollback restores the run's files to their content at a snapshot:
 // only the files that differ between that snapshot and now are touched
 // (written back, or removed when created since), after a snapshot of now
 // that undoes it (Plan.Undo). Every path is checked first; a path that
 // cannot be restored fails the whole rollback with nothing changed.
 func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
-	dir, err := h.CheckRunDir(req.Run)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, ErrNoBaseline
-	}
+	dir, m, release, err := openRun(h, req.Run)
 	if err != nil {
 		return nil, err
 	}
-	lk, err := store.Acquire(filepath.Join(dir, lockFile), LockWait)
-	if err != nil {
-		return nil, err
-	}
-	defer lk.Unlock()
-	m, err := readMeta(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, ErrNoBaseline
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := checkRoot(m); err != nil {
-		return nil, err
-	}
-	sl, err := m.lockStore(h)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock(sl)
+	defer release()
 	ns, err := steps(dir)
 	if err != nil {
 		return nil, err
