@@ -103,17 +103,24 @@ func (Agent) Identify(head io.Reader) (session, why string) {
 
 // player turns rollout records into events.
 type player struct {
-	cfg      *engine.Config
-	fn       func(ev *engine.Event) error
-	st       hookbridge.ReplayStats
-	session  []byte // raw JSON strings, as payload values
-	cwd      []byte
-	model    []byte
-	turns    bool                       // a task_started was seen: prompts come from those
-	pending  map[string]jsonlite.Object // call_id → its PreToolUse payload
-	ends     map[string]ended           // call_id → how it ended, as recorded before its output
-	usage    engine.HostUsage           // the figures read so far
-	fresh    bool                       // they changed since the last event
+	cfg     *engine.Config
+	fn      func(ev *engine.Event) error
+	st      hookbridge.ReplayStats
+	session []byte // raw JSON strings, as payload values
+	cwd     []byte
+	model   []byte
+	turns   bool                       // a task_started was seen: prompts come from those
+	pending map[string]jsonlite.Object // call_id → its PreToolUse payload
+	// held are the PostToolUse payloads of commands still running when
+	// their call returned ("Process running with session ID N"), by that
+	// session id: Codex's hook fires the command's one PostToolUse when a
+	// later write_stdin poll sees it end (openai/codex#18888), with the
+	// poll's output, so the replay plays it there (heldIDs: their call ids).
+	held     map[string]jsonlite.Object
+	heldIDs  map[string]string
+	ends     map[string]ended // call_id → how it ended, as recorded before its output
+	usage    engine.HostUsage // the figures read so far
+	fresh    bool             // they changed since the last event
 	lastSeen time.Time
 	// forkID is the rollout's own id when it is a fork (a subagent's
 	// thread spawned from another), whose opening copies the parent's
@@ -131,7 +138,8 @@ type player struct {
 }
 
 func newPlayer(cfg *engine.Config, fn func(ev *engine.Event) error) *player {
-	return &player{cfg: cfg, fn: fn, pending: map[string]jsonlite.Object{}, ends: map[string]ended{}}
+	return &player{cfg: cfg, fn: fn, pending: map[string]jsonlite.Object{}, ends: map[string]ended{},
+		held: map[string]jsonlite.Object{}, heldIDs: map[string]string{}}
 }
 
 // Replay reads one rollout and calls fn with each event, in the order of
@@ -366,12 +374,20 @@ func (p *player) item(pl jsonlite.Object, at time.Time) error {
 			o[k] = v
 		}
 		o["hook_event_name"], o["tool_response"] = hookPost, quote(out)
+		_, endKnown := p.ends[id]
+		if sid, ok := runningSession(out); ok && !endKnown && string(pre["tool_name"]) == string(toolBash) {
+			p.held[sid], p.heldIDs[sid] = o, id // played when a poll sees it end
+			return nil
+		}
 		var end *ended
 		if e, ok := p.ends[id]; ok {
 			delete(p.ends, id)
 			end = &e
 		} else if e, ok := endFromOutput(pl["output"], out); ok {
 			end = &e
+		}
+		if err := p.polledEnd(pre, out, end, at); err != nil {
+			return err
 		}
 		return p.decode(o, at, end)
 	case "compaction":
@@ -380,6 +396,31 @@ func (p *player) item(pl jsonlite.Object, at time.Time) error {
 		return p.decode(o, at, nil)
 	}
 	return nil
+}
+
+// polledEnd plays the held PostToolUse of the command a write_stdin call
+// polled, when the poll's answer says the command ended: its exit status
+// from the rollout's own record of the command when there is one, else
+// from the poll's words, and the poll's output as the command's.
+func (p *player) polledEnd(pre jsonlite.Object, out string, end *ended, at time.Time) error {
+	if string(pre["tool_name"]) != `"write_stdin"` {
+		return nil
+	}
+	sid := string(jsonlite.AsObject(pre["tool_input"])["session_id"])
+	held := p.held[sid]
+	if held == nil || end == nil || end.exit == nil {
+		return nil
+	}
+	id := p.heldIDs[sid]
+	delete(p.held, sid)
+	delete(p.heldIDs, sid)
+	e := *end
+	if recorded, ok := p.ends[id]; ok {
+		delete(p.ends, id)
+		e = recorded
+	}
+	held["tool_response"] = quote(out)
+	return p.decode(held, at, &e)
 }
 
 func (p *player) base(hook []byte) jsonlite.Object {

@@ -204,6 +204,27 @@ func endFromOutput(raw []byte, text string) (ended, bool) {
 	return ended{}, false
 }
 
+// runningSession is the session id of a command that was still running
+// when its call returned: the "Process running with session ID N" line of
+// the output's header (outputBody's lines), as the number's JSON text.
+func runningSession(out string) (string, bool) {
+	const mark = "Process running with session ID "
+	rest := out
+	for range 8 {
+		line, after, _ := strings.Cut(rest, "\n")
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, mark) {
+			n, err := strconv.Atoi(strings.TrimSpace(t[len(mark):]))
+			return strconv.Itoa(n), err == nil
+		}
+		if t == "Output:" || after == "" {
+			break
+		}
+		rest = after
+	}
+	return "", false
+}
+
 func quote(s string) []byte { return appendJSONString(nil, s) }
 
 // turnID is the turn a record opens, when it opens one: a turn_context's,

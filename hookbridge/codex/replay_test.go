@@ -231,3 +231,53 @@ func TestReplayTurnEnds(t *testing.T) {
 		t.Errorf("got %s (%v)\nwant %s", strings.Join(got, " "), err, want)
 	}
 }
+
+// A command still running when its call returns gets no PostToolUse then:
+// Codex fires the command's one PostToolUse when a later write_stdin poll
+// sees it end (openai/codex#18888), with the poll's output and exit code,
+// under the command's own call id. The replay plays it there, so a failing
+// check that finished in a poll is a failure the rules see; a command no
+// poll saw end gets none, as in the live hook.
+func TestReplayPolledCommandEnds(t *testing.T) {
+	line := func(typ, payload string) string {
+		return `{"timestamp":"2026-04-11T20:21:30.000Z","type":"` + typ + `","payload":` + payload + "}\n"
+	}
+	call := func(id, name, args string) string {
+		return line("response_item", `{"type":"function_call","name":"`+name+`","arguments":`+strconv.Quote(args)+`,"call_id":"`+id+`"}`)
+	}
+	output := func(id, out string) string {
+		return line("response_item", `{"type":"function_call_output","call_id":"`+id+`","output":`+strconv.Quote(out)+`}`)
+	}
+	rollout := line("session_meta", `{"id":"01a22ab9-0000-7000-8000-000000000001","cwd":"/p"}`) +
+		call("c1", "exec_command", `{"cmd":"go test ./planner"}`) +
+		output("c1", "Chunk ID: a\nWall time: 1.0 seconds\nProcess running with session ID 38836\nOriginal token count: 0\nOutput:\n") +
+		call("p1", "write_stdin", `{"session_id":38836,"chars":"","yield_time_ms":1000}`) +
+		output("p1", "Chunk ID: b\nWall time: 1.0 seconds\nProcess running with session ID 38836\nOriginal token count: 0\nOutput:\n") +
+		call("p2", "write_stdin", `{"session_id":38836,"chars":"","yield_time_ms":1000}`) +
+		output("p2", "Chunk ID: c\nWall time: 0.0 seconds\nProcess exited with code 1\nOriginal token count: 9\nOutput:\n--- FAIL: TestRelay (0.00s)\nFAIL\n") +
+		call("c2", "exec_command", `{"cmd":"go vet ./..."}`) +
+		output("c2", "Chunk ID: d\nWall time: 1.0 seconds\nProcess running with session ID 7\nOriginal token count: 0\nOutput:\n")
+	cfg := engine.DefaultConfig()
+	var got []string
+	_, err := Agent{}.Replay(strings.NewReader(rollout), &cfg, func(ev *engine.Event) error {
+		if ev.Kind != engine.KindPostTool {
+			return nil
+		}
+		exit := "?"
+		if ev.Exit != nil {
+			exit = strconv.Itoa(*ev.Exit)
+		}
+		got = append(got, fmt.Sprintf("%s:%s:%s:%s:%s", ev.ToolUseID, ev.Tool, ev.Class, ev.Outcome, exit))
+		if ev.ToolUseID == "c1" && ev.FailSig == "" {
+			t.Errorf("the polled command's failure has no signature: %+v", ev)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "p1:write_stdin:poll:unknown:? c1:Bash:check:failed:1 p2:write_stdin:poll:failed:1"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("\n got %s\nwant %s", g, want)
+	}
+}
