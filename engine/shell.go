@@ -190,9 +190,9 @@ func classifySegment(w []string, redirs []string, cfg *Config) (Class, bool, str
 	case name == "git":
 		sub := gitSub(w[1:])
 		switch {
-		case gitChange(sub):
+		case gitChange(sub) && !gitLeavesTree(sub, gitRest(w[1:], sub)):
 			return ClassEdit, true, "", false
-		case gitRead(sub):
+		case gitRead(sub), gitChange(sub): // a branch made at HEAD reads like `git branch`
 			return readOrEdit(changes)
 		}
 		return ClassRun, changes, "", false
@@ -299,6 +299,40 @@ func readTarget(name string, args []string) (string, bool) {
 	}
 	_ = ranged
 	return "", false
+}
+
+// gitRest is what follows the subcommand sub in git's arguments.
+func gitRest(args []string, sub string) []string {
+	for i, a := range args {
+		if a == sub {
+			return args[i+1:]
+		}
+	}
+	return nil
+}
+
+// gitLeavesTree reports whether a subcommand that can rewrite the work
+// tree leaves it as it is this time: `git stash list` and `show` only read,
+// and `git checkout -b NAME` or `git switch -c NAME` with no start point
+// make a branch at HEAD. Taken for edits, they opened "edits with no check
+// since" on a work tree nothing changed (a commit right after a passing
+// test, judged noise blind).
+func gitLeavesTree(sub string, rest []string) bool {
+	var pos []string
+	for _, a := range rest {
+		if !strings.HasPrefix(a, "-") {
+			pos = append(pos, a)
+		}
+	}
+	switch sub {
+	case "stash":
+		return len(pos) > 0 && (pos[0] == "list" || pos[0] == "show")
+	case "checkout":
+		return hasFlag(rest, "-b", "-B") && len(pos) <= 1 && !hasFlag(rest, "--", "-f", "--force", "-p", "--patch")
+	case "switch":
+		return hasFlag(rest, "-c", "-C", "--create", "--force-create") && len(pos) <= 1 && !hasFlag(rest, "-f", "--force", "--discard-changes")
+	}
+	return false
 }
 
 func gitSub(args []string) string {
