@@ -143,6 +143,7 @@ func (s *State) newTask(ev *Event, cfg *Config) []Signal {
 	s.Counts.Prompts++
 	s.TaskEdits, s.TaskChecks = 0, 0
 	s.PromptCmds = append([]string(nil), ev.PromptCmds...)
+	s.TaskTests = nil
 	// A prompt while the agent was still working (no turn's end since its
 	// last call) interrupts it: the checkpoints due to be told are carried
 	// into the new task, told once at its first call (carry).

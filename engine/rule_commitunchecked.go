@@ -9,8 +9,14 @@ import (
 const ReasonUncheckedCommit Reason = "unchecked-commit"
 
 // uncheckedCommit is raised when a `git commit` (any segment of a shell
-// call, after wrappers) succeeds while edits of code (not prose) have gone
-// by since the task's last successful check (State.EditsSinceCheck). A
+// call, after wrappers) succeeds while source code has been edited since
+// the task's last check of any kind (State.CodeSinceTry: by a programming
+// language's extension), with no successful check since the edits
+// (State.EditsSinceCheck). Edits of data, configuration, docs or a lock
+// file, a commit regrouped with `git reset`, a branch made with
+// `checkout -b`: none of these owe a check, and blind reviewers judged
+// firings on them noise (1 of 12 firings worth a look before, most of the
+// rest on such edits). A
 // chain that checks first (`go test ./... && git commit`) has passed its
 // check before the commit is judged. cully cannot see a pre-commit hook that
 // runs the tests, nor which files were staged: the evidence says what it
@@ -19,10 +25,10 @@ var uncheckedCommit = checkpointRule{
 	reason: ReasonUncheckedCommit,
 	action: "run the checks on what was committed",
 	due: func(s *State, ev *Event, _ *CmdSeen, _ *Config) (string, bool) {
-		if s.EditsSinceCheck == 0 || ev.Outcome != OutcomeOK || ev.Subagent != "" || !IsShellTool(ev.Tool) || !gitCommit(ev.Cmd) {
+		if s.EditsSinceCheck == 0 || s.CodeSinceTry == 0 || ev.Outcome != OutcomeOK || ev.Subagent != "" || !IsShellTool(ev.Tool) || !gitCommit(ev.Cmd) {
 			return "", false
 		}
-		return fmt.Sprintf("this commit includes edits made after the last check passed: `%s` ran after %s (not of prose) with no passing check since", preview(ev), plural(s.EditsSinceCheck, "edit")), true
+		return fmt.Sprintf("this commit includes code edited after the last check: `%s` ran after %s of code or build files, with no check since", preview(ev), plural(s.CodeSinceTry, "edit")), true
 	},
 	tell:    func(_ *State, cfg *Config) bool { return cfg.CommitTell },
 	settled: func(s *State, c *Checkpoint) bool { return s.CheckEpoch > c.Epoch },

@@ -17,7 +17,8 @@ func TestFinishCheckpoints(t *testing.T) {
 	}{
 		{"code edited, no check", true, []Event{edit("a.go")}, ReasonFinishUnchecked, true},
 		{"off by default", false, []Event{edit("a.go")}, ReasonFinishUnchecked, false},
-		{"docs and data only", true, []Event{edit("README.md"), edit("package.json")}, ReasonFinishUnchecked, false},
+		{"docs and data only", true, []Event{edit("README.md"), edit("data/repos.json")}, ReasonFinishUnchecked, false},
+		{"a build's own file edited", true, []Event{edit("README.md"), edit("go.mod")}, ReasonFinishUnchecked, true},
 		{"checked after the edit", true, []Event{edit("a.go"), check(OutcomeFailed)}, ReasonFinishUnchecked, false},
 		{"a check failed last", true, []Event{edit("a.go"), check(OutcomeFailed)}, ReasonFinishFailing, true},
 		{"passed after failing", true, []Event{edit("a.go"), check(OutcomeFailed), check(OutcomeOK)}, ReasonFinishFailing, false},

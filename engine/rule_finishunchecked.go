@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // ReasonFinishUnchecked: the turn ended with code edited after the last
 // check of any kind.
@@ -60,5 +63,20 @@ var codeExts = []string{".go", ".py", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cj
 	".kt", ".kts", ".scala", ".swift", ".m", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".fs", ".php", ".lua", ".dart", ".zig",
 	".hs", ".ml", ".clj", ".vue", ".svelte", ".sh", ".bash", ".zsh", ".sql", ".proto"}
 
-// codeFile reports whether path is source code, by its extension.
-func codeFile(path string) bool { return extIn(path, codeExts) }
+// codeFile reports whether path is source code, by its extension, or a
+// build's own file (buildFiles): what a check is owed for.
+func codeFile(path string) bool {
+	if extIn(path, codeExts) {
+		return true
+	}
+	base := path[strings.LastIndexByte(path, '/')+1:]
+	return contains(buildFiles, base)
+}
+
+// buildFiles configure how the code builds and its tests run: an edit of
+// one changes what the checks check (a test's environment in mise.toml, a
+// dependency in go.mod), as an edit of code does.
+var buildFiles = []string{"Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", "Taskfile.yml", "Taskfile.yaml",
+	"mise.toml", ".mise.toml", "go.mod", "go.work", "package.json", "Cargo.toml", "pyproject.toml", "setup.cfg", "tox.ini",
+	"build.gradle", "build.gradle.kts", "settings.gradle", "pom.xml", "CMakeLists.txt", "Dockerfile", "docker-compose.yml",
+	"tsconfig.json", "deno.json", "mix.exs", "Gemfile", "composer.json"}

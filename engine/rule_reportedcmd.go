@@ -24,6 +24,11 @@ var reportedCommand = checkpointRule{
 		if ev.Kind != KindStop || ev.Subagent != "" || len(s.PromptCmds) == 0 || s.TaskEdits == 0 || s.TaskChecks == 0 {
 			return "", false
 		}
+		if ev.EndSays == SaysWaiting || ev.EndSays == SaysBlocked {
+			// The turn hands the command back: the user runs it (their
+			// login, their remote, their environment) or answers first.
+			return "", false
+		}
 		return fmt.Sprintf("the prompt reported %s failing; the turn ended after %s of code and %s, and none of those commands ran",
 			plural(len(s.PromptCmds), "command"), plural(s.TaskEdits, "edit"), plural(s.TaskChecks, "check")), true
 	},
@@ -112,21 +117,62 @@ var codeWords = []string{"func", "type", "var", "const", "return", "if", "for", 
 
 // PromptCommands reduces a user's prompt to the fingerprints of the
 // commands it reports misbehaving: each backticked span that reads as a
-// command line (a lower-case program word, then a subcommand or a flag),
-// and each known program followed by a subcommand. Nothing when the prompt
-// says nothing misbehaves. Only the fingerprints are kept: the hook never
-// stores the prompt's text.
+// command line (a lower-case program word, then a subcommand or a flag;
+// fenced blocks left out), and each known program followed by a
+// subcommand, when a word of failure stands near it: on its line, in the
+// reportNear lines after (the error a pasted terminal prints under its
+// command), or in the line before when that line ends with ':' ("it fails
+// when I run:") or is pasted output. A fenced block counts as one line, a command continued
+// with '\\' and blank lines as part of the line before. A word of failure elsewhere in the prompt
+// does not make a report of every command in it: a pasted code review that
+// says "build, vet and tests pass" and lists its findings reported nothing
+// failing, and blind reviewers judged the checkpoint noise on those. Only
+// the fingerprints are kept: the hook never stores the prompt's text.
 func PromptCommands(prompt string) []string {
-	low := strings.ToLower(prompt)
-	reported := false
-	for _, w := range reportWords {
-		if strings.Contains(low, w) {
-			reported = true
-			break
+	// Units: a line, or a fenced block whole (pasted output is one report).
+	lines := strings.Split(prompt, "\n")
+	unit := make([]int, len(lines))
+	var fails []bool
+	fenced, any := false, false
+	var intro []bool // the unit ends with ':' or is pasted output, introducing what follows
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		fence := strings.HasPrefix(t, "```")
+		joined := i > 0 && strings.HasSuffix(strings.TrimSpace(lines[i-1]), "\\") // a command continued
+		if len(fails) == 0 || !fenced && !joined && t != "" {
+			fails, intro = append(fails, false), append(intro, false)
+		}
+		if t != "" {
+			// A fenced block introduces what follows it as well: the
+			// output, then "when I run `x`".
+			intro[len(intro)-1] = strings.HasSuffix(t, ":") || fence && fenced
+		}
+		if fence {
+			fenced = !fenced
+		}
+		unit[i] = len(fails) - 1
+		low := strings.ToLower(l)
+		for _, w := range reportWords {
+			if strings.Contains(low, w) {
+				fails[unit[i]], any = true, true
+				break
+			}
 		}
 	}
-	if !reported {
+	if !any || reviewPrompt(prompt) {
 		return nil
+	}
+	near := func(i int) bool {
+		u := unit[i]
+		if u > 0 && fails[u-1] && intro[u-1] { // "it fails when I run:"
+			return true
+		}
+		for j := u; j <= min(u+reportNear, len(fails)-1); j++ {
+			if fails[j] {
+				return true
+			}
+		}
+		return false
 	}
 	var out []string
 	add := func(prog, sub string) {
@@ -135,50 +181,101 @@ func PromptCommands(prompt string) []string {
 			out = append(out, fp)
 		}
 	}
-	// Backticked spans, fenced blocks left out (pasted output and code).
-	text := prompt
-	for {
-		i := strings.Index(text, "```")
-		if i < 0 {
-			break
-		}
-		j := strings.Index(text[i+3:], "```")
-		if j < 0 {
-			text = text[:i]
-			break
-		}
-		text = text[:i] + " " + text[i+3+j+3:]
-	}
-	for rest := text; ; {
-		i := strings.IndexByte(rest, '`')
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(rest[i+1:], '`')
-		if j < 0 {
-			break
-		}
-		span := rest[i+1 : i+1+j]
-		rest = rest[i+1+j+1:]
-		w := strings.Fields(strings.TrimPrefix(strings.TrimSpace(span), "$ "))
-		if len(w) < 2 || !programWord(w[0]) || contains(codeWords, w[0]) || strings.ContainsAny(span, "(){}") {
+	fenced = false
+	for i, line := range lines {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fenced = !fenced
 			continue
 		}
-		if sub := w[1]; subWord(sub) {
-			add(progName(w[0]), sub)
-		} else if strings.HasPrefix(sub, "-") {
-			add(progName(w[0]), "")
+		if !near(i) || saysPasses(line) {
+			continue
 		}
-	}
-	// Known programs and their subcommand, backticks or not.
-	words := strings.FieldsFunc(low, func(r rune) bool { return r == ' ' || r == '\n' || r == '\t' || r == '`' || r == '"' || r == '\'' })
-	for i := 0; i+1 < len(words); i++ {
-		if sub := strings.TrimRight(words[i+1], ".,:;!?"); knownSub(words[i], sub) {
-			add(words[i], sub)
+		// Backticked spans, outside fenced blocks (pasted output and code).
+		for rest := line; !fenced; {
+			i := strings.IndexByte(rest, '`')
+			if i < 0 {
+				break
+			}
+			j := strings.IndexByte(rest[i+1:], '`')
+			if j < 0 {
+				break
+			}
+			span := rest[i+1 : i+1+j]
+			rest = rest[i+1+j+1:]
+			w := strings.Fields(strings.TrimPrefix(strings.TrimSpace(span), "$ "))
+			if len(w) < 2 || !programWord(w[0]) || contains(codeWords, w[0]) || strings.ContainsAny(span, "(){}") {
+				continue
+			}
+			if sub := w[1]; subWord(sub) {
+				add(progName(w[0]), sub)
+			} else if strings.HasPrefix(sub, "-") {
+				add(progName(w[0]), "")
+			}
+		}
+		// Known programs and their subcommand, backticks or not.
+		words := strings.FieldsFunc(strings.ToLower(line), func(r rune) bool { return r == ' ' || r == '\t' || r == '`' || r == '"' || r == '\'' })
+		for k := 0; k+1 < len(words); k++ {
+			if sub := strings.TrimRight(words[k+1], ".,:;!?"); knownSub(words[k], sub) {
+				add(words[k], sub)
+			}
 		}
 	}
 	return out
 }
+
+// reviewPrompt reports whether a prompt reads as a code review's findings
+// ("1. Medium: …", "**High:** …", "## Findings"): the commands a review
+// names are what it reviewed, not what misbehaves, and blind reviewers
+// judged the checkpoint noise on every pasted review in the corpus.
+func reviewPrompt(prompt string) bool {
+	marks, first := 0, true
+	for _, l := range strings.Split(strings.ToLower(prompt), "\n") {
+		t := strings.TrimLeft(l, " \t#*-0123456789.)[")
+		t = strings.TrimLeft(t, " *")
+		if t == "" {
+			continue
+		}
+		for _, m := range severityMarks {
+			if strings.HasPrefix(t, m) {
+				marks++
+				if first { // a prompt that opens with a finding
+					marks++
+				}
+				break
+			}
+		}
+		first = false
+		if strings.HasPrefix(t, "findings") || strings.HasPrefix(t, "new findings") || strings.HasPrefix(t, "issues to address") {
+			marks += 2
+		}
+	}
+	return marks >= 2
+}
+
+// severityMarks open a review finding's line.
+var severityMarks = []string{"critical:", "high:", "medium:", "low:", "major:", "minor:", "nit:", "p0:", "p1:", "p2:", "p3:",
+	"critical**", "high**", "medium**", "low**", "major**", "minor**"}
+
+// saysPasses reports whether a line says its command went well ("`go vet`
+// is clean", "`go test ./...` passes") and says nothing failing.
+func saysPasses(line string) bool {
+	low := strings.ToLower(line)
+	for _, w := range reportWords {
+		if strings.Contains(low, w) {
+			return false
+		}
+	}
+	for _, w := range []string{" clean", " pass", " green", " succeed", " works", " ok"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// reportNear is how many lines after a command a word of failure still
+// reports it: a pasted command's first lines of output.
+const reportNear = 3
 
 // programWord reports whether w reads as a program: lower-case letters,
 // digits, '-', '_', and a path only as ./x or a/b (no file extension).

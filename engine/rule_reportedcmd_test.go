@@ -19,6 +19,10 @@ func TestPromptCommands(t *testing.T) {
 		{"a single word", "`mytool` fails", nil},
 		{"a file", "`main.go run` error", nil},
 		{"English after a known program", "go ahead and make sure the error is handled", nil},
+		{"a pasted terminal: the error under its command", "❯ go run ./cmd/tool sync \\\n    --tags \\\n    https://example.com/a.git\n\nerror: push target refs: object not found\nexit status 1",
+			[]string{cmdKey("go", "run")}},
+		{"a pasted review: failure words far from the commands", "Review findings:\n\n1. Medium: the retry loop can spin when the server returns an error.\n2. Low: a wrong comment.\n\n\n\n\nVerified locally: `go build ./...`, `go vet ./...` and `go test ./...` pass.",
+			nil},
 		{"fenced output left out", "it fails:\n```\n$ other thing\nerror\n```\nwhen I run `mytool build`", []string{cmdKey("mytool", "build")}},
 	}
 	for _, c := range cases {
@@ -67,6 +71,8 @@ func TestReportedCommandRule(t *testing.T) {
 	stop := Event{Time: ruleNow, Kind: KindStop}
 	subStop := stop
 	subStop.Subagent = "a1"
+	asks, blocked := stop, stop
+	asks.EndSays, blocked.EndSays = SaysWaiting, SaysBlocked
 	runCheckpointCases(t, reportedCommand, []checkpointCase{
 		{name: "edited, tested, never ran it", state: st(3, 2, "fp"), ev: stop,
 			evidence: "the prompt reported 1 command failing; the turn ended after 3 edits of code and 2 checks, and none of those commands ran"},
@@ -74,6 +80,8 @@ func TestReportedCommandRule(t *testing.T) {
 		{name: "no edit", state: st(0, 2, "fp"), ev: stop},
 		{name: "no check", state: st(3, 0, "fp"), ev: stop},
 		{name: "a subagent stopped", state: st(3, 2, "fp"), ev: subStop},
+		{name: "the turn hands the command back to the user", state: st(3, 2, "fp"), ev: asks},
+		{name: "the turn says it cannot go on", state: st(3, 2, "fp"), ev: blocked},
 		{name: "not a turn's end", state: st(3, 2, "fp"), ev: Event{Time: ruleNow, Kind: KindPostTool, Class: ClassEdit, Outcome: OutcomeOK}},
 	})
 }

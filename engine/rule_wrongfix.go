@@ -34,10 +34,18 @@ var fixInTest = checkpointRule{
 			}
 			return fmt.Sprintf("the last lint run did not pass (`%s`) and the next edit changed the linter's configuration or scripts (%s), not the code it checks", s.FailedCheck, shortPath(ev.Target)), true
 		}
+		own := true
 		for _, f := range files {
 			if !harnessFile(f, s.FailedCheck) || !linkedToCheck(f, s.FailedCheck) {
 				return "", false
 			}
+			own = own && contains(s.TaskTests, testKey(f))
+		}
+		if own {
+			// Tests the task wrote before this failure: the agent is
+			// getting its own new test right, not weakening one (blind
+			// reviewers: noise on 5 of 12 firings).
+			return "", false
 		}
 		return fmt.Sprintf("the last check failed (`%s`) and the next edit changed a test file (%s), not the code it tests", s.FailedCheck, shortPath(ev.Target)), true
 	},
@@ -62,9 +70,34 @@ func (s *State) bookFailedCheck(ev *Event) {
 	case ev.Class == ClassCheck:
 		s.FailedCheck = ""
 	case ev.Class == ClassEdit && ev.Outcome != OutcomeFailed && !proseEdit(ev):
+		if s.FailedCheck == "" {
+			s.bookTaskTests(ev)
+		}
 		s.FailedCheck = ""
 	}
 }
+
+// maxTaskTests bounds the test files a task's state names.
+const maxTaskTests = 16
+
+// bookTaskTests notes the test files an edit writes while no failing check
+// is pending: tests the task is writing.
+func (s *State) bookTaskTests(ev *Event) {
+	for _, f := range append([]string{ev.Target}, ev.Files...) {
+		if f == "" || !harnessFile(f, "") {
+			continue
+		}
+		if k := testKey(f); !contains(s.TaskTests, k) {
+			if len(s.TaskTests) == maxTaskTests {
+				s.TaskTests = s.TaskTests[1:]
+			}
+			s.TaskTests = append(s.TaskTests, k)
+		}
+	}
+}
+
+// testKey fingerprints a test file's path: the state keeps no more of it.
+func testKey(path string) string { return Fingerprint("test", path) }
 
 // linters are the programs that judge code without running it.
 var linters = []string{"golangci-lint", "staticcheck", "revive", "gofmt", "eslint", "biome", "prettier", "stylelint", "ruff", "flake8",

@@ -83,6 +83,24 @@ func TestFixInTestSequence(t *testing.T) {
 			t.Fatal("a task that only wrote tests fixes its own new test")
 		}
 	})
+	t.Run("the task's own new test", func(t *testing.T) {
+		s := newSim(t)
+		s.prompt()
+		s.call(edit("p/p.go"))
+		s.call(edit("p/new_test.go")) // written with the code, before any failure
+		s.call(testsFailed())
+		s.call(edit("p/new_test.go"))
+		if s.open(ReasonFixInTest) != 0 {
+			t.Fatal("the agent getting its own new test right is no fix in the test")
+		}
+		s.prompt() // a new task: yesterday's new test is an existing one
+		s.call(edit("p/p.go"))
+		s.call(testsFailed())
+		s.call(edit("p/new_test.go"))
+		if s.open(ReasonFixInTest) != 1 {
+			t.Fatal("an existing test changed after a failure: not raised")
+		}
+	})
 	t.Run("code first", func(t *testing.T) {
 		s := newSim(t)
 		s.prompt()

@@ -313,6 +313,7 @@ func gitRest(args []string, sub string) []string {
 
 // gitLeavesTree reports whether a subcommand that can rewrite the work
 // tree leaves it as it is this time: `git stash list` and `show` only read,
+// `git reset` without --hard (--merge, --keep) moves HEAD and the index,
 // and `git checkout -b NAME` or `git switch -c NAME` with no start point
 // make a branch at HEAD. Taken for edits, they opened "edits with no check
 // since" on a work tree nothing changed (a commit right after a passing
@@ -327,6 +328,8 @@ func gitLeavesTree(sub string, rest []string) bool {
 	switch sub {
 	case "stash":
 		return len(pos) > 0 && (pos[0] == "list" || pos[0] == "show")
+	case "reset":
+		return !hasFlag(rest, "--hard", "--merge", "--keep") // moves HEAD and the index only
 	case "checkout":
 		return hasFlag(rest, "-b", "-B") && len(pos) <= 1 && !hasFlag(rest, "--", "-f", "--force", "-p", "--patch")
 	case "switch":

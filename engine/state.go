@@ -68,10 +68,11 @@ type State struct {
 	// while it fails (a passing check clears it): what the finish-failing
 	// rule judges at the turn's end.
 	FailingCheck string `json:"failing_check,omitempty"`
-	// CodeSinceTry counts the foreground agent's edits of source code
-	// (codeFile: by extension; not docs, data, config, nor a shell command
-	// whose files are unknown) since any check: what the finish-unchecked
-	// rule judges at the turn's end.
+	// CodeSinceTry counts the foreground agent's edits of source code and
+	// build files (codeFile: by extension, and go.mod, Makefile, mise.toml
+	// and the like; not docs, data, nor a shell command whose files are
+	// unknown) since any check: what the finish-unchecked rule judges at
+	// the turn's end, and unchecked-commit at a commit.
 	CodeSinceTry int `json:"code_since_try,omitempty"`
 	// TaskEdits and TaskChecks count the task's edits of code (not prose,
 	// not tests: the code under test) and its checks; PromptCmds are the fingerprints of the commands its prompt
@@ -80,6 +81,10 @@ type State struct {
 	TaskEdits  int      `json:"task_edits,omitempty"`
 	TaskChecks int      `json:"task_checks,omitempty"`
 	PromptCmds []string `json:"prompt_cmds,omitempty"`
+	// TaskTests are fingerprints of the test files (fixtures, harness) the
+	// task wrote with no failing check pending: tests the agent is
+	// writing, whose own fixes after a failure are no fix-in-test.
+	TaskTests []string `json:"task_tests,omitempty"`
 	// Working: the foreground agent has made a call since the last prompt
 	// and its turn has not ended; a prompt then interrupts it, in a session
 	// whose host says when a turn ends (StopsSeen: one did before).

@@ -123,6 +123,8 @@ func decodeStateFile(body []byte) (*engine.State, *journalPos, error) {
 			st.TaskChecks = d.int(v)
 		case `"prompt_cmds"`:
 			d.each(v, func(x []byte) { st.PromptCmds = append(st.PromptCmds, d.str(x)) })
+		case `"task_tests"`:
+			d.each(v, func(x []byte) { st.TaskTests = append(st.TaskTests, d.str(x)) })
 		case `"working"`:
 			st.Working = string(v) == "true"
 		case `"stops_seen"`:

@@ -44,6 +44,7 @@ func appendState(b []byte, s *engine.State, maps bool) []byte {
 	b = appendInt(b, "task_edits", s.TaskEdits, true)
 	b = appendInt(b, "task_checks", s.TaskChecks, true)
 	b = appendList(b, "prompt_cmds", s.PromptCmds, appendQuoted)
+	b = appendList(b, "task_tests", s.TaskTests, appendQuoted)
 	if s.Working {
 		b = append(b, `,"working":true`...)
 	}

@@ -97,6 +97,7 @@ func richState() *engine.State {
 		apply(engine.Event{Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassCheck, Cmd: "go test ./p/", CmdFP: "fp-p", Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "p", Tests: tests})
 	}
 	apply(engine.Event{Kind: engine.KindPrompt, PromptCmds: []string{"fp-cmd", "fp-\"2"}})
+	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Edit", Class: engine.ClassEdit, Target: "p/p_test.go", Outcome: engine.OutcomeOK}) // a test the task writes
 	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Edit", Class: engine.ClassEdit, Target: "p/p.go", Outcome: engine.OutcomeOK})
 	apply(engine.Event{Kind: engine.KindPostTool, Tool: "Bash", Class: engine.ClassCheck, Cmd: "go test ./p/", CmdFP: "fp-p", Outcome: engine.OutcomeFailed, Exit: &one, FailSig: "p", Tests: tests})
 	// A tool gap: the shell found no jq, then a lookup of it found nothing.
@@ -177,7 +178,8 @@ func TestStateFilePositionRoundTrip(t *testing.T) {
 	}
 }
 
-// richState sets the fields the fix-in-test, reported-command and carried
+// richState sets the fields the fix-in-test (its failed check, the task's
+// own tests), reported-command and carried
 // checkpoint rules keep, so the codec tests cover them.
 func TestRichStateHasRuleFields(t *testing.T) {
 	st := richState()
@@ -185,8 +187,8 @@ func TestRichStateHasRuleFields(t *testing.T) {
 	for _, c := range st.Checkpoints {
 		carried = carried || c.Carried
 	}
-	if st.FailedCheck == "" || st.TaskEdits == 0 || st.TaskChecks == 0 || len(st.PromptCmds) != 2 || !st.Working || !st.StopsSeen || !carried {
-		t.Errorf("rule fields unset: failed %q, edits %d, checks %d, prompt cmds %v, working %v, carried %v",
-			st.FailedCheck, st.TaskEdits, st.TaskChecks, st.PromptCmds, st.Working, carried)
+	if st.FailedCheck == "" || st.TaskEdits == 0 || st.TaskChecks == 0 || len(st.PromptCmds) != 2 || len(st.TaskTests) != 1 || !st.Working || !st.StopsSeen || !carried {
+		t.Errorf("rule fields unset: failed %q, edits %d, checks %d, prompt cmds %v, task tests %v, working %v, carried %v",
+			st.FailedCheck, st.TaskEdits, st.TaskChecks, st.PromptCmds, st.TaskTests, st.Working, carried)
 	}
 }
