@@ -224,7 +224,8 @@ func PromptCommands(prompt string) []string {
 }
 
 // reviewPrompt reports whether a prompt reads as a code review's findings
-// ("1. Medium: …", "**High:** …", "## Findings"): the commands a review
+// ("1. Medium: …", "**High:** …", "## Issues / nitpicks", a prompt
+// opening with "Here's my review"): the commands a review
 // names are what it reviewed, not what misbehaves, and blind reviewers
 // judged the checkpoint noise on every pasted review in the corpus.
 func reviewPrompt(prompt string) bool {
@@ -244,13 +245,23 @@ func reviewPrompt(prompt string) bool {
 				break
 			}
 		}
-		first = false
-		if strings.HasPrefix(t, "findings") || strings.HasPrefix(t, "new findings") || strings.HasPrefix(t, "issues to address") {
-			marks += 2
+		heading := strings.HasPrefix(strings.TrimSpace(l), "#")
+		for _, h := range reviewHeadings {
+			if strings.HasPrefix(t, h) && (heading || h == "findings" || h == "new findings") {
+				marks += 2
+				break
+			}
 		}
+		if first && strings.Contains(t, "review") { // "Here's my review of the branch"
+			marks++
+		}
+		first = false
 	}
 	return marks >= 2
 }
+
+// reviewHeadings open a review's sections.
+var reviewHeadings = []string{"findings", "new findings", "issues", "nitpicks", "review", "suggestions", "concerns"}
 
 // severityMarks open a review finding's line.
 var severityMarks = []string{"critical:", "high:", "medium:", "low:", "major:", "minor:", "nit:", "p0:", "p1:", "p2:", "p3:",

@@ -23,6 +23,9 @@ func TestPromptCommands(t *testing.T) {
 			[]string{cmdKey("go", "run")}},
 		{"a pasted review: failure words far from the commands", "Review findings:\n\n1. Medium: the retry loop can spin when the server returns an error.\n2. Low: a wrong comment.\n\n\n\n\nVerified locally: `go build ./...`, `go vet ./...` and `go test ./...` pass.",
 			nil},
+		{"a review with its sections", "Here's my review of the branch changes.\n\n## Overall\n\nSolid.\n\n## Issues / nitpicks\n\n**1. Breaking JSON field rename** silently breaks consumers; `go test ./...` would not catch it.",
+			nil},
+		{"a review's findings", "1. Medium: the `fetch --all-refs` wording overstates what it does.\n\nI didn't find additional correctness regressions.", nil},
 		{"fenced output left out", "it fails:\n```\n$ other thing\nerror\n```\nwhen I run `mytool build`", []string{cmdKey("mytool", "build")}},
 	}
 	for _, c := range cases {
