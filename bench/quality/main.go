@@ -89,7 +89,10 @@ type replayOut struct {
 	Bytes     int64 `json:"bytes"`
 	ToolCalls int   `json:"tool_calls"`
 	Nudges    int   `json:"nudges"`
-	Moments   *struct {
+	// Checkpoints counts the checkpoints each rule raised: what the
+	// status view shows.
+	Checkpoints map[string]int `json:"checkpoints"`
+	Moments     *struct {
 		Moments, Caught, NotFound int
 		ByKind                    map[string]struct{ Moments, Caught int } `json:"by_kind"`
 	} `json:"moments"`

@@ -138,7 +138,7 @@ func report(corpus string) error {
 		}
 		fmt.Fprintln(w)
 	}
-	if err := signalsSection(w); err != nil {
+	if err := signalsSection(w, r.Checkpoints); err != nil {
 		return err
 	}
 	fmt.Fprintln(w, "## Variants measured")

@@ -102,8 +102,10 @@ func after(items []item, t time.Time) int {
 const signalLabelsFile = "bench/quality/signal-labels.tsv"
 
 // signalsSection reports the signals judged blind (signal-labels.tsv): per
-// rule and labelling round, how many were worth a look.
-func signalsSection(w io.Writer) error {
+// rule and labelling round, how many were worth a look; then what the
+// status view shows as a whole, each shown rule's latest precision weighed
+// by how often it fires on the corpus (shown: its checkpoint counts).
+func signalsSection(w io.Writer, shown map[string]int) error {
 	f, err := os.Open(signalLabelsFile)
 	if os.IsNotExist(err) {
 		return nil
@@ -156,7 +158,9 @@ func signalsSection(w io.Writer) error {
 	fmt.Fprintln(w, "judged from its context by reviewers who had not read the rules (`go run ./bench/quality signals")
 	fmt.Fprintln(w, "CORPUS DIR`; `bench/quality/signal-labels.tsv`): a guard told to the agent is *worth* when it says")
 	fmt.Fprintln(w, "something true and useful then, a checkpoint shown in the pane when a user glancing at it would be")
-	fmt.Fprintln(w, "glad to see it. Round 1 judged the detectors as first written; round 2 what the fixes left.")
+	fmt.Fprintln(w, "glad to see it. Round 1 judged the detectors as first written; round 2 what the fixes left; round 3")
+	fmt.Fprintln(w, "a random sample of every shown rule's firings (up to 12 a rule); round 4 every firing of the rules")
+	fmt.Fprintln(w, "round 3 fixed, after the fixes.")
 	fmt.Fprintln(w, "docs/rules.md says which rules the figures kept, turned off or removed.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| round | rule | judged | worth a look | precision |")
@@ -165,5 +169,49 @@ func signalsSection(w io.Writer) error {
 		fmt.Fprintf(w, "| %s | `%s` | %d | %d | %s |\n", k.round, k.rule, n[k], worth[k], pct(worth[k], n[k]))
 	}
 	fmt.Fprintln(w)
+	latest := map[string]key{}
+	for _, k := range keys {
+		if l, ok := latest[k.rule]; !ok || k.round > l.round {
+			latest[k.rule] = k
+		}
+	}
+	var all, seedless shownTally
+	var unjudged []string
+	for rule, fired := range shown {
+		k, ok := latest[rule]
+		if !ok {
+			unjudged = append(unjudged, fmt.Sprintf("`%s` (%d)", rule, fired))
+			continue
+		}
+		share := float64(fired) * float64(worth[k]) / float64(n[k])
+		all.add(fired, share)
+		if rule != "exploring" && rule != "unverified-edits" {
+			seedless.add(fired, share)
+		}
+	}
+	sort.Strings(unjudged)
+	fmt.Fprintf(w, "The status view as a whole: each shown checkpoint rule's latest judged precision, weighed by how often\n")
+	fmt.Fprintf(w, "it fires on the corpus, makes **%s worth a look** (%d firings). The seed's two activity\n", all.pct(), all.fired)
+	fmt.Fprintf(w, "checkpoints (`exploring`, `unverified-edits`) are %d of them; the rest, **%s** (%d firings).\n",
+		all.fired-seedless.fired, seedless.pct(), seedless.fired)
+	if len(unjudged) > 0 {
+		fmt.Fprintf(w, "Not judged (firings): %s.\n", strings.Join(unjudged, ", "))
+	}
+	fmt.Fprintln(w)
 	return nil
+}
+
+// shownTally sums firings and the worth a rule's precision expects of them.
+type shownTally struct {
+	fired int
+	worth float64
+}
+
+func (t *shownTally) add(fired int, worth float64) { t.fired += fired; t.worth += worth }
+
+func (t shownTally) pct() string {
+	if t.fired == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f%%", 100*t.worth/float64(t.fired))
 }
