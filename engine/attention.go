@@ -12,7 +12,7 @@ type Need string
 
 // The needs, most pressing first (Need.Rank).
 const (
-	NeedYou     Need = "needs you" // a question or permission waits, a checkpoint is open, the run is paused or halted
+	NeedYou     Need = "needs you" // a question or permission waits, a checkpoint (not activity) is open, the run is paused or halted
 	NeedWorking Need = "working"   // a call or a turn is under way
 	NeedIdle    Need = "idle"      // the turn ended, the session ended, or nothing happened for a while
 )
@@ -37,7 +37,7 @@ const (
 	CauseStopped    Cause = "stopped"    // the user ran `cully stop`
 	CausePaused     Cause = "paused"     // `cully stop --soft`
 	CauseRollback   Cause = "rollback"   // a rollback failed, the work tree is half restored
-	CauseCheckpoint Cause = "checkpoint" // checkpoints are open (Attention.Open of them)
+	CauseCheckpoint Cause = "checkpoint" // checkpoints other than activity are open (Attention.Open of them)
 	CauseQuestion   Cause = "question"   // the agent asks the user (a question tool, a plan to accept)
 	CausePermission Cause = "permission" // the host said it asks the user's permission
 	CauseWaiting    Cause = "waiting"    // a call open past what it takes to run: a permission prompt, most likely
@@ -96,8 +96,19 @@ type Attention struct {
 	Open  int    // open checkpoints (CauseCheckpoint)
 }
 
+// Activity reports whether a checkpoint counts activity rather than a
+// mistake: the seed's two, exploring (reads with no edit or check) and
+// unverified-edits (edits with no successful check). They are shown in
+// status and the panel for the user to judge, as the seed asks, and
+// acknowledged like any other, but they do not make a session need you:
+// blind reviewers found 1 of 24 of their corpus firings worth a look
+// (docs/quality.md), and a session flagged for a long read would teach
+// the user to ignore the flag.
+func (r Reason) Activity() bool { return r == ReasonExploring || r == ReasonUnverifiedEdits }
+
 // Attention is what the session needs from the user at now. The panel
-// passes open, the checkpoints it shows open (less those whose
+// passes open, the checkpoints it shows open that ask for the user (not
+// activity; less those whose
 // acknowledgment waits out its undo window); -1 counts the state's.
 func (s *State) Attention(now time.Time, open int) Attention {
 	if r := s.Run; r != nil {
@@ -115,7 +126,7 @@ func (s *State) Attention(now time.Time, open int) Attention {
 	var oldest time.Time
 	n := 0
 	for i := range s.Checkpoints {
-		if c := &s.Checkpoints[i]; c.Status == StatusOpen {
+		if c := &s.Checkpoints[i]; c.Status == StatusOpen && !c.Reason.Activity() {
 			if n == 0 {
 				oldest = c.Raised
 			}

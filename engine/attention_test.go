@@ -108,6 +108,18 @@ func TestAttentionCheckpoints(t *testing.T) {
 	if a := st.Attention(t0.Add(time.Hour), 0); a.Need != NeedIdle {
 		t.Errorf("none shown open: got %+v", a)
 	}
+	// The seed's activity checkpoints are open, shown, but ask nothing.
+	act := NewState("s")
+	act.Events = 3
+	act.Checkpoints = []Checkpoint{{ID: "c1", Reason: ReasonExploring, Status: StatusOpen, Raised: t0},
+		{ID: "c2", Reason: ReasonUnverifiedEdits, Status: StatusOpen, Raised: t0}}
+	if a := act.Attention(t0.Add(time.Hour), -1); a.Need == NeedYou {
+		t.Errorf("activity alone: got %+v, want no need of the user", a)
+	}
+	act.Checkpoints = append(act.Checkpoints, Checkpoint{ID: "c3", Reason: ReasonFailureLoop, Status: StatusOpen, Raised: t0.Add(time.Minute)})
+	if a := act.Attention(t0.Add(time.Hour), -1); a.Need != NeedYou || a.Open != 1 || !a.Since.Equal(t0.Add(time.Minute)) {
+		t.Errorf("a failure loop beside activity: got %+v, want 1 open since it was raised", a)
+	}
 	st.Run = &Run{Paused: &RunNote{At: t0.Unix()}}
 	if a := st.Attention(t0.Add(time.Hour), -1); a.Cause != CausePaused {
 		t.Errorf("a paused run with open checkpoints: got %+v, want paused first", a)

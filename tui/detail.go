@@ -71,7 +71,10 @@ func (m Model) checkpointDetail(w int, it item) []string {
 	s, now, c := m.styles, m.now, it.cp
 	ss := m.sess[m.follow]
 	reason := s.Strong.Render(string(c.Reason))
-	if c.Status == engine.StatusOpen {
+	switch {
+	case c.Status == engine.StatusOpen && c.Reason.Activity():
+		reason = s.Text.Render("◦ " + string(c.Reason) + " (activity)")
+	case c.Status == engine.StatusOpen:
 		reason = s.Accent.Render("⚑ " + string(c.Reason))
 	}
 	out := []string{m.sectionHead(w, "Checkpoint "+c.ID, reason), s.Dim.Render(cut(m.closeHint(), w)), ""}

@@ -445,7 +445,7 @@ func (m Model) need(s *session) engine.Attention {
 	if s == nil || s.state == nil {
 		return engine.Attention{Need: engine.NeedIdle}
 	}
-	return s.state.Attention(m.now, m.openCount(s))
+	return s.state.Attention(m.now, m.askCount(s))
 }
 
 // liveCount is how many sessions are live, listed or not.
@@ -560,13 +560,19 @@ func contains(ids []string, id string) bool {
 
 // openCount is the followed session's open checkpoints, less those being
 // acknowledged.
-func (m Model) openCount(s *session) int {
+func (m Model) openCount(s *session) int { return m.countOpen(s, true) }
+
+// askCount is openCount less the activity checkpoints (Reason.Activity):
+// the open checkpoints that ask for the user, what flags the session.
+func (m Model) askCount(s *session) int { return m.countOpen(s, false) }
+
+func (m Model) countOpen(s *session, activity bool) int {
 	if s == nil || s.state == nil {
 		return 0
 	}
 	n := 0
 	for _, c := range s.state.Checkpoints {
-		if c.Status == engine.StatusOpen && !m.isPending(s.id, c.ID) {
+		if c.Status == engine.StatusOpen && !m.isPending(s.id, c.ID) && (activity || !c.Reason.Activity()) {
 			n++
 		}
 	}

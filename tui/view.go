@@ -15,7 +15,7 @@ func (m Model) View() tea.View {
 	v := tea.NewView(m.Render())
 	v.AltScreen = true
 	v.WindowTitle = "cully"
-	if n := m.openCount(m.sess[m.follow]); n > 0 {
+	if n := m.askCount(m.sess[m.follow]); n > 0 {
 		v.WindowTitle = fmt.Sprintf("cully ⚑ %d open", n)
 	}
 	if a := m.need(m.sess[m.follow]); a.Need == engine.NeedYou && a.Cause != engine.CauseCheckpoint {
@@ -111,7 +111,7 @@ func (m Model) header(w int) []string {
 		line += s.Dim.Render(id)
 	}
 
-	n := m.openCount(ss)
+	n := m.askCount(ss)
 	var state string
 	a := st.Attention(m.now, n)
 	switch {
@@ -424,8 +424,13 @@ func (m Model) checkpointLines(w, lvl int) []string {
 		return []string{m.sectionHead(w, "Checkpoints", s.Good.Render("none"))}
 	}
 	counts := s.Good.Render("none open")
-	if open > 0 {
-		counts = s.Accent.Render(fmt.Sprintf("%d open", open))
+	if ask := m.askCount(ss); ask > 0 {
+		counts = s.Accent.Render(fmt.Sprintf("%d open", ask))
+		if open > ask {
+			counts += s.Dim.Render(fmt.Sprintf(" · %d activity", open-ask))
+		}
+	} else if open > 0 {
+		counts = s.Dim.Render(fmt.Sprintf("%d activity", open))
 	}
 	if closedAll > 0 {
 		counts += s.Dim.Render(fmt.Sprintf(" · %d closed", closedAll))
@@ -571,7 +576,11 @@ func (r itemRow) Render(w int) []string {
 			case c.Asked || r.m.isTelling(r.m.follow, c.ID):
 				told = "telling"
 			}
-			parts = []part{{"⚑ ", st.Accent.Render}, {c.ID + " " + string(c.Reason), st.Strong.Render}, {" · " + agoShort(now, c.Raised) + " · " + told, st.Dim.Render}}
+			flag := part{"⚑ ", st.Accent.Render}
+			if c.Reason.Activity() { // shown for the user to judge; it asks for nothing
+				flag = part{"◦ ", st.Dim.Render}
+			}
+			parts = []part{flag, {c.ID + " " + string(c.Reason), st.Strong.Render}, {" · " + agoShort(now, c.Raised) + " · " + told, st.Dim.Render}}
 		default:
 			ss := st.Dim
 			if c.Status == engine.StatusResolved {

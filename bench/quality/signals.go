@@ -192,7 +192,8 @@ func signalsSection(w io.Writer, shown map[string]int) error {
 	sort.Strings(unjudged)
 	fmt.Fprintf(w, "The status view as a whole: each shown checkpoint rule's latest judged precision, weighed by how often\n")
 	fmt.Fprintf(w, "it fires on the corpus, makes **%s worth a look** (%d firings). The seed's two activity\n", all.pct(), all.fired)
-	fmt.Fprintf(w, "checkpoints (`exploring`, `unverified-edits`) are %d of them; the rest, **%s** (%d firings).\n",
+	fmt.Fprintf(w, "checkpoints (`exploring`, `unverified-edits`: shown, marked as activity, and flagging no session)\n")
+	fmt.Fprintf(w, "are %d of them; the checkpoints that flag a session as needing you, **%s** (%d firings).\n",
 		all.fired-seedless.fired, seedless.pct(), seedless.fired)
 	if len(unjudged) > 0 {
 		fmt.Fprintf(w, "Not judged (firings): %s.\n", strings.Join(unjudged, ", "))
