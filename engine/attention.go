@@ -98,13 +98,16 @@ type Attention struct {
 
 // Activity reports whether a checkpoint counts activity rather than a
 // mistake: the seed's two, exploring (reads with no edit or check) and
-// unverified-edits (edits with no successful check). They are shown in
-// status and the panel for the user to judge, as the seed asks, and
-// acknowledged like any other, but they do not make a session need you:
-// blind reviewers found 1 of 24 of their corpus firings worth a look
-// (docs/quality.md), and a session flagged for a long read would teach
-// the user to ignore the flag.
-func (r Reason) Activity() bool { return r == ReasonExploring || r == ReasonUnverifiedEdits }
+// unverified-edits (edits with no successful check), and rerun-filter (one
+// check run again and again with only its output filter changed). They
+// are shown in status and the panel for the user to judge, as the seed
+// asks, and acknowledged like any other, but they do not make a session
+// need you: blind reviewers found 1 of 27 of their corpus firings worth a
+// look (docs/quality.md), and a session flagged for a long read would
+// teach the user to ignore the flag.
+func (r Reason) Activity() bool {
+	return r == ReasonExploring || r == ReasonUnverifiedEdits || r == ReasonRerun
+}
 
 // Attention is what the session needs from the user at now. The panel
 // passes open, the checkpoints it shows open that ask for the user (not

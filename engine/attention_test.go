@@ -112,7 +112,7 @@ func TestAttentionCheckpoints(t *testing.T) {
 	act := NewState("s")
 	act.Events = 3
 	act.Checkpoints = []Checkpoint{{ID: "c1", Reason: ReasonExploring, Status: StatusOpen, Raised: t0},
-		{ID: "c2", Reason: ReasonUnverifiedEdits, Status: StatusOpen, Raised: t0}}
+		{ID: "c2", Reason: ReasonUnverifiedEdits, Status: StatusOpen, Raised: t0}, {ID: "c4", Reason: ReasonRerun, Status: StatusOpen, Raised: t0}}
 	if a := act.Attention(t0.Add(time.Hour), -1); a.Need == NeedYou {
 		t.Errorf("activity alone: got %+v, want no need of the user", a)
 	}

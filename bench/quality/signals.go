@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cully/engine"
+
 	"bufio"
 	"fmt"
 	"io"
@@ -185,15 +187,15 @@ func signalsSection(w io.Writer, shown map[string]int) error {
 		}
 		share := float64(fired) * float64(worth[k]) / float64(n[k])
 		all.add(fired, share)
-		if rule != "exploring" && rule != "unverified-edits" {
+		if !engine.Reason(rule).Activity() {
 			seedless.add(fired, share)
 		}
 	}
 	sort.Strings(unjudged)
 	fmt.Fprintf(w, "The status view as a whole: each shown checkpoint rule's latest judged precision, weighed by how often\n")
-	fmt.Fprintf(w, "it fires on the corpus, makes **%s worth a look** (%d firings). The seed's two activity\n", all.pct(), all.fired)
-	fmt.Fprintf(w, "checkpoints (`exploring`, `unverified-edits`: shown, marked as activity, and flagging no session)\n")
-	fmt.Fprintf(w, "are %d of them; the checkpoints that flag a session as needing you, **%s** (%d firings).\n",
+	fmt.Fprintf(w, "it fires on the corpus, makes **%s worth a look** (%d firings). The activity checkpoints\n", all.pct(), all.fired)
+	fmt.Fprintf(w, "(`exploring`, `unverified-edits`, `rerun-filter`: shown, marked as activity, and flagging no\n")
+	fmt.Fprintf(w, "session) are %d of them; the checkpoints that flag a session as needing you, **%s** (%d firings).\n",
 		all.fired-seedless.fired, seedless.pct(), seedless.fired)
 	if len(unjudged) > 0 {
 		fmt.Fprintf(w, "Not judged (firings): %s.\n", strings.Join(unjudged, ", "))
