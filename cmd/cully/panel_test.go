@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -15,10 +18,28 @@ import (
 // tmuxPane drives a real terminal: tmux runs a command in a detached
 // session on a private socket; tests send keys and read the screen. Once
 // cully exits the pane says "cully exited N" and stays.
+//
+// Every command after the session's start goes through one tmux client
+// in control mode (tmux -C), kept for the pane's life: a test that polls
+// the screen every 20 ms would otherwise start 50 tmux processes a
+// second, each about 12 ms of CPU on a small machine (a whole core for
+// two waiting tests), where a capture through the control client costs
+// the server a few microseconds.
 type tmuxPane struct {
 	t       *testing.T
 	socket  string
 	pidFile string
+
+	mu     sync.Mutex // one command at a time on the control client
+	in     io.WriteCloser
+	blocks chan tmuxReply // the replies to this client's commands, in order
+}
+
+// tmuxReply is one command's reply on the control client: its output, or
+// the error tmux gave.
+type tmuxReply struct {
+	out string
+	err bool
 }
 
 func newTmux(t *testing.T, w, h int, env map[string]string, args ...string) *tmuxPane {
@@ -43,18 +64,103 @@ func newTmux(t *testing.T, w, h int, env map[string]string, args ...string) *tmu
 	}
 	cmd += " TERM=xterm-256color " + self + " " + strings.Join(args, " ")
 	shell := fmt.Sprintf(`sh -c 'echo $$ > %q; %s'; echo "cully exited $?"; sleep 60`, p.pidFile, cmd)
-	p.run("new-session", "-d", "-s", "panel", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), shell)
-	t.Cleanup(func() { exec.Command("tmux", "-S", p.socket, "kill-server").Run() })
+	if out, err := exec.Command("tmux", "-S", p.socket, "new-session", "-d", "-s", "panel", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), shell).CombinedOutput(); err != nil {
+		t.Fatalf("tmux new-session: %v: %s", err, out)
+	}
+	ctl := exec.Command("tmux", "-S", p.socket, "-C", "attach-session", "-t", "panel")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TMUX=") { // a test run inside tmux: no nesting refusal
+			ctl.Env = append(ctl.Env, kv)
+		}
+	}
+	p.in, err = ctl.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := ctl.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ctl.Start(); err != nil {
+		t.Fatalf("tmux -C: %v", err)
+	}
+	p.blocks = make(chan tmuxReply, 4)
+	go readTmuxReplies(out, p.blocks)
+	t.Cleanup(func() {
+		exec.Command("tmux", "-S", p.socket, "kill-server").Run()
+		p.in.Close()
+		_ = ctl.Wait()
+	})
+	// No %output notifications: the client reads replies only (tmux 3.2
+	// and later; an older one sends them, and the reader skips them).
+	p.command("refresh-client", "-f", "no-output")
 	return p
+}
+
+// readTmuxReplies reads a control client's output: each reply to one of
+// its own commands comes between %begin and the %end (or %error) with the
+// same time, number and flags (flags 1: this client's command);
+// notifications come between replies.
+func readTmuxReplies(r io.Reader, blocks chan<- tmuxReply) {
+	defer close(blocks)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		id, ok := strings.CutPrefix(sc.Text(), "%begin ")
+		if !ok {
+			continue
+		}
+		var body []string
+		var reply tmuxReply
+		for sc.Scan() {
+			l := sc.Text()
+			if l == "%end "+id || l == "%error "+id {
+				reply = tmuxReply{out: strings.Join(body, "\n"), err: strings.HasPrefix(l, "%error")}
+				break
+			}
+			body = append(body, l)
+		}
+		if len(body) > 0 {
+			reply.out += "\n"
+		}
+		if strings.HasSuffix(id, " 1") {
+			blocks <- reply
+		}
+	}
+}
+
+// command runs one tmux command through the control client and returns
+// its reply.
+func (p *tmuxPane) command(args ...string) tmuxReply {
+	p.t.Helper()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	quoted := make([]string, len(args))
+	for i, a := range args { // tmux's command parser: single quotes are literal
+		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	if _, err := io.WriteString(p.in, strings.Join(quoted, " ")+"\n"); err != nil {
+		p.t.Fatalf("tmux %v: %v", args, err)
+	}
+	select {
+	case r, ok := <-p.blocks:
+		if !ok {
+			p.t.Fatalf("tmux %v: the control client exited", args)
+		}
+		return r
+	case <-time.After(30 * time.Second): // a hang bound, not a timing
+		p.t.Fatalf("tmux %v: no reply", args)
+	}
+	return tmuxReply{}
 }
 
 func (p *tmuxPane) run(args ...string) string {
 	p.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-S", p.socket}, args...)...).CombinedOutput()
-	if err != nil {
-		p.t.Fatalf("tmux %v: %v: %s", args, err, out)
+	r := p.command(args...)
+	if r.err {
+		p.t.Fatalf("tmux %v: %s", args, r.out)
 	}
-	return string(out)
+	return r.out
 }
 
 func (p *tmuxPane) screen() string { return p.run("capture-pane", "-p", "-t", "panel") }
