@@ -471,7 +471,7 @@ func snapshotLists(t *testing.T, cases []secretcorpus.Case, out surfaceText) {
 	env["CLAUDE_PROJECT_DIR"], env["PWD"], env["CULLY_SNAPSHOTS"] = repo, repo, "on"
 	git := func(args ...string) {
 		t.Helper()
-		c := exec.Command("git", append([]string{"-C", repo, "-c", "user.email=t@example.com", "-c", "user.name=t"}, args...)...)
+		c := exec.Command("git", append([]string{"-C", repo, "-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "maintenance.auto=false"}, args...)...)
 		if b, err := c.CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, b)
 		}
