@@ -41,7 +41,7 @@ func newWorld(t *testing.T, withGit bool) *world {
 	w.write("dirty.txt", "committed\n")
 	w.write(".gitignore", "*.log\n")
 	if withGit {
-		w.sh("git init -q && git add -A && git -c user.email=t@e -c user.name=t commit -qm init")
+		w.sh("git init -q && git add -A && git -c user.email=t@e -c user.name=t -c maintenance.auto=false commit -qm init")
 	}
 	w.write("dirty.txt", "the user's own edit, before the run\n")
 	return w
@@ -368,7 +368,7 @@ func TestRevertKeepsCommitted(t *testing.T) {
 	w.call("c1", func() {
 		w.write("a.txt", "a, committed by the run\n")
 		w.write("b.txt", "b, not committed\n")
-		w.sh("git add a.txt && git -c user.email=t@e -c user.name=t commit -qm run")
+		w.sh("git add a.txt && git -c user.email=t@e -c user.name=t -c maintenance.auto=false commit -qm run")
 	})
 	w.n++
 	plan, err := Rollback(w.h, RollbackRequest{Request: Request{Session: "s1", Run: w.run, Reason: "stop", Now: t0}, To: 0, Uncommitted: true})

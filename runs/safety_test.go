@@ -24,7 +24,7 @@ func TestRollbackKeepsCRLF(t *testing.T) {
 	w := newWorld(t, false)
 	w.write(".gitattributes", "* text=auto\n")
 	w.write("win.txt", "one\r\ntwo\r\n")
-	w.sh("git init -q && git add -A && git -c user.email=t@e -c user.name=t commit -qm init")
+	w.sh("git init -q && git add -A && git -c user.email=t@e -c user.name=t -c maintenance.auto=false commit -qm init")
 	w.write("crlf-new.txt", "untracked\r\nfile\r\n")
 	w.take("baseline")
 	w.call("c1", func() {
@@ -57,7 +57,7 @@ func TestRollbackKeepsCRLFOfAnIndexedFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w.sh("git init -q && git add -A && git -c user.email=t@e -c user.name=t commit -qm init")
+	w.sh("git init -q && git add -A && git -c user.email=t@e -c user.name=t -c maintenance.auto=false commit -qm init")
 	w.take("baseline")
 	w.call("c1", func() { w.write("win.txt", "agent\n") })
 	if _, err := w.rollback(0, false); err != nil {
@@ -105,7 +105,7 @@ func TestIgnoredBeforeRunNeverCreatedSince(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, false)
 	w.write(".gitignore", ".env\nnode_modules/\n*.log\n")
-	w.sh("git init -q && git add -A && git -c user.email=t@e -c user.name=t commit -qm init")
+	w.sh("git init -q && git add -A && git -c user.email=t@e -c user.name=t -c maintenance.auto=false commit -qm init")
 	w.write(".env", "TOKEN=local\n")
 	w.write("node_modules/x/index.js", "module.exports = 1\n")
 	w.write("old.log", "log\n")

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"cully/internal/testbin"
 )
 
 // bin is the folder of the binaries TestMain built: cully-export, and
@@ -24,10 +26,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	build := exec.Command("go", "build", "-o", dir+string(os.PathSeparator), ".", "../cully-hook")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
+	if err := testbin.Build(dir, ".", "../cully-hook"); err != nil {
 		fmt.Fprintln(os.Stderr, "build cully-export and cully-hook:", err)
 		os.Exit(1)
 	}

@@ -31,7 +31,7 @@ func TestPanelShowsSessionsOfThreeAgentsInTmux(t *testing.T) {
 		projects[name] = dir
 	}
 	pane := newTmux(t, 110, 40, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"], "CULLY_CONFIG": env["CULLY_CONFIG"]}, "panel")
-	pane.waitFor("waiting for the first hook call", 5*time.Second)
+	pane.waitFor("waiting for the first hook call", 20*time.Second)
 
 	hook := func(agentEnv map[string]string, payload string, args ...string) string {
 		t.Helper()

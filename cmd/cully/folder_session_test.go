@@ -50,7 +50,7 @@ func newTwoRepos(t *testing.T) *twoRepos {
 		}
 		w.write(filepath.Join(r.dir, r.name+".txt"), r.name+"0\n")
 		w.write(filepath.Join(r.dir, "sub", "keep.txt"), "keep\n")
-		for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "init"}} {
+		for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "maintenance.auto=false", "commit", "-qm", "init"}} {
 			cmd := exec.Command("git", args...)
 			cmd.Dir = r.dir
 			if out, err := cmd.CombinedOutput(); err != nil {

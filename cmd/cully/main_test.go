@@ -20,6 +20,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"cully/engine"
+	"cully/internal/testbin"
 	"cully/store"
 )
 
@@ -54,11 +55,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	// One go command builds the three (cully, cully-hook, cully-daemon,
-	// named after their folders): their links run in parallel.
-	build := exec.Command("go", "build", "-o", dir+string(os.PathSeparator), ".", "../cully-hook", "../cully-daemon")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as every build of cully is: no cgo start-up cost
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
+	// named after their folders): their links run in parallel, and only
+	// when the code changed since this checkout's last run (testbin).
+	if err := testbin.Build(dir, ".", "../cully-hook", "../cully-daemon"); err != nil {
 		fmt.Fprintln(os.Stderr, "build cully, cully-hook and cully-daemon:", err)
 		os.Exit(1)
 	}

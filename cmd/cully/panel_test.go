@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -15,10 +18,28 @@ import (
 // tmuxPane drives a real terminal: tmux runs a command in a detached
 // session on a private socket; tests send keys and read the screen. Once
 // cully exits the pane says "cully exited N" and stays.
+//
+// Every command after the session's start goes through one tmux client
+// in control mode (tmux -C), kept for the pane's life: a test that polls
+// the screen every 20 ms would otherwise start 50 tmux processes a
+// second, each about 12 ms of CPU on a small machine (a whole core for
+// two waiting tests), where a capture through the control client costs
+// the server a few microseconds.
 type tmuxPane struct {
 	t       *testing.T
 	socket  string
 	pidFile string
+
+	mu     sync.Mutex // one command at a time on the control client
+	in     io.WriteCloser
+	blocks chan tmuxReply // the replies to this client's commands, in order
+}
+
+// tmuxReply is one command's reply on the control client: its output, or
+// the error tmux gave.
+type tmuxReply struct {
+	out string
+	err bool
 }
 
 func newTmux(t *testing.T, w, h int, env map[string]string, args ...string) *tmuxPane {
@@ -43,18 +64,103 @@ func newTmux(t *testing.T, w, h int, env map[string]string, args ...string) *tmu
 	}
 	cmd += " TERM=xterm-256color " + self + " " + strings.Join(args, " ")
 	shell := fmt.Sprintf(`sh -c 'echo $$ > %q; %s'; echo "cully exited $?"; sleep 60`, p.pidFile, cmd)
-	p.run("new-session", "-d", "-s", "panel", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), shell)
-	t.Cleanup(func() { exec.Command("tmux", "-S", p.socket, "kill-server").Run() })
+	if out, err := exec.Command("tmux", "-S", p.socket, "new-session", "-d", "-s", "panel", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), shell).CombinedOutput(); err != nil {
+		t.Fatalf("tmux new-session: %v: %s", err, out)
+	}
+	ctl := exec.Command("tmux", "-S", p.socket, "-C", "attach-session", "-t", "panel")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TMUX=") { // a test run inside tmux: no nesting refusal
+			ctl.Env = append(ctl.Env, kv)
+		}
+	}
+	p.in, err = ctl.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := ctl.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ctl.Start(); err != nil {
+		t.Fatalf("tmux -C: %v", err)
+	}
+	p.blocks = make(chan tmuxReply, 4)
+	go readTmuxReplies(out, p.blocks)
+	t.Cleanup(func() {
+		exec.Command("tmux", "-S", p.socket, "kill-server").Run()
+		p.in.Close()
+		_ = ctl.Wait()
+	})
+	// No %output notifications: the client reads replies only (tmux 3.2
+	// and later; an older one sends them, and the reader skips them).
+	p.command("refresh-client", "-f", "no-output")
 	return p
+}
+
+// readTmuxReplies reads a control client's output: each reply to one of
+// its own commands comes between %begin and the %end (or %error) with the
+// same time, number and flags (flags 1: this client's command);
+// notifications come between replies.
+func readTmuxReplies(r io.Reader, blocks chan<- tmuxReply) {
+	defer close(blocks)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		id, ok := strings.CutPrefix(sc.Text(), "%begin ")
+		if !ok {
+			continue
+		}
+		var body []string
+		var reply tmuxReply
+		for sc.Scan() {
+			l := sc.Text()
+			if l == "%end "+id || l == "%error "+id {
+				reply = tmuxReply{out: strings.Join(body, "\n"), err: strings.HasPrefix(l, "%error")}
+				break
+			}
+			body = append(body, l)
+		}
+		if len(body) > 0 {
+			reply.out += "\n"
+		}
+		if strings.HasSuffix(id, " 1") {
+			blocks <- reply
+		}
+	}
+}
+
+// command runs one tmux command through the control client and returns
+// its reply.
+func (p *tmuxPane) command(args ...string) tmuxReply {
+	p.t.Helper()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	quoted := make([]string, len(args))
+	for i, a := range args { // tmux's command parser: single quotes are literal
+		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	if _, err := io.WriteString(p.in, strings.Join(quoted, " ")+"\n"); err != nil {
+		p.t.Fatalf("tmux %v: %v", args, err)
+	}
+	select {
+	case r, ok := <-p.blocks:
+		if !ok {
+			p.t.Fatalf("tmux %v: the control client exited", args)
+		}
+		return r
+	case <-time.After(30 * time.Second): // a hang bound, not a timing
+		p.t.Fatalf("tmux %v: no reply", args)
+	}
+	return tmuxReply{}
 }
 
 func (p *tmuxPane) run(args ...string) string {
 	p.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-S", p.socket}, args...)...).CombinedOutput()
-	if err != nil {
-		p.t.Fatalf("tmux %v: %v: %s", args, err, out)
+	r := p.command(args...)
+	if r.err {
+		p.t.Fatalf("tmux %v: %s", args, r.out)
 	}
-	return string(out)
+	return r.out
 }
 
 func (p *tmuxPane) screen() string { return p.run("capture-pane", "-p", "-t", "panel") }
@@ -109,16 +215,16 @@ func (p *tmuxPane) waitFor(want string, limit time.Duration) time.Duration {
 	return 0
 }
 
-// The panel in a real terminal: hook calls show up as a checkpoint within a
-// second; `a` acknowledges it; the journal holds the ack and status agrees.
+// The panel in a real terminal: hook calls show up as a checkpoint (the
+// test logs how long it took: the bounds here are hang bounds, not
+// timings); `a` acknowledges it; the journal holds the ack and status
+// agrees.
 func TestPanelInTmux(t *testing.T) {
-	// Not parallel: it reads what the screen shows within a bound (a checkpoint within a second),
-	// so it runs before the parallel tests start, with no other test of
-	// this package beside it.
+	t.Parallel()
 	env := testEnv(t)
 	env["CULLY_CONFIG"] = filepath.Join(env["PWD"], "none.toml")
 	pane := newTmux(t, 60, 30, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"], "CULLY_CONFIG": env["CULLY_CONFIG"]}, "panel")
-	pane.waitFor("waiting for the first hook call", 5*time.Second)
+	pane.waitFor("waiting for the first hook call", 20*time.Second)
 
 	send := func(p string) {
 		if r := cully(t, env, []byte(p), "hook"); r.code != 0 {
@@ -131,14 +237,14 @@ func TestPanelInTmux(t *testing.T) {
 		send(`{"session_id":"tmux-s1","cwd":"/home/dev/project","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/home/dev/project/a.go"},"tool_use_id":"` + id + `"}`)
 		send(`{"session_id":"tmux-s1","cwd":"/home/dev/project","hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"/home/dev/project/a.go"},"tool_response":{},"tool_use_id":"` + id + `"}`)
 	}
-	took := pane.waitFor("c1 exploring", time.Second)
+	took := pane.waitFor("c1 exploring", 20*time.Second)
 	t.Logf("checkpoint on screen %v after the hook call that raised it", took)
 
 	pane.send("a")
-	pane.waitFor("c1 acknowledged · u undoes", 2*time.Second)
+	pane.waitFor("c1 acknowledged · u undoes", 5*time.Second) // shown for the undo window's 5 s
 	// Written when the undo window ends.
 	pane.waitFor("c1 acknowledged: the agent is no longer told", 10*time.Second)
-	pane.waitFor("none open", 5*time.Second)
+	pane.waitFor("none open", 20*time.Second)
 	var acked bool
 	for _, ev := range journal(t, env["CULLY_HOME"]) {
 		if ev.Kind == "ack" && len(ev.Ack) == 1 && ev.Ack[0] == "c1" {
@@ -187,13 +293,11 @@ func TestPanelSplitInTmux(t *testing.T) {
 // At the default --split width a guard warning can be read whole: the
 // selected one wraps in the list, and enter shows it with the nudge.
 func TestPanelGuardReadableAt56(t *testing.T) {
-	// Not parallel: it reads what the screen shows within a bound (the guard within 2 s),
-	// so it runs before the parallel tests start, with no other test of
-	// this package beside it.
+	t.Parallel()
 	env := testEnv(t)
 	env["CULLY_CONFIG"] = filepath.Join(env["PWD"], "none.toml")
 	pane := newTmux(t, 56, 40, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"], "CULLY_CONFIG": env["CULLY_CONFIG"]}, "panel")
-	pane.waitFor("waiting for the first hook call", 5*time.Second)
+	pane.waitFor("waiting for the first hook call", 20*time.Second)
 	send := func(p string) {
 		if r := cully(t, env, []byte(p), "hook"); r.code != 0 {
 			t.Fatal(r)
@@ -220,8 +324,8 @@ func TestPanelGuardReadableAt56(t *testing.T) {
 	if len(evidence) <= 56 {
 		t.Fatalf("evidence %q fits a line: the test proves nothing", evidence)
 	}
-	pane.waitFor("third-attempt", 2*time.Second)
-	deadline := time.Now().Add(3 * time.Second)
+	pane.waitFor("third-attempt", 20*time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for !strings.Contains(squashSpace(pane.screen()), squashSpace(evidence)) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the selected guard's evidence %q is not whole on screen:\n%s", evidence, pane.screen())
@@ -229,7 +333,7 @@ func TestPanelGuardReadableAt56(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	pane.send("Enter")
-	pane.waitFor("Guard warning", 2*time.Second)
+	pane.waitFor("Guard warning", 20*time.Second)
 	out := strings.ReplaceAll(pane.screen(), "│", "")
 	for _, want := range []string{evidence, "cully: " + evidence} {
 		if !strings.Contains(squashSpace(out), squashSpace(want)) {
@@ -256,7 +360,7 @@ func TestPanelSaysWhenCullyFails(t *testing.T) {
 	}
 	bad() // before the panel
 	pane := newTmux(t, 170, 20, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"]}, "panel")
-	pane.waitFor("waiting for the first hook call", 5*time.Second)
+	pane.waitFor("waiting for the first hook call", 20*time.Second)
 	time.Sleep(300 * time.Millisecond)
 	if strings.Contains(pane.screen(), "cully error") {
 		t.Fatalf("an error from before the panel opened is shown:\n%s", pane.screen())
@@ -285,7 +389,7 @@ func TestPanelNeedsYouFirstInTmux(t *testing.T) {
 	env := testEnv(t)
 	env["CULLY_CONFIG"] = filepath.Join(env["PWD"], "none.toml")
 	pane := newTmux(t, 60, 30, map[string]string{"CULLY_HOME": env["CULLY_HOME"], "HOME": env["HOME"], "CULLY_CONFIG": env["CULLY_CONFIG"]}, "panel")
-	pane.waitFor("waiting for the first hook call", 5*time.Second)
+	pane.waitFor("waiting for the first hook call", 20*time.Second)
 	send := func(session, cwd, rest string) {
 		t.Helper()
 		p := `{"session_id":"` + session + `","cwd":"` + cwd + `",` + rest + `}`

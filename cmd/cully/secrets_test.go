@@ -26,6 +26,7 @@ import (
 	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
 	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 
+	"cully/internal/testbin"
 	"cully/redact"
 	"cully/redact/secretcorpus"
 )
@@ -380,10 +381,8 @@ func otlpHexIDs(j []byte) []byte {
 func otlpPayload(t *testing.T, env map[string]string) string {
 	t.Helper()
 	exportOnce.Do(func() {
-		build := exec.Command("go", "build", "-o", filepath.Join(testBin, "cully-export"), "../cully-export")
-		build.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if b, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("build cully-export: %v\n%s", err, b)
+		if err := testbin.Build(testBin, "../cully-export"); err != nil {
+			t.Fatalf("build cully-export: %v", err)
 		}
 	})
 	var mu sync.Mutex
@@ -472,7 +471,7 @@ func snapshotLists(t *testing.T, cases []secretcorpus.Case, out surfaceText) {
 	env["CLAUDE_PROJECT_DIR"], env["PWD"], env["CULLY_SNAPSHOTS"] = repo, repo, "on"
 	git := func(args ...string) {
 		t.Helper()
-		c := exec.Command("git", append([]string{"-C", repo, "-c", "user.email=t@example.com", "-c", "user.name=t"}, args...)...)
+		c := exec.Command("git", append([]string{"-C", repo, "-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "maintenance.auto=false"}, args...)...)
 		if b, err := c.CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, b)
 		}

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"cully/store"
 )
 
 // How the torture test drives cully: the real binaries, the hook payloads
@@ -114,25 +116,39 @@ func denied(stdout string) bool {
 	return json.Unmarshal([]byte(stdout), &a) == nil && a.Specific.Decision == "deny"
 }
 
-var lastStep = regexp.MustCompile(`the last, step (\d+)`)
-
 // sync waits for the snapshots the session's hook calls asked for and
 // records the new steps as taken now (nothing changes the tree while it
-// waits, so that is their content).
+// waits, so that is their content). It reads the session's state as
+// `cully snapshot --wait` does (every ask done, the last one's outcome),
+// in this process: two waits a tool call were a quarter of the cully
+// processes the test starts.
 func (w *world) sync(s *session) {
 	w.rt.Helper()
-	r := w.exec(nil, "cully", "snapshot", "--wait", "--timeout", "90s", "--session", s.id)
-	if r.code != 0 {
-		w.violated(chkSnapshot, "cully snapshot --wait --session %s exited %d: %s", s.name, r.code, scrub(r.stderr, w.dir))
-		return
-	}
-	m := lastStep.FindStringSubmatch(r.stdout)
-	if m == nil {
-		return
-	}
-	n, _ := strconv.Atoi(m[1])
-	for k := s.last + 1; k <= n; k++ {
-		w.addStep(s, k, len(w.log), w.cur)
+	h := store.Home{Dir: w.state}
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		st, err := h.ReadState(s.id, nil)
+		if err != nil || st.Run == nil {
+			w.violated(chkSnapshot, "session %s's state: %v (run %v)", s.name, err, st != nil && st.Run != nil)
+			return
+		}
+		r := st.Run
+		if r.Pending() == 0 {
+			if f := r.Failed; f != nil {
+				w.violated(chkSnapshot, "snapshot %d of session %s's run failed: %s", f.Step, s.name, scrub(f.Error, w.dir))
+				return
+			}
+			if r.Snapshots == 0 {
+				return
+			}
+			for k := s.last + 1; k <= r.LastStep; k++ {
+				w.addStep(s, k, len(w.log), w.cur)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			w.violated(chkSnapshot, "session %s: %d snapshot(s) asked for have not finished after 90 s", s.name, r.Pending())
+			return
+		}
 	}
 }
 
