@@ -7,7 +7,8 @@
 // their own in the user's cache (the folder named by a hash of the
 // checkout's path and the packages), built under a lock there; a run gets
 // hard links to them in a fresh folder, which a later rebuild (a rename
-// onto the cached name) leaves as they were. Linking the three binaries of
+// onto the cached name) leaves as they were. A folder no build has used
+// for a week is removed by the next build. Linking the three binaries of
 // cmd/cully took about 3 s of CPU on every run on a 2-core machine; an
 // up-to-date check takes 0.5 s.
 package testbin
@@ -42,6 +43,9 @@ func Build(dir string, pkgs ...string) error {
 	if err := goBuild(keep, pkgs); err != nil {
 		return err
 	}
+	now := time.Now()
+	_ = os.Chtimes(keep, now, now) // in use: pruneStale leaves it
+	pruneStale(filepath.Dir(keep), now)
 	ents, err := os.ReadDir(keep)
 	if err != nil {
 		return err
@@ -70,6 +74,25 @@ func keepDir(pkgs []string) (string, error) {
 	sum := sha256.Sum256([]byte(wd + "\x00" + strings.Join(pkgs, "\x00")))
 	keep := filepath.Join(cache, "cully-test-bin", hex.EncodeToString(sum[:8]))
 	return keep, os.MkdirAll(keep, 0o700)
+}
+
+// staleAfter is how long a checkout's binaries stay unused before a build
+// of another removes them: a clone made for one CI run, a worktree since
+// deleted, each left about 30 MB behind.
+const staleAfter = 7 * 24 * time.Hour
+
+// pruneStale removes the folders under root no build has used for
+// staleAfter.
+func pruneStale(root string, now time.Time) {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if info, err := e.Info(); err == nil && e.IsDir() && now.Sub(info.ModTime()) > staleAfter {
+			_ = os.RemoveAll(filepath.Join(root, e.Name()))
+		}
+	}
 }
 
 func goBuild(dir string, pkgs []string) error {
