@@ -9,9 +9,9 @@ import (
 const ReasonUncheckedCommit Reason = "unchecked-commit"
 
 // uncheckedCommit is raised when a `git commit` (any segment of a shell
-// call, after wrappers) succeeds while source code has been edited since
-// the task's last check of any kind (State.CodeSinceTry: by a programming
-// language's extension), with no successful check since the edits
+// call, after wrappers) succeeds while source code or a build's own files
+// have been edited since the task's last check of any kind
+// (State.CodeSinceTry, codeFile), with no successful check since the edits
 // (State.EditsSinceCheck). Edits of data, configuration, docs or a lock
 // file, a commit regrouped with `git reset`, a branch made with
 // `checkout -b`: none of these owe a check, and blind reviewers judged

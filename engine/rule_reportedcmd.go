@@ -122,18 +122,19 @@ var codeWords = []string{"func", "type", "var", "const", "return", "if", "for", 
 // subcommand, when a word of failure stands near it: on its line, in the
 // reportNear lines after (the error a pasted terminal prints under its
 // command), or in the line before when that line ends with ':' ("it fails
-// when I run:") or is pasted output. A fenced block counts as one line, a command continued
-// with '\\' and blank lines as part of the line before. A word of failure elsewhere in the prompt
-// does not make a report of every command in it: a pasted code review that
-// says "build, vet and tests pass" and lists its findings reported nothing
-// failing, and blind reviewers judged the checkpoint noise on those. Only
-// the fingerprints are kept: the hook never stores the prompt's text.
+// when I run:") or is pasted output. A fenced block counts as one line; a
+// command continued with a backslash, and blank lines, count as part of the line
+// before. A word of failure elsewhere in the prompt does not make a report
+// of every command in it: a pasted code review that says "build, vet and
+// tests pass" and lists its findings reported nothing failing, and blind
+// reviewers judged the checkpoint noise on those. Only the fingerprints
+// are kept: the hook never stores the prompt's text.
 func PromptCommands(prompt string) []string {
 	// Units: a line, or a fenced block whole (pasted output is one report).
 	lines := strings.Split(prompt, "\n")
 	unit := make([]int, len(lines))
 	var fails []bool
-	fenced, any := false, false
+	fenced, anyFail := false, false
 	var intro []bool // the unit ends with ':' or is pasted output, introducing what follows
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
@@ -154,12 +155,12 @@ func PromptCommands(prompt string) []string {
 		low := strings.ToLower(l)
 		for _, w := range reportWords {
 			if strings.Contains(low, w) {
-				fails[unit[i]], any = true, true
+				fails[unit[i]], anyFail = true, true
 				break
 			}
 		}
 	}
-	if !any || reviewPrompt(prompt) {
+	if !anyFail || reviewPrompt(prompt) {
 		return nil
 	}
 	near := func(i int) bool {

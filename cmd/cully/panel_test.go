@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -90,6 +91,16 @@ func newTmux(t *testing.T, w, h int, env map[string]string, args ...string) *tmu
 		exec.Command("tmux", "-S", p.socket, "kill-server").Run()
 		p.in.Close()
 		_ = ctl.Wait()
+		// The hang-up ends cully, which may still be writing to its state
+		// dir as it goes: wait for it, or the test's temporary folders
+		// are removed under its feet ("directory not empty").
+		if b, err := os.ReadFile(p.pidFile); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
+				for end := time.Now().Add(10 * time.Second); time.Now().Before(end) && syscall.Kill(pid, 0) == nil; {
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+		}
 	})
 	// No %output notifications: the client reads replies only (tmux 3.2
 	// and later; an older one sends them, and the reader skips them).
