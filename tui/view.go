@@ -656,7 +656,7 @@ func (m Model) budgetLines(w int) []string {
 		figs = append(figs, t)
 	}
 	for _, l := range u.Limits {
-		figs = append(figs, fmt.Sprintf("%s limit %.0f%%", limitName(l), l.UsedPercent))
+		figs = append(figs, fmt.Sprintf("%s limit %.0f%%", l.Window(), l.UsedPercent))
 	}
 	switch {
 	case len(figs) > 0:
@@ -674,19 +674,6 @@ func (m Model) budgetLines(w int) []string {
 		out = append(out, "  "+m.gauge(f)+s.Text.Render(cut(text, max(0, w-2-gaugeWidth))))
 	}
 	return out
-}
-
-// limitName names a rate-limit window by its length ("5h", "weekly").
-func limitName(l usage.RateLimit) string {
-	switch m := l.WindowMinutes; {
-	case m == 7*24*60:
-		return "weekly"
-	case m > 0 && m%60 == 0:
-		return fmt.Sprintf("%dh", m/60)
-	case m > 0:
-		return fmt.Sprintf("%dm", m)
-	}
-	return l.Name
 }
 
 func kilo(n int64) string {

@@ -1,6 +1,9 @@
 package usage
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+)
 
 // Tokens are some requests' token counts. Input is input not read from the
 // prompt cache; CacheRead the input that was; CacheWrite and CacheWrite1h
@@ -36,6 +39,20 @@ type RateLimit struct {
 	UsedPercent   float64 `json:"used_percent"`
 	WindowMinutes int64   `json:"window_minutes,omitempty"`
 	ResetsAt      int64   `json:"resets_at,omitempty"` // Unix seconds; 0: not given
+}
+
+// Window names a rate-limit window by its length ("5h", "weekly"), else
+// as the host names it.
+func (l RateLimit) Window() string {
+	switch m := l.WindowMinutes; {
+	case m == 7*24*60:
+		return "weekly"
+	case m > 0 && m%60 == 0:
+		return fmt.Sprintf("%dh", m/60)
+	case m > 0:
+		return fmt.Sprintf("%dm", m)
+	}
+	return l.Name
 }
 
 // Tally is what a session's record says so far: tokens per model, the

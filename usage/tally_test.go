@@ -109,3 +109,20 @@ func TestLookup(t *testing.T) {
 		t.Errorf("1h and 5m cache writes of a million each: $%v, want $16.25", got)
 	}
 }
+
+// A rate-limit window is named by its length, else by the host's name.
+func TestRateLimitWindow(t *testing.T) {
+	for _, c := range []struct {
+		l    usage.RateLimit
+		want string
+	}{
+		{usage.RateLimit{Name: "primary", WindowMinutes: 300}, "5h"},
+		{usage.RateLimit{Name: "secondary", WindowMinutes: 7 * 24 * 60}, "weekly"},
+		{usage.RateLimit{Name: "burst", WindowMinutes: 90}, "90m"},
+		{usage.RateLimit{Name: "primary"}, "primary"},
+	} {
+		if got := c.l.Window(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.l, got, c.want)
+		}
+	}
+}

@@ -382,7 +382,7 @@ func contextFigure(b budgetReport) string {
 func rateLimits(ls []usage.RateLimit, now time.Time) string {
 	parts := make([]string, 0, len(ls))
 	for _, l := range ls {
-		s := fmt.Sprintf("%s %.0f%% used", windowName(l), l.UsedPercent)
+		s := fmt.Sprintf("%s %.0f%% used", l.Window(), l.UsedPercent)
 		if l.ResetsAt > 0 {
 			at := time.Unix(l.ResetsAt, 0).UTC()
 			s += ", resets " + at.Format(time.RFC3339)
@@ -393,20 +393,6 @@ func rateLimits(ls []usage.RateLimit, now time.Time) string {
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, " · ")
-}
-
-// windowName names a rate-limit window by its length ("5h", "weekly"),
-// else as the host does.
-func windowName(l usage.RateLimit) string {
-	switch m := l.WindowMinutes; {
-	case m == 7*24*60:
-		return "weekly"
-	case m > 0 && m%60 == 0:
-		return fmt.Sprintf("%dh", m/60)
-	case m > 0:
-		return fmt.Sprintf("%dm", m)
-	}
-	return l.Name
 }
 
 func lastN[T any](s []T, n int) []T {
