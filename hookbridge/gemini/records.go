@@ -47,17 +47,14 @@ func logOf(path string) string {
 	return p.Str("sessionId")
 }
 
-// UsageLine counts a reply's figures ("gemini" messages' tokens{input,
-// output, cached, thoughts}), its last copy's (Gemini CLI writes a message
-// again whole whenever it updates it), as ccusage does: the cached input
-// apart from the rest, thoughts billed as output. The newest reply's input
-// is the context.
-func (Agent) UsageLine(line []byte, main bool, t *usage.Tally) {
+// replyOf reads a session log's line as one of Gemini's replies: its id,
+// model and token figures; ok is false for any other line. Lines that
+// cannot hold a reply's figures are not decoded.
+func replyOf(line []byte) (id, model string, tok jsonlite.Object, ok bool) {
 	if !bytes.Contains(line, []byte(`"tokens"`)) || !bytes.Contains(line, []byte(`"gemini"`)) {
-		return
+		return "", "", nil, false
 	}
-	var id, typ, model string
-	var tok jsonlite.Object
+	typ := ""
 	if jsonlite.Members(line, func(k, v []byte) error {
 		switch string(k) {
 		case `"id"`:
@@ -70,7 +67,20 @@ func (Agent) UsageLine(line []byte, main bool, t *usage.Tally) {
 			tok = jsonlite.AsObject(v)
 		}
 		return nil
-	}) != nil || typ != "gemini" || len(tok) == 0 {
+	}) != nil || typ != "gemini" || tok == nil {
+		return "", "", nil, false
+	}
+	return id, model, tok, true
+}
+
+// UsageLine counts a reply's figures ("gemini" messages' tokens{input,
+// output, cached, thoughts}), its last copy's (Gemini CLI writes a message
+// again whole whenever it updates it), as ccusage does: the cached input
+// apart from the rest, thoughts billed as output. The newest reply's input
+// is the context.
+func (Agent) UsageLine(line []byte, main bool, t *usage.Tally) {
+	id, model, tok, ok := replyOf(line)
+	if !ok || len(tok) == 0 {
 		return
 	}
 	in, cached := tok.Int("input"), tok.Int("cached")

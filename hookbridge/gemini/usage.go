@@ -1,14 +1,12 @@
 package gemini
 
 import (
-	"bytes"
 	"io"
 	"path/filepath"
 	"strings"
 
 	"cully/engine"
 	"cully/hookbridge"
-	"cully/jsonlite"
 )
 
 // maxLog bounds the session log read for its token figures: the log holds
@@ -71,29 +69,11 @@ func readUsage(r io.Reader) (u *engine.HostUsage, ok bool) {
 	index := map[string]int{}
 	model := ""
 	_, err := hookbridge.Lines(r, func(line []byte) error {
-		if !bytes.Contains(line, []byte(`"tokens"`)) || !bytes.Contains(line, []byte(`"gemini"`)) {
-			return nil // a line with no reply's figures: not decoded
-		}
-		var id, typ, m string
-		var t tokens
-		seen := false
-		if jsonlite.Members(line, func(k, v []byte) error {
-			switch string(k) {
-			case `"id"`:
-				id = jsonlite.Str(v)
-			case `"type"`:
-				typ = jsonlite.Str(v)
-			case `"model"`:
-				m = jsonlite.Str(v)
-			case `"tokens"`:
-				o := jsonlite.AsObject(v)
-				t = tokens{o.Int("input"), o.Int("output"), o.Int("thoughts")}
-				seen = o != nil
-			}
-			return nil
-		}) != nil || typ != "gemini" || !seen {
+		id, m, o, ok := replyOf(line)
+		if !ok {
 			return nil
 		}
+		t := tokens{o.Int("input"), o.Int("output"), o.Int("thoughts")}
 		if i, ok := index[id]; ok && id != "" {
 			replies[i].t = t
 		} else {
