@@ -38,15 +38,7 @@ func credName(name string) bool {
 		return false
 	}
 	var buf [40]byte
-	low := buf[:len(name)]
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		low[i] = c
-	}
-	return inList(low, credCalls)
+	return inList(lowerTail(buf[:], name), credCalls)
 }
 
 // credTuple reads the pair opened at p ('(' or '['): two elements, the

@@ -75,18 +75,8 @@ func nameKind(name string, query bool) int {
 	if len(name) < 2 {
 		return kindNone
 	}
-	if len(name) > 64 {
-		name = name[len(name)-64:]
-	}
 	var buf [64]byte
-	low := buf[:len(name)]
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		low[i] = c
-	}
+	low := lowerTail(buf[:], name)
 	for i := 0; i < len(low); i++ {
 		for _, w := range strongIndex[low[i]] {
 			if len(low)-i < len(w) || string(low[i:i+len(w)]) != w {
@@ -143,12 +133,12 @@ func secretTail(low []byte) bool {
 	return b > 0 && b < e && inList(low[b:e], secretTails)
 }
 
-// secretTailName is secretTail for a name as written.
-func secretTailName(name string) bool {
-	if len(name) > 64 {
-		name = name[len(name)-64:]
+// lowerTail writes the last len(buf) bytes of name into buf, ASCII letters
+// lower-cased, and returns them: a name's case folded with no allocation.
+func lowerTail(buf []byte, name string) []byte {
+	if len(name) > len(buf) {
+		name = name[len(name)-len(buf):]
 	}
-	var buf [64]byte
 	low := buf[:len(name)]
 	for i := 0; i < len(name); i++ {
 		c := name[i]
@@ -157,6 +147,13 @@ func secretTailName(name string) bool {
 		}
 		low[i] = c
 	}
+	return low
+}
+
+// secretTailName is secretTail for a name as written.
+func secretTailName(name string) bool {
+	var buf [64]byte
+	low := lowerTail(buf[:], name)
 	return secretTail(low)
 }
 
