@@ -75,6 +75,9 @@ func nameKind(name string, query bool) int {
 	if len(name) < 2 {
 		return kindNone
 	}
+	if len(name) > 64 {
+		name = name[len(name)-64:] // componentKind reads name and low by the same index
+	}
 	var buf [64]byte
 	low := lowerTail(buf[:], name)
 	for i := 0; i < len(low); i++ {
