@@ -72,7 +72,7 @@ func TestNameKind(t *testing.T) {
 		"PAGE_TOKEN": kindWeak, "SSH_KEY": kindWeak,
 		// A name past 64 bytes is judged by its last 64.
 		strings.Repeat("very_long_prefix_", 8) + "client_secret": kindStrong,
-		strings.Repeat("VeryLongPrefix", 8) + "Max": kindNone,
+		strings.Repeat("VeryLongPrefix", 8) + "Max":              kindNone,
 	}
 	for name, want := range cases {
 		if got := nameKind(name, false); got != want {
