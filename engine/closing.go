@@ -12,8 +12,9 @@ import (
 // What a hook keeps of a turn's closing message (and of a user's prompt):
 // never its text. The adapters reduce it, as they decode the turn-end
 // event, to a fingerprint of its normalised form, a 64-bit similarity
-// sketch, and the one word of the phrase table it matches, if any
-// (rule_idleloop.go compares turn ends by these).
+// sketch, the one word of the phrase table it matches, if any
+// (rule_idleloop.go compares turn ends by these), and whether it claims a
+// passing check (claim.go, for the turn-end checkpoints).
 //
 // Normalised: lower case, every run of digits one "0", every run of
 // anything that is neither a letter nor a digit one space. "Waiting 3
@@ -94,11 +95,22 @@ func NormalizeProse(text string) string {
 // ClosingOf reduces a closing message to what an event keeps: its
 // fingerprint, its sketch and what it says ("" each for no message).
 func ClosingOf(text string) (fp, sketch, says string) {
+	var ev Event
+	ev.SetClosing(text)
+	return ev.EndFP, ev.EndSketch, ev.EndSays
+}
+
+// SetClosing keeps what a turn's end keeps of its closing message (the
+// adapters call it as they decode a stop event): its fingerprint, sketch,
+// what it says and what it claims.
+func (ev *Event) SetClosing(text string) {
 	norm := NormalizeProse(text)
 	if norm == "" {
-		return "", "", ""
+		ev.EndFP, ev.EndSketch, ev.EndSays, ev.EndClaim = "", "", "", ""
+		return
 	}
-	return Fingerprint("closing", norm), strconv.FormatUint(simhash(norm), 16), saysOf(norm, text)
+	ev.EndFP, ev.EndSketch, ev.EndSays = Fingerprint("closing", norm), strconv.FormatUint(simhash(norm), 16), saysOf(norm, text)
+	ev.EndClaim = claimOf(norm)
 }
 
 // PromptFingerprint is a user prompt's fingerprint, "" for no text: an

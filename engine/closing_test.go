@@ -66,3 +66,30 @@ func TestSketchDistance(t *testing.T) {
 		t.Error("prompts are fingerprinted in normalised form, none for no text")
 	}
 }
+
+// A closing message claims a passing check in so many words; the same words
+// negated, conditional or asked for claim nothing.
+func TestClosingClaims(t *testing.T) {
+	for text, want := range map[string]string{
+		"Done. All tests pass.":                                   ClaimPasses,
+		"Build passes. The 4 failing tests are pre-existing.":     ClaimPasses,
+		"Fixed the parser; `go test ./...` passed.":               ClaimPasses,
+		"All green: build, vet and tests.":                        ClaimPasses,
+		"Lint is clean and the tests pass.":                       ClaimPasses,
+		"Verified: the endpoint returns 404 now.":                 ClaimPasses,
+		"The tests do not pass yet: two fail on the lexer.":       "",
+		"The tests don't pass on Windows.":                        "",
+		"Once the tests pass I will commit.":                      "",
+		"Run the tests to make sure CI should pass.":              "",
+		"Refactored the parser and added three tests.":            "",
+		"I could not verify it: the tests fail to build.":         "",
+		"Want me to check whether the build passes on arm64?":     "",
+		"Nothing was verified; the suite never ran (no network).": "",
+	} {
+		var ev Event
+		ev.SetClosing(text)
+		if ev.EndClaim != want {
+			t.Errorf("%q claims %q, want %q", text, ev.EndClaim, want)
+		}
+	}
+}

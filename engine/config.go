@@ -40,9 +40,11 @@ type Config struct {
 	CommitTell    bool `toml:"commit_tell" json:"commit_tell,omitempty"`
 	ReportedTell  bool `toml:"reported_tell" json:"reported_tell,omitempty"`
 	// FinishChecks raises the turn-end checkpoints (finish-unchecked,
-	// finish-failing), shown in status and the panel, never told: off by
-	// default, as blind labels found 2 of 13 of their corpus firings worth
-	// a look.
+	// finish-failing; shown in status and the panel, never told) at every
+	// turn end over unchecked or failing code. Without it they are raised
+	// only where the closing message claims a passing check (claim.go):
+	// blind labels found 2 of 13 of the unconditional firings on the
+	// corpus worth a look.
 	FinishChecks bool `toml:"finish_checks" json:"finish_checks,omitempty"`
 	// LoopFailures identical failures of one command, with no success between,
 	// make an active failure loop (default 3: twice can be bad luck, three

@@ -166,6 +166,9 @@ type Event struct {
 	EndFP     string `json:"end_fp,omitempty"`
 	EndSketch string `json:"end_sketch,omitempty"`
 	EndSays   string `json:"end_says,omitempty"`
+	// EndClaim is what the message claims of the checks (claim.go:
+	// ClaimPasses, "" for no claim).
+	EndClaim string `json:"end_claim,omitempty"`
 	// Forced: the host says a Stop hook's block forced this turn on
 	// (stop_hook_active): an automation, not the user, continued it.
 	Forced bool `json:"forced,omitempty"`

@@ -10,17 +10,20 @@ const ReasonFinishFailing Reason = "finish-failing"
 // unknown run since (State.FailingCheck). A turn that hands back a red
 // check is either an honest "I could not fix this" or a "done" the check
 // contradicts — a failure called pre-existing, flaky or out of scope
-// without a look at a clean tree. Which of the two it is, the agent's
-// words say, and cully never reads them: off unless finish_checks is set,
-// then shown, never told (blind reviewers found 2 of 13 turn-end firings
-// on the corpus worth a look).
+// without a look at a clean tree. The closing message tells the two apart
+// where it claims a passing check (Event.EndClaim): raised then, or at
+// every such turn end with finish_checks (blind reviewers found 2 of 13
+// of those firings on the corpus worth a look). Shown, never told.
 var finishFailing = checkpointRule{
 	reason: ReasonFinishFailing,
 	action: "say plainly that the check fails, or show it failed the same way before the change",
 	stop:   true,
 	due: func(s *State, ev *Event, _ *CmdSeen, cfg *Config) (string, bool) {
-		if !cfg.FinishChecks || ev.Kind != KindStop || ev.Subagent != "" || s.FailingCheck == "" || s.TaskEdits == 0 && s.EditsSinceCheck == 0 {
+		if !cfg.FinishChecks && ev.EndClaim == "" || ev.Kind != KindStop || ev.Subagent != "" || s.FailingCheck == "" || s.TaskEdits == 0 && s.EditsSinceCheck == 0 {
 			return "", false
+		}
+		if ev.EndClaim != "" {
+			return fmt.Sprintf("the turn ended with `%s` failing at its last run, after %s of code in this task, and its closing message says a check passes", s.FailingCheck, plural(max(s.TaskEdits, s.EditsSinceCheck), "edit")), true
 		}
 		return fmt.Sprintf("the turn ended with `%s` failing at its last run, after %s of code in this task", s.FailingCheck, plural(max(s.TaskEdits, s.EditsSinceCheck), "edit")), true
 	},

@@ -13,23 +13,27 @@ const ReasonFinishUnchecked Reason = "finish-unchecked"
 // the foreground agent edited source code (State.CodeSinceTry: files by a
 // programming language's extension; docs, data, config and git operations
 // have no check to owe) since the task's last check of any kind, passing
-// or not, and handed the turn back. "Done" said over edits nothing ran is
-// the claim a reviewer has to check by hand; a failing check after the
-// edits is finishFailing's. A turn that ends on a question, an interrupt
-// or a review-only answer is no mistake, and only the user knows which:
-// off unless finish_checks is set, then shown, never told (blind reviewers
-// found 2 of 13 turn-end firings on the corpus worth a look).
+// or not, and handed the turn back. "Tests pass" said over edits nothing
+// ran is the claim a reviewer has to check by hand; a failing check after
+// the edits is finishFailing's. A turn that ends on a question, an
+// interrupt or a review-only answer is no mistake, so the rule waits for
+// the closing message to claim a passing check (Event.EndClaim), or, with
+// finish_checks, fires at every such turn end (blind reviewers found 2 of
+// 13 of those firings on the corpus worth a look). Shown, never told.
 var finishUnchecked = checkpointRule{
 	reason: ReasonFinishUnchecked,
 	action: "run the project's checks on the edits before calling them done",
 	stop:   true,
 	due: func(s *State, ev *Event, _ *CmdSeen, cfg *Config) (string, bool) {
-		if !cfg.FinishChecks || ev.Kind != KindStop || ev.Subagent != "" || s.CodeSinceTry == 0 {
+		if !cfg.FinishChecks && ev.EndClaim == "" || ev.Kind != KindStop || ev.Subagent != "" || s.CodeSinceTry == 0 {
 			return "", false
 		}
 		since := "since the last check"
 		if s.TaskChecks == 0 {
 			since = "and no check ran in this task"
+		}
+		if ev.EndClaim != "" {
+			return fmt.Sprintf("the turn ended after %s of code %s, and its closing message says a check passes", plural(s.CodeSinceTry, "edit"), since), true
 		}
 		return fmt.Sprintf("the turn ended after %s of code %s", plural(s.CodeSinceTry, "edit"), since), true
 	},

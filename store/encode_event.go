@@ -84,6 +84,7 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 	b = appendStr(b, "end_fp", e.EndFP, true)
 	b = appendStr(b, "end_sketch", e.EndSketch, true)
 	b = appendStr(b, "end_says", e.EndSays, true)
+	b = appendStr(b, "end_claim", e.EndClaim, true)
 	if e.Forced {
 		b = append(b, `,"forced":true`...)
 	}

@@ -157,7 +157,8 @@ func journal(t testing.TB, home string) []engine.Event {
 //	claude EVENT [KEY=VALUE...]  send a Claude Code-shaped payload through cully-hook
 //	                             (EVENT: start, prompt, pre, post, fail, batch, compact, stop);
 //	                             TOOL=Name picks the tool, error=… the failure text (\n, \e, \a are
-//	                             newline, ESC, BEL), other
+//	                             newline, ESC, BEL), prompt=, source=, trigger= and
+//	                             last_assistant_message= fill those fields, other
 //	                             keys go into tool_input; CULLY_NOW steps 1s per call
 //	calls N [KEY=VALUE...]       N whole tool calls (pre, then post; fail when error= is given);
 //	                             stdout holds what the pre-tool answers said; {i} in a
@@ -280,7 +281,7 @@ func sendClaude(ts *testscript.TestScript, event string, args []string) []byte {
 			}
 		case "interrupt":
 			p["is_interrupt"] = true
-		case "source", "prompt", "trigger":
+		case "source", "prompt", "trigger", "last_assistant_message":
 			p[k] = v
 		case "tool_use_id":
 			p[k] = v

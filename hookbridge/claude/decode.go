@@ -101,11 +101,11 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env, memo shellMemo) (*engi
 	switch ev.Kind {
 	case engine.KindPreTool, engine.KindPostTool:
 		decodeTool(ev, p, env, memo)
-	case engine.KindStop: // of the closing message, only what the idle-loop rule compares
+	case engine.KindStop: // of the closing message, only what the idle-loop rule compares and the claim the turn-end checkpoints read
 		if hook != "Stop" { // StopFailure: an API error ended the turn, not the agent
 			break
 		}
-		ev.EndFP, ev.EndSketch, ev.EndSays = engine.ClosingOf(p.Str("last_assistant_message"))
+		ev.SetClosing(p.Str("last_assistant_message"))
 		ev.Forced = p.Bool("stop_hook_active")
 	case engine.KindPrompt: // fingerprints only: the text is never kept
 		ev.PromptFP = engine.PromptFingerprint(p.Str("prompt"))

@@ -93,8 +93,8 @@ func decodePayload(p jsonlite.Object, env hookbridge.Env, end *ended) (*engine.E
 	switch ev.Kind {
 	case engine.KindPreTool, engine.KindPostTool:
 		decodeTool(ev, p, env, end)
-	case engine.KindStop: // of the closing message, only what the idle-loop rule compares
-		ev.EndFP, ev.EndSketch, ev.EndSays = engine.ClosingOf(p.Str("last_assistant_message"))
+	case engine.KindStop: // of the closing message, only what the idle-loop rule compares and the claim the turn-end checkpoints read
+		ev.SetClosing(p.Str("last_assistant_message"))
 		ev.Forced = p.Bool("stop_hook_active")
 	case engine.KindPrompt:
 		ev.PromptFP = engine.PromptFingerprint(p.Str("prompt"))

@@ -44,8 +44,8 @@ func (Agent) Decode(raw []byte, env hookbridge.Env) (*engine.Event, error) {
 		decodeTool(ev, p, env)
 	case engine.KindStop, engine.KindSessionEnd:
 		ev.Usage = sessionUsage(p.Str("transcript_path"), env)
-		if ev.Kind == engine.KindStop { // AfterAgent: of the closing message, only what the idle-loop rule compares
-			ev.EndFP, ev.EndSketch, ev.EndSays = engine.ClosingOf(p.Str("prompt_response"))
+		if ev.Kind == engine.KindStop { // AfterAgent: of the closing message, only what the idle-loop rule compares and the claim the turn-end checkpoints read
+			ev.SetClosing(p.Str("prompt_response"))
 			ev.Forced = p.Bool("stop_hook_active")
 		}
 	case engine.KindPrompt:
