@@ -35,13 +35,10 @@ import (
 // repaired by the hooks themselves or not at all.
 func TestKilledHooksNeverLeaveStateBehindTheJournal(t *testing.T) {
 	t.Parallel()
-	// 6 × 40 calls by default, 6 × 120 with CULLY_LONG_TESTS=1 (CI).
-	workers, calls := 6, 40
+	// 6 × 20 calls by default, 6 × 120 with CULLY_LONG_TESTS=1 (CI).
+	workers, calls := 6, 20
 	if longTests() {
 		calls = 120
-	}
-	if testing.Short() {
-		calls = 20
 	}
 	env := testEnv(t)
 	env["CLAUDE_PROJECT_DIR"] = env["PWD"] // no project config: the replay below uses the defaults

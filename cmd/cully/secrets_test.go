@@ -52,7 +52,7 @@ func (s surfaceText) add(name, text string) {
 }
 
 // TestSecretCorpusEverySurface sends the corpus's cases (every one with
-// CULLY_LONG_TESTS=1, a third of each family by default) through the
+// CULLY_LONG_TESTS=1, an eighth of each family by default) through the
 // real binaries as an agent would (a prompt, the command run and failing
 // three times with the command in its error, the file read) and reads
 // every surface back: the journal, the session state and every other file
@@ -111,11 +111,11 @@ func TestSecretCorpusEverySurface(t *testing.T) {
 	var paths []secretcorpus.Case
 	var sessions []string
 	// Every case with CULLY_LONG_TESTS=1 (CI) and for tools/secretscan
-	// (CULLY_SURFACES_DIR); by default every third case of each family,
-	// its first included: each family's shapes through every surface, at
-	// a third of the 760 hook processes. Every case's secret is still
-	// looked for in every surface.
-	every := 3
+	// (CULLY_SURFACES_DIR); by default every eighth case of each family,
+	// its first included: each family through every surface, at an eighth
+	// of the 760 hook processes. Every case's secret is still looked for
+	// in every surface.
+	every := 8
 	if longTests() || os.Getenv("CULLY_SURFACES_DIR") != "" {
 		every = 1
 	}
