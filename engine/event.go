@@ -146,6 +146,10 @@ type Event struct {
 	// and bounded; empty when the run was skipped or gave nothing.
 	Advice  string `json:"advice,omitempty"`
 	Changes bool   `json:"changes,omitempty"` // a shell command seen to write files
+	// Created: the edit made every file it wrote (Claude Code's Write
+	// answered "create", an apply_patch that only adds files): no earlier
+	// version of a file changed.
+	Created bool `json:"created,omitempty"`
 	// Destructive names the command that throws uncommitted work away
 	// (Shell.Destructive): the hook snapshots the work tree before it.
 	Destructive string `json:"destructive,omitempty"`

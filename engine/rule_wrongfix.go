@@ -25,6 +25,12 @@ var fixInTest = checkpointRule{
 		if s.FailedCheck == "" || ev.Class != ClassEdit || ev.Outcome == OutcomeFailed || ev.Subagent != "" || ev.Target == "" {
 			return "", false
 		}
+		if ev.Created {
+			// A new file changes no test that failed: a probe to print
+			// what the code does, or the next test of a test-first plan
+			// (blind reviewers: noise).
+			return "", false
+		}
 		files := append([]string{ev.Target}, ev.Files...)
 		if lintCommand(s.FailedCheck) {
 			for _, f := range files {

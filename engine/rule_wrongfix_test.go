@@ -10,9 +10,10 @@ func TestFixInTestRule(t *testing.T) {
 	ed := func(path string, more ...string) Event {
 		return Event{Time: ruleNow, Kind: KindPostTool, Tool: "Edit", Class: ClassEdit, Target: path, Files: more, Outcome: OutcomeOK}
 	}
-	failedEdit, sub := ed("p/p_test.go"), ed("p/p_test.go")
+	failedEdit, sub, created := ed("p/p_test.go"), ed("p/p_test.go"), ed("p/debug_test.go")
 	failedEdit.Outcome = OutcomeFailed
 	sub.Subagent = "a1"
+	created.Tool, created.Created = "Write", true
 	runCheckpointCases(t, fixInTest, []checkpointCase{
 		{name: "go test file of the failing package", state: failed("go test ./p/"), ev: ed("p/p_test.go"),
 			evidence: "the last check failed (`go test ./p/`) and the next edit changed a test file (p_test.go), not the code it tests"},
@@ -35,6 +36,7 @@ func TestFixInTestRule(t *testing.T) {
 		{name: "no failed run", ev: ed("p/p_test.go")},
 		{name: "a failed edit", state: failed("go test ./p/"), ev: failedEdit},
 		{name: "a subagent's edit", state: failed("go test ./p/"), ev: sub},
+		{name: "a new test file", state: failed("go test ./p/"), ev: created},
 	})
 }
 

@@ -72,6 +72,9 @@ func AppendEvent(b []byte, e *engine.Event) []byte {
 	if e.Changes {
 		b = append(b, `,"changes":true`...)
 	}
+	if e.Created {
+		b = append(b, `,"created":true`...)
+	}
 	b = appendStr(b, "destructive", e.Destructive, true)
 	if t := e.Tests; t != nil {
 		b = appendTestCounts(append(b, `,"tests":`...), t)

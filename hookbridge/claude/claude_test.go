@@ -122,6 +122,32 @@ func TestDecodeClaudeToolEvents(t *testing.T) {
 	}
 }
 
+// Write's answer says whether it made the file: the captured Write made
+// new.txt; the same call answered "update" replaced a file that was there.
+func TestDecodeWriteCreated(t *testing.T) {
+	raw, err := os.ReadFile("testdata/capture-sequence/030-PostToolUse-Write.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev := decodeFixture(t, "testdata/capture-sequence/030-PostToolUse-Write.json"); !ev.Created {
+		t.Error("a Write answered \"create\" made its file")
+	}
+	if ev := decodeFixture(t, "testdata/capture-sequence/026-PostToolUse-Edit.json"); ev.Created {
+		t.Error("an Edit changes a file that was there")
+	}
+	updated := bytes.Replace(raw, []byte(`"type": "create"`), []byte(`"type": "update"`), 1)
+	if bytes.Equal(updated, raw) {
+		t.Fatal("the captured Write has no \"type\": \"create\"")
+	}
+	p := filepath.Join(t.TempDir(), "write-update.json")
+	if err := os.WriteFile(p, updated, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if ev := decodeFixture(t, p); ev.Created {
+		t.Error("a Write answered \"update\" replaced a file")
+	}
+}
+
 // A call refused in validation shows up only in the batch: it is decoded
 // as a rejected call; the batch's ordinary calls are not.
 func TestDecodeClaudeRejectedCalls(t *testing.T) {

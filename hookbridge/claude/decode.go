@@ -159,6 +159,7 @@ const (
 	respInterrupted = "interrupted"
 	respBackground  = "backgroundTaskId"
 	respStdout      = "stdout" // a check's output: its outcome when a pipe hid the status
+	respType        = "type"   // Write's: "create" for a new file, "update" for one it replaced
 	respStderr      = "stderr"
 	// What Grep and Glob report they found: files, or the lines of a
 	// content search ("mode": "content").
@@ -260,6 +261,7 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, memo sh
 	// the exit code parsed from the error text where the host put it.
 	if ev.Hook == "PostToolUse" {
 		ev.Outcome = engine.OutcomeOK
+		ev.Created = ev.Tool == "Write" && p.Sub("tool_response").Str(respType) == "create"
 		if isShell {
 			resp := p.Sub("tool_response")
 			switch {

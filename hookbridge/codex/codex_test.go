@@ -212,6 +212,23 @@ func TestPatchFiles(t *testing.T) {
 	}
 }
 
+// A patch that only adds files creates them; any update, deletion or
+// move changes a file that was there.
+func TestPatchAddsOnly(t *testing.T) {
+	for patch, want := range map[string]bool{
+		"*** Begin Patch\n*** Add File: a_test.go\n+x\n*** Add File: b.go\n+y\n*** End Patch\n": true,
+		"*** Begin Patch\r\n*** Add File: a.txt\r\n+x\r\n*** End Patch":                         true,
+		"*** Begin Patch\n*** Add File: a.txt\n+x\n*** Update File: b.go\n@@\n-a\n+b\n":         false,
+		"*** Begin Patch\n*** Delete File: old.go\n*** End Patch\n":                             false,
+		"+*** Add File: inside.txt\n":                                                           false,
+		"":                                                                                      false,
+	} {
+		if got := patchAddsOnly(patch); got != want {
+			t.Errorf("patchAddsOnly(%q) = %v, want %v", patch, got, want)
+		}
+	}
+}
+
 // A patch of several files edits its first, and names the others.
 func TestDecodePatchOfSeveralFiles(t *testing.T) {
 	raw := []byte(`{"session_id":"s","cwd":"/p","hook_event_name":"PostToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Update File: /p/a.go\n@@\n*** Add File: docs/b.md\n+x\n*** End Patch\n"},"tool_response":"Exit code: 1\nWall time: 0 seconds\nOutput:\napply_patch verification failed: no match\n","tool_use_id":"c1"}`)

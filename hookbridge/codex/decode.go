@@ -129,6 +129,7 @@ func decodeTool(ev *engine.Event, p jsonlite.Object, env hookbridge.Env, end *en
 	case ev.Tool == toolPatch:
 		ev.Class = engine.ClassEdit
 		files := patchFiles(in.Str("command"))
+		ev.Created = patchAddsOnly(in.Str("command"))
 		for i, f := range files {
 			if i == 0 {
 				absTarget = hookbridge.AbsPath(f, cwd)

@@ -47,3 +47,20 @@ func containsStr(list []string, s string) bool {
 	}
 	return false
 }
+
+// patchAddsOnly reports whether an apply_patch text adds files and does
+// nothing else: no file it names was there before.
+func patchAddsOnly(patch string) bool {
+	adds := false
+	for _, line := range strings.Split(patch, "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSuffix(line, "\r"), "*** ")
+		switch {
+		case !ok:
+		case strings.HasPrefix(rest, "Add File: "):
+			adds = true
+		case strings.HasPrefix(rest, "Delete File: "), strings.HasPrefix(rest, "Update File: "), strings.HasPrefix(rest, "Move to: "):
+			return false
+		}
+	}
+	return adds
+}
