@@ -77,6 +77,9 @@ func Apply(s *State, ev *Event, cfg *Config) []Signal {
 		}
 	case KindPreTool:
 		s.idleActed()
+		if ev.Subagent == "" {
+			s.Pres++
+		}
 		if s.Run == nil { // cully saw no prompt: the run starts before this call
 			sigs = s.startRun(ev)
 		}
@@ -665,8 +668,11 @@ func (s *State) bookRecent(ev *Event) {
 	case ev.Outcome == OutcomeFailed && ev.ErrSig != "":
 		if s.ErrRun == nil || s.ErrRun.Sig != ev.ErrSig {
 			s.ErrRun = &ErrRun{Sig: ev.ErrSig}
+		} else if ev.Kind == KindPostTool && s.ErrRun.At > 0 && s.Pres == s.ErrRun.At {
+			return // started beside the failure counted last: the same attempt
 		}
 		s.ErrRun.N++
+		s.ErrRun.At = s.Pres
 		if p := preview(ev); !contains(s.ErrRun.Cmds, p) && len(s.ErrRun.Cmds) < maxErrCmds {
 			s.ErrRun.Cmds = append(s.ErrRun.Cmds, p)
 		}

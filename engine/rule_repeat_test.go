@@ -135,6 +135,35 @@ func TestSameErrorAcrossCommands(t *testing.T) {
 			t.Fatal("a success ends the run")
 		}
 	})
+	// Three calls of one parallel batch (every pre-tool event before the
+	// first post-tool one) failing alike are one attempt: none could
+	// answer another. A fourth and a fifth, each started after the
+	// failures before it, make three attempts.
+	t.Run("one parallel batch", func(t *testing.T) {
+		s := newSim(t)
+		s.prompt()
+		batch := []Event{bad("git show a"), bad("git show b"), bad("git show c")}
+		for _, ev := range batch {
+			pre := ev
+			pre.Kind, pre.Outcome, pre.Exit, pre.FailSig = KindPreTool, "", nil, ""
+			s.apply(pre)
+		}
+		for _, ev := range batch {
+			ev.Kind = KindPostTool
+			s.apply(ev)
+		}
+		if s.open(ReasonSameError) != 0 {
+			t.Fatalf("one batch raised it: %+v", s.st.Checkpoints)
+		}
+		s.call(bad("git log"))
+		if s.open(ReasonSameError) != 0 {
+			t.Fatal("two attempts raised it")
+		}
+		s.call(bad("git fetch"))
+		if s.open(ReasonSameError) != 1 {
+			t.Fatalf("three attempts did not raise it: %+v", s.st.ErrRun)
+		}
+	})
 }
 
 // The same test re-run with narrowing flags, failing the same way, is a

@@ -106,6 +106,9 @@ type State struct {
 	// the foreground agent read before it is not an unchanged re-read of
 	// the agent's own context once a subagent has worked since.
 	SubagentAt int64 `json:"subagent_at,omitempty"`
+	// Pres counts the foreground agent's pre-tool events: a failure whose
+	// call started before the last one was booked ran beside it (ErrRun.At).
+	Pres int `json:"pres,omitempty"`
 	// Recent are the foreground agent's last finished calls, newest last,
 	// for the repetition rules.
 	Recent []RecentCall `json:"recent,omitempty"`
@@ -192,6 +195,10 @@ type ErrRun struct {
 	Sig  string   `json:"sig"`  // Event.ErrSig
 	N    int      `json:"n"`    // failures in the run
 	Cmds []string `json:"cmds"` // distinct command previews, up to maxErrCmds
+	// At is State.Pres when the last failure was counted: a failure booked
+	// with no pre-tool event since started before that one ended, so it
+	// could not answer it (calls in one parallel batch are one attempt).
+	At int `json:"at,omitempty"`
 }
 
 // CmdSeen is the recent history of one normalized command.

@@ -131,6 +131,8 @@ func decodeStateFile(body []byte) (*engine.State, *journalPos, error) {
 			st.StopsSeen = string(v) == "true"
 		case `"subagent_at"`:
 			st.SubagentAt = jsonlite.Int(v)
+		case `"pres"`:
+			st.Pres = d.int(v)
 		case `"recent"`:
 			// Room for the call being recorded: one allocation, where
 			// growing by append took four, each a fresh heap span in a
@@ -165,6 +167,8 @@ func decodeStateFile(body []byte) (*engine.State, *journalPos, error) {
 					r.Sig = d.str(v)
 				case `"n"`:
 					r.N = d.int(v)
+				case `"at"`:
+					r.At = d.int(v)
 				case `"cmds"`:
 					if string(v) != "null" {
 						r.Cmds = []string{}

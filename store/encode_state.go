@@ -102,6 +102,7 @@ func appendState(b []byte, s *engine.State, maps bool) []byte {
 		b = appendTranscript(appendField(b, "transcript"), s.Transcript)
 	}
 	b = appendInt64(b, "subagent_at", s.SubagentAt, true)
+	b = appendInt(b, "pres", s.Pres, true)
 	b = appendList(b, "recent", s.Recent, func(b []byte, r engine.RecentCall) []byte {
 		b = appendQuoted(append(b, `{"c":`...), r.Call)
 		b = appendStr(b, "o", r.Out, false)
@@ -126,6 +127,7 @@ func appendState(b []byte, s *engine.State, maps bool) []byte {
 			}
 			b = append(b, ']')
 		}
+		b = appendInt(b, "at", r.At, true)
 		b = append(b, '}')
 	}
 	b = appendList(b, "searches", s.Searches, appendTally)
