@@ -39,6 +39,7 @@ var checkPatterns = []string{
 	"phpunit", "vendor/bin/phpunit", "composer test", "phpstan", "psalm",
 	"shellcheck", "hadolint", "terraform validate", "tflint", "bazel test", "bazel build", "buck2 test",
 	"clang-tidy", "cppcheck", "meson test", "ninja test", "cmake --build", "elm-test", "stack test", "cabal test", "dune test", "dune build",
+	"bash -n", "sh -n", "zsh -n", "py_compile", "node --check", "ruby -c", "php -l", "perl -c",
 }
 
 // readOnly commands only read the tree (after wrappers are stripped).

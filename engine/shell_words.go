@@ -3,7 +3,7 @@
 
 package engine
 
-var checkPatternWords = [156][]string{
+var checkPatternWords = [164][]string{
 	{"go", "test"},
 	{"go", "vet"},
 	{"go", "build"},
@@ -160,6 +160,14 @@ var checkPatternWords = [156][]string{
 	{"cabal", "test"},
 	{"dune", "test"},
 	{"dune", "build"},
+	{"bash", "-n"},
+	{"sh", "-n"},
+	{"zsh", "-n"},
+	{"py_compile"},
+	{"node", "--check"},
+	{"ruby", "-c"},
+	{"php", "-l"},
+	{"perl", "-c"},
 }
 
 // checkPatternsFor lists the indexes in checkPatterns of the patterns whose
@@ -316,11 +324,27 @@ func checkPatternsFor(word string) []uint8 {
 		return checkByFirst[153:154]
 	case "dune":
 		return checkByFirst[154:156]
+	case "bash":
+		return checkByFirst[156:157]
+	case "sh":
+		return checkByFirst[157:158]
+	case "zsh":
+		return checkByFirst[158:159]
+	case "py_compile":
+		return checkByFirst[159:160]
+	case "node":
+		return checkByFirst[160:161]
+	case "ruby":
+		return checkByFirst[161:162]
+	case "php":
+		return checkByFirst[162:163]
+	case "perl":
+		return checkByFirst[163:164]
 	}
 	return nil
 }
 
-var checkByFirst = [156]uint8{
+var checkByFirst = [164]uint8{
 	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
 	16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
 	32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
@@ -330,5 +354,6 @@ var checkByFirst = [156]uint8{
 	96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
 	112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
 	128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
-	144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155,
+	144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+	160, 161, 162, 163,
 }

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 )
 
 // report prints docs/quality.md: the corpus, every rule's nudges and how
@@ -138,7 +139,15 @@ func report(corpus string) error {
 		}
 		fmt.Fprintln(w)
 	}
-	if err := signalsSection(w, r.Checkpoints); err != nil {
+	var shown []firing
+	for _, sess := range r.Sessions {
+		for _, f := range sess.Findings {
+			if f.Kind == "checkpoint" && f.Time != nil {
+				shown = append(shown, firing{sess.Session, f.Time.UTC().Format(time.RFC3339Nano), f.Reason})
+			}
+		}
+	}
+	if err := signalsSection(w, shown); err != nil {
 		return err
 	}
 	fmt.Fprintln(w, "## Variants measured")

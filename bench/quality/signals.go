@@ -103,11 +103,16 @@ func after(items []item, t time.Time) int {
 
 const signalLabelsFile = "bench/quality/signal-labels.tsv"
 
+// firing is one checkpoint the replay raised: its session, time and rule,
+// as signal-labels.tsv names a judged one.
+type firing struct{ session, ts, rule string }
+
 // signalsSection reports the signals judged blind (signal-labels.tsv): per
 // rule and labelling round, how many were worth a look; then what the
-// status view shows as a whole, each shown rule's latest precision weighed
-// by how often it fires on the corpus (shown: its checkpoint counts).
-func signalsSection(w io.Writer, shown map[string]int) error {
+// status view shows as a whole: each checkpoint the replay raised counts
+// by its own latest blind verdict where it has one, by its rule's latest
+// precision otherwise.
+func signalsSection(w io.Writer, shown []firing) error {
 	f, err := os.Open(signalLabelsFile)
 	if os.IsNotExist(err) {
 		return nil
@@ -120,6 +125,11 @@ func signalsSection(w io.Writer, shown map[string]int) error {
 		rule, round string
 	}
 	n, worth := map[key]int{}, map[key]int{}
+	type judged struct {
+		round string
+		worth bool
+	}
+	verdict := map[firing]judged{}
 	var keys []key
 	sc := bufio.NewScanner(f)
 	header := true
@@ -137,6 +147,10 @@ func signalsSection(w io.Writer, shown map[string]int) error {
 			return fmt.Errorf("%s: a line with %d columns", signalLabelsFile, len(c))
 		}
 		k := key{c[2], c[3]}
+		f := firing{c[0], c[1], c[2]}
+		if v, ok := verdict[f]; !ok || k.round >= v.round {
+			verdict[f] = judged{k.round, c[4] == "worth"}
+		}
 		if n[k] == 0 {
 			keys = append(keys, k)
 		}
@@ -179,27 +193,39 @@ func signalsSection(w io.Writer, shown map[string]int) error {
 		}
 	}
 	var all, seedless shownTally
-	var unjudged []string
-	for rule, fired := range shown {
-		k, ok := latest[rule]
-		if !ok {
-			unjudged = append(unjudged, fmt.Sprintf("`%s` (%d)", rule, fired))
+	unjudged := map[string]int{}
+	own := 0
+	for _, f := range shown {
+		var share float64
+		if v, ok := verdict[f]; ok {
+			own++
+			if v.worth {
+				share = 1
+			}
+		} else if k, ok := latest[f.rule]; ok {
+			share = float64(worth[k]) / float64(n[k])
+		} else {
+			unjudged[f.rule]++
 			continue
 		}
-		share := float64(fired) * float64(worth[k]) / float64(n[k])
-		all.add(fired, share)
-		if !engine.Reason(rule).Activity() {
-			seedless.add(fired, share)
+		all.add(1, share)
+		if !engine.Reason(f.rule).Activity() {
+			seedless.add(1, share)
 		}
 	}
-	sort.Strings(unjudged)
-	fmt.Fprintf(w, "The status view as a whole: each shown checkpoint rule's latest judged precision, weighed by how often\n")
-	fmt.Fprintf(w, "it fires on the corpus, makes **%s worth a look** (%d firings). The activity checkpoints\n", all.pct(), all.fired)
+	var notJudged []string
+	for rule, fired := range unjudged {
+		notJudged = append(notJudged, fmt.Sprintf("`%s` (%d)", rule, fired))
+	}
+	sort.Strings(notJudged)
+	fmt.Fprintf(w, "The status view as a whole: each checkpoint the replay raises counts by its own latest blind verdict\n")
+	fmt.Fprintf(w, "(%d of them have one), or by its rule's latest judged precision; together they make **%s worth\n", own, all.pct())
+	fmt.Fprintf(w, "a look** (%d firings). The activity checkpoints\n", all.fired)
 	fmt.Fprintf(w, "(`exploring`, `unverified-edits`, `rerun-filter`: shown, marked as activity, and flagging no\n")
 	fmt.Fprintf(w, "session) are %d of them; the checkpoints that flag a session as needing you, **%s** (%d firings).\n",
 		all.fired-seedless.fired, seedless.pct(), seedless.fired)
-	if len(unjudged) > 0 {
-		fmt.Fprintf(w, "Not judged (firings): %s.\n", strings.Join(unjudged, ", "))
+	if len(notJudged) > 0 {
+		fmt.Fprintf(w, "Not judged (firings): %s.\n", strings.Join(notJudged, ", "))
 	}
 	fmt.Fprintln(w)
 	return nil
