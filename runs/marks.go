@@ -57,6 +57,10 @@ type Mark struct {
 	// tree with many large files would repeat them at every call.
 	Skipped     []string `json:"skipped,omitempty"`
 	SameSkipped bool     `json:"same_skipped,omitempty"`
+	// Gone are the files the mark before skipped that are no longer in the
+	// work tree: a deletion no tree shows (neither held the file), which
+	// the mark sees on the disk.
+	Gone []string `json:"gone,omitempty"`
 	// Exact, on a post mark, says its Paths are all the call changed: a
 	// rollback's, which knows what it wrote. What else differs between its
 	// pre and post trees is no change of its own: a file it did not touch
@@ -121,7 +125,7 @@ func TakeMark(h store.Home, req MarkRequest) (*MarkResult, error) {
 			res.Snapshot = s // the state before the destructive command
 		}
 		// The baseline is the state before the call: its tree is the mark's.
-		return res, appendMark(dir, Mark{Kind: req.Kind, Call: req.Call, Tree: s.State.Tree, At: req.Now.Unix(), Skipped: skipPaths(s.skips)})
+		return res, appendMark(dir, "", Mark{Kind: req.Kind, Call: req.Call, Tree: s.State.Tree, At: req.Now.Unix(), Skipped: skipPaths(s.skips)})
 	}
 	if err != nil {
 		return nil, err
@@ -138,7 +142,7 @@ func TakeMark(h store.Home, req MarkRequest) (*MarkResult, error) {
 			return nil, err
 		}
 		res.Snapshot = s
-		return res, appendMark(dir, Mark{Kind: req.Kind, Call: req.Call, Tree: s.State.Tree, At: req.Now.Unix(), Skipped: skipPaths(s.skips)})
+		return res, appendMark(dir, m.Root, Mark{Kind: req.Kind, Call: req.Call, Tree: s.State.Tree, At: req.Now.Unix(), Skipped: skipPaths(s.skips)})
 	}
 	if err := roomFor(h, req.policy(h), m.Store, false); err != nil {
 		return nil, err
@@ -152,18 +156,35 @@ func TakeMark(h store.Home, req MarkRequest) (*MarkResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return res, appendMark(dir, Mark{Kind: req.Kind, Call: req.Call, Tree: tree, At: req.Now.Unix(), Paths: fromRoot(m.Root, req.Dir, req.Paths), Skipped: skipPaths(skipped)})
+	return res, appendMark(dir, m.Root, Mark{Kind: req.Kind, Call: req.Call, Tree: tree, At: req.Now.Unix(), Paths: fromRoot(m.Root, req.Dir, req.Paths), Skipped: skipPaths(skipped)})
 }
 
 // skipChanges are the paths in b but not in a: files that came to be
 // present but not captured (grown past the cap, made a FIFO), which no
 // tree shows. Leaving the list is no change of its own: a file captured
 // again shows in the trees, and git does not list a special file the
-// index no longer holds, so it drops out of later lists unchanged.
+// index no longer holds, so it drops out of later lists unchanged. A
+// file deleted while skipped leaves it too, and only the disk tells:
+// gonePaths.
 func skipChanges(a, b []string) []string {
 	var out []string
 	for _, p := range b {
 		if !slices.Contains(a, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// gonePaths are the paths skipped before (prev) that are neither skipped
+// now nor in the work tree under root: deleted while no capture held them.
+func gonePaths(root string, prev, now []string) []string {
+	var out []string
+	for _, p := range prev {
+		if slices.Contains(now, p) {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p))); errors.Is(err, fs.ErrNotExist) {
 			out = append(out, p)
 		}
 	}
@@ -199,9 +220,14 @@ func (r MarkRequest) policy(h store.Home) Policy {
 }
 
 // appendMark appends one mark to the run's marks (the run's lock held).
-func appendMark(dir string, mk Mark) error {
-	if len(mk.Skipped) > 0 {
-		if ms, err := readMarks(dir); err == nil && len(ms) > 0 && slices.Equal(ms[len(ms)-1].Skipped, mk.Skipped) {
+// With the work tree's root, it notes the files the mark before skipped
+// that are gone from it (Mark.Gone).
+func appendMark(dir, root string, mk Mark) error {
+	if prev, ok := lastSkipped(dir); ok {
+		if root != "" {
+			mk.Gone = gonePaths(root, prev, mk.Skipped)
+		}
+		if len(mk.Skipped) > 0 && slices.Equal(prev, mk.Skipped) {
 			mk.Skipped, mk.SameSkipped = nil, true
 		}
 	}
@@ -218,6 +244,31 @@ func appendMark(dir string, mk Mark) error {
 		return fmt.Errorf("record the mark: %w", err)
 	}
 	return f.Close()
+}
+
+// lastSkipped is the last mark's Skipped, read from the end of the marks
+// (a long run's file holds thousands; a hook waits for its pre mark): ok
+// is false for a run with no mark.
+func lastSkipped(dir string) ([]string, bool) {
+	b, err := os.ReadFile(filepath.Join(dir, marksFile))
+	if err != nil {
+		return nil, false
+	}
+	found := false
+	for len(b) > 0 {
+		b = bytes.TrimRight(b, "\n")
+		line := b[bytes.LastIndexByte(b, '\n')+1:]
+		b = b[:len(b)-len(line)]
+		var mk Mark
+		if json.Unmarshal(line, &mk) != nil || mk.Tree == "" {
+			continue // a torn line, as readMarks leaves it out
+		}
+		found = true
+		if !mk.SameSkipped {
+			return mk.Skipped, true
+		}
+	}
+	return nil, found
 }
 
 // readMarks reads a run's marks, oldest first; a torn last line (a mark
@@ -270,9 +321,9 @@ type segment struct {
 	From, To string
 	Agent    bool
 	// Skipped: present but not captured at To (Mark.Skipped); FromSkipped
-	// at From. A file coming into or out of them changed, though neither
-	// tree says so.
-	Skipped, FromSkipped []string
+	// at From. A file coming into them changed, though neither tree says
+	// so; Gone: one of FromSkipped deleted (Mark.Gone).
+	Skipped, FromSkipped, Gone []string
 	// Paths: of the changes, these are the agent's (a post mark with no
 	// pre: a host that has no hook before an edit).
 	Paths []string
@@ -284,7 +335,10 @@ type segment struct {
 // than openFor) at its start; a new pre closes a call of the same session
 // left open by a refused or interrupted call only by that time, so calls
 // running side by side stay open together.
-func history(ms []Mark, from int, fromTree string, fromSkipped []string, nowTree string, nowSkipped []string) []segment {
+//
+// root is the work tree's: what was skipped at the last capture and is no
+// longer on the disk now was deleted since.
+func history(ms []Mark, from int, fromTree string, fromSkipped []string, nowTree string, nowSkipped []string, root string) []segment {
 	open := map[string]int64{}
 	// expire closes the calls open longer than openFor at mk: what changed
 	// while one was open that long is not known to be the agent's.
@@ -320,8 +374,8 @@ func history(ms []Mark, from int, fromTree string, fromSkipped []string, nowTree
 	for _, mk := range ms[min(from, len(ms)):] {
 		expire(mk)
 		agent := len(open) > 0
-		if mk.Tree != cur || !slices.Equal(mk.Skipped, curSkipped) {
-			sg := segment{From: cur, To: mk.Tree, Agent: agent, Skipped: mk.Skipped, FromSkipped: curSkipped}
+		if mk.Tree != cur || !slices.Equal(mk.Skipped, curSkipped) || len(mk.Gone) > 0 {
+			sg := segment{From: cur, To: mk.Tree, Agent: agent, Skipped: mk.Skipped, FromSkipped: curSkipped, Gone: mk.Gone}
 			switch _, ok := open[mk.Call]; {
 			case mk.Kind == "post" && mk.Exact:
 				sg.Agent, sg.Paths = false, mk.Paths
@@ -336,8 +390,8 @@ func history(ms []Mark, from int, fromTree string, fromSkipped []string, nowTree
 	// Since the last mark, nothing is known to be the agent's: a call
 	// still open may be one the user refused (no post comes), and what
 	// changed since may be the user's.
-	if nowTree != cur || !slices.Equal(nowSkipped, curSkipped) {
-		segs = append(segs, segment{From: cur, To: nowTree, Skipped: nowSkipped, FromSkipped: curSkipped})
+	if gone := gonePaths(root, curSkipped, nowSkipped); nowTree != cur || !slices.Equal(nowSkipped, curSkipped) || len(gone) > 0 {
+		segs = append(segs, segment{From: cur, To: nowTree, Skipped: nowSkipped, FromSkipped: curSkipped, Gone: gone})
 	}
 	return segs
 }
@@ -366,7 +420,7 @@ func attribute(g git, segs []segment, cs []change, target, now string, targetSki
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		for _, p := range skipChanges(sg.FromSkipped, sg.Skipped) {
+		for _, p := range append(skipChanges(sg.FromSkipped, sg.Skipped), sg.Gone...) {
 			changed = append(changed, change{Path: p})
 		}
 		for _, c := range changed {

@@ -202,7 +202,7 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 		return nil, err
 	}
 	if m.Store != "" {
-		segs := history(ms, target.State.Marks, target.State.Tree, skipPaths(target.State.Skipped), now, skipPaths(skips))
+		segs := history(ms, target.State.Marks, target.State.Tree, skipPaths(target.State.Skipped), now, skipPaths(skips), m.Root)
 		var left []Skip
 		if cs, plan.Outside, left, err = attribute(g, segs, cs, target.State.Tree, now, skipPaths(target.State.Skipped)); err != nil {
 			return nil, err
@@ -265,11 +265,11 @@ func markRollback(h store.Home, g git, dir string, m *Meta, req RollbackRequest,
 		after, afterSkips, err = capture(g, m, nil, false, req.policy(h).MaxFileBytes)
 	}
 	if err == nil {
-		err = appendMark(dir, Mark{Kind: "pre", Call: call, Tree: now, At: req.Now.Unix(), Skipped: skipPaths(skips)})
+		err = appendMark(dir, m.Root, Mark{Kind: "pre", Call: call, Tree: now, At: req.Now.Unix(), Skipped: skipPaths(skips)})
 	}
 	if err == nil {
 		wrote := slices.Concat(plan.Restore, plan.Remove)
-		err = appendMark(dir, Mark{Kind: "post", Call: call, Tree: after, At: req.Now.Unix(), Skipped: skipPaths(afterSkips), Paths: wrote, Exact: true})
+		err = appendMark(dir, m.Root, Mark{Kind: "post", Call: call, Tree: after, At: req.Now.Unix(), Skipped: skipPaths(afterSkips), Paths: wrote, Exact: true})
 	}
 	if err != nil {
 		return fmt.Errorf("the rollback is done, but recording it for its undo failed (cully rollback --to %d still restores the state before): %w", plan.Undo, err)

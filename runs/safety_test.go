@@ -177,6 +177,44 @@ func TestGrownPastCapNeverDestroyed(t *testing.T) {
 	}
 }
 
+// A file the agent grew past the cap, then deleted by someone else while no
+// capture held it, stays deleted through the agent's rollback: no tree
+// shows the deletion (neither held the file), so the marks see it on the
+// disk. Deleted between two calls, or after the last one.
+func TestSkippedFileDeletedByAnotherStaysDeleted(t *testing.T) {
+	// Not parallel: it sets the package's MaxFileBytes (see TestGrownPastCapNeverDestroyed).
+	old := MaxFileBytes
+	MaxFileBytes = 1000
+	defer func() { MaxFileBytes = old }()
+	for _, between := range []bool{true, false} {
+		w := newWorld(t, true)
+		w.take("baseline")
+		w.call("c1", func() { w.write("notes.txt", "small\n") })
+		w.take("calls") // step 1: notes.txt as the agent first wrote it
+		w.call("c2", func() {
+			w.write("notes.txt", strings.Repeat("N", 5000)) // past the cap: skipped from now on
+			w.write("a.txt", "agent\n")
+		})
+		if err := os.Remove(filepath.Join(w.root, "notes.txt")); err != nil { // another session's rm
+			t.Fatal(err)
+		}
+		if between {
+			w.call("c3", func() { w.write("b.txt", "agent\n") })
+		}
+		p, err := w.rollback(1, false)
+		if err != nil {
+			t.Fatalf("between calls %v: %v", between, err)
+		}
+		if w.exists("notes.txt") || !contains(p.Outside, "notes.txt") {
+			t.Errorf("between calls %v: notes.txt exists %v after the rollback, outside %q: another session's deletion was undone",
+				between, w.exists("notes.txt"), p.Outside)
+		}
+		if w.read("a.txt") != "a\n" || w.read("b.txt") != "b\n" {
+			t.Errorf("between calls %v: the agent's edits not undone: a.txt %q, b.txt %q", between, w.read("a.txt"), w.read("b.txt"))
+		}
+	}
+}
+
 // An untracked secret is never copied into the store, and a rollback
 // leaves it where it is.
 func TestSecretsNotStored(t *testing.T) {
