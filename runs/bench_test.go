@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -93,5 +94,54 @@ func BenchmarkRollback2000(b *testing.B) {
 		if err != nil || len(p.Restore) != 5 {
 			b.Fatalf("%v %+v", err, p)
 		}
+	}
+}
+
+// BenchmarkLastSkipped reads the last mark's skipped list from a run of
+// 5,000 marks (a long session's), as every mark does before it is
+// appended: with a list that has stood unchanged since the first mark (the
+// whole file read), and with none (the last line settles it).
+func BenchmarkLastSkipped(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		big  bool
+	}{{"unchanged-since-the-first", true}, {"none", false}} {
+		b.Run(c.name, func(b *testing.B) {
+			dir := b.TempDir()
+			writeMarks(b, dir, 5000, c.big)
+			want := 0
+			if c.big {
+				want = 1
+			}
+			for b.Loop() {
+				if s, ok := lastSkipped(dir); !ok || len(s) != want {
+					b.Fatalf("got %q %v", s, ok)
+				}
+			}
+		})
+	}
+}
+
+// writeMarks writes n marks; with big, the first skips big.bin and every
+// later one says the same (SameSkipped).
+func writeMarks(tb testing.TB, dir string, n int, big bool) {
+	tb.Helper()
+	var buf []byte
+	for i := range n {
+		mk := Mark{Kind: "pre", Call: fmt.Sprintf("toolu_%d", i), Tree: strings.Repeat("a", 40), At: int64(i)}
+		if big {
+			mk.SameSkipped = i > 0
+			if i == 0 {
+				mk.Skipped = []string{"big.bin"}
+			}
+		}
+		line, err := json.Marshal(mk)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		buf = append(append(buf, line...), '\n')
+	}
+	if err := os.WriteFile(filepath.Join(dir, marksFile), buf, 0o600); err != nil {
+		tb.Fatal(err)
 	}
 }

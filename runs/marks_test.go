@@ -323,3 +323,32 @@ func TestUndoKeepsAFileTheRollbackUnhid(t *testing.T) {
 		t.Fatalf("the undo did not restore the agent's work (tree before it:\n%s)", before)
 	}
 }
+
+// The last mark's skipped list, read from the file's end: none before any
+// mark; past a torn last line; through a SameSkipped run longer than the
+// tail read; the list of the last mark that has one of its own.
+func TestLastSkipped(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if _, ok := lastSkipped(dir); ok {
+		t.Fatal("a run with no marks has a last mark")
+	}
+	writeMarks(t, dir, 2000, true) // about 150 KiB: past the 16 KiB tail
+	f, err := os.OpenFile(filepath.Join(dir, marksFile), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"kind":"post","call":"toolu_x","tr`) // torn by a full disk
+	f.Close()
+	if s, ok := lastSkipped(dir); !ok || len(s) != 1 || s[0] != "big.bin" {
+		t.Fatalf("got %q %v, want [big.bin]", s, ok)
+	}
+	dir = t.TempDir()
+	writeMarks(t, dir, 2000, true)
+	if err := appendMark(dir, "", Mark{Kind: "pre", Call: "c", Tree: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := lastSkipped(dir); !ok || len(s) != 0 {
+		t.Fatalf("after a mark that skips nothing: %q %v", s, ok)
+	}
+}
