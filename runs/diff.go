@@ -75,7 +75,7 @@ func Diff(h store.Home, req DiffRequest) ([]FileDiff, error) {
 			return nil, err
 		}
 		segs := history(ms, target.State.Marks, target.State.Tree, skipPaths(target.State.Skipped), now, skipPaths(skips), m.Root)
-		agent, outside, _, err := attribute(g, segs, cs, target.State.Tree, now, skipPaths(target.State.Skipped))
+		agent, outside, _, err := attribute(g, segs, cs, target.State.Tree, now, skipPaths(target.State.Skipped), m.Root)
 		if err != nil {
 			return nil, err
 		}

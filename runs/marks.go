@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -61,6 +62,11 @@ type Mark struct {
 	// work tree: a deletion no tree shows (neither held the file), which
 	// the mark sees on the disk.
 	Gone []string `json:"gone,omitempty"`
+	// Wall is the real time, in nanoseconds, the capture began at (At
+	// follows the hook's clock): a file whose modification time is older
+	// was in the work tree before it, though the capture may not have
+	// shown it (ignored then).
+	Wall int64 `json:"wall,omitempty"`
 	// Exact, on a post mark, says its Paths are all the call changed: a
 	// rollback's, which knows what it wrote. What else differs between its
 	// pre and post trees is no change of its own: a file it did not touch
@@ -111,6 +117,7 @@ func TakeMark(h store.Home, req MarkRequest) (*MarkResult, error) {
 	}
 	defer lk.Unlock()
 	res := &MarkResult{}
+	wall := time.Now().UnixNano()
 	m, err := readMeta(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		if req.Kind != "pre" {
@@ -125,7 +132,7 @@ func TakeMark(h store.Home, req MarkRequest) (*MarkResult, error) {
 			res.Snapshot = s // the state before the destructive command
 		}
 		// The baseline is the state before the call: its tree is the mark's.
-		return res, appendMark(dir, "", Mark{Kind: req.Kind, Call: req.Call, Tree: s.State.Tree, At: req.Now.Unix(), Skipped: skipPaths(s.skips)})
+		return res, appendMark(dir, "", Mark{Kind: req.Kind, Call: req.Call, Tree: s.State.Tree, At: req.Now.Unix(), Skipped: skipPaths(s.skips), Wall: wall})
 	}
 	if err != nil {
 		return nil, err
@@ -142,7 +149,7 @@ func TakeMark(h store.Home, req MarkRequest) (*MarkResult, error) {
 			return nil, err
 		}
 		res.Snapshot = s
-		return res, appendMark(dir, m.Root, Mark{Kind: req.Kind, Call: req.Call, Tree: s.State.Tree, At: req.Now.Unix(), Skipped: skipPaths(s.skips)})
+		return res, appendMark(dir, m.Root, Mark{Kind: req.Kind, Call: req.Call, Tree: s.State.Tree, At: req.Now.Unix(), Skipped: skipPaths(s.skips), Wall: wall})
 	}
 	if err := roomFor(h, req.policy(h), m.Store, false); err != nil {
 		return nil, err
@@ -156,7 +163,7 @@ func TakeMark(h store.Home, req MarkRequest) (*MarkResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return res, appendMark(dir, m.Root, Mark{Kind: req.Kind, Call: req.Call, Tree: tree, At: req.Now.Unix(), Paths: fromRoot(m.Root, req.Dir, req.Paths), Skipped: skipPaths(skipped)})
+	return res, appendMark(dir, m.Root, Mark{Kind: req.Kind, Call: req.Call, Tree: tree, At: req.Now.Unix(), Paths: fromRoot(m.Root, req.Dir, req.Paths), Skipped: skipPaths(skipped), Wall: wall})
 }
 
 // skipChanges are the paths in b but not in a: files that came to be
@@ -189,6 +196,15 @@ func gonePaths(root string, prev, now []string) []string {
 		}
 	}
 	return out
+}
+
+// olderThan reports whether the file at p (from root) was last modified
+// before wall (Unix nanoseconds). A file's time comes from the kernel's
+// coarse clock, which may lag by a tick: a file the agent wrote just
+// after the capture began may look older, and is then left, never removed.
+func olderThan(root, p string, wall int64) bool {
+	fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+	return err == nil && fi.ModTime().UnixNano() < wall
 }
 
 // skipPaths are the paths of skips.
@@ -363,6 +379,9 @@ type segment struct {
 	// at From. A file coming into them changed, though neither tree says
 	// so; Gone: one of FromSkipped deleted (Mark.Gone).
 	Skipped, FromSkipped, Gone []string
+	// FromWall is the real time the capture of From began (Mark.Wall; 0
+	// when unknown).
+	FromWall int64
 	// Paths: of the changes, these are the agent's (a post mark with no
 	// pre: a host that has no hook before an edit).
 	Paths []string
@@ -410,11 +429,12 @@ func history(ms []Mark, from int, fromTree string, fromSkipped []string, nowTree
 	}
 	var segs []segment
 	cur, curSkipped := fromTree, fromSkipped
+	var curWall int64
 	for _, mk := range ms[min(from, len(ms)):] {
 		expire(mk)
 		agent := len(open) > 0
 		if mk.Tree != cur || !slices.Equal(mk.Skipped, curSkipped) || len(mk.Gone) > 0 {
-			sg := segment{From: cur, To: mk.Tree, Agent: agent, Skipped: mk.Skipped, FromSkipped: curSkipped, Gone: mk.Gone}
+			sg := segment{From: cur, To: mk.Tree, Agent: agent, Skipped: mk.Skipped, FromSkipped: curSkipped, Gone: mk.Gone, FromWall: curWall}
 			switch _, ok := open[mk.Call]; {
 			case mk.Kind == "post" && mk.Exact:
 				sg.Agent, sg.Paths = false, mk.Paths
@@ -423,7 +443,7 @@ func history(ms []Mark, from int, fromTree string, fromSkipped []string, nowTree
 			}
 			segs = append(segs, sg)
 		}
-		cur, curSkipped = mk.Tree, mk.Skipped
+		cur, curSkipped, curWall = mk.Tree, mk.Skipped, mk.Wall
 		apply(mk)
 	}
 	// Since the last mark, nothing is known to be the agent's: a call
@@ -447,11 +467,19 @@ func history(ms []Mark, from int, fromTree string, fromSkipped []string, nowTree
 // restores from.
 //
 // A path whose content then no snapshot held (targetSkipped, or a mark's
-// Skipped) cannot be put back: it is left as it is (left).
-func attribute(g git, segs []segment, cs []change, target, now string, targetSkipped []string) ([]change, []string, []Skip, error) {
+// Skipped) cannot be put back: it is left as it is (left). So is a file
+// that first showed in a segment of the agent's that changed a .gitignore,
+// and is older than the capture before that segment (root: the work
+// tree): it was there, ignored until the edit (the user's debug.log, once
+// the agent's .gitignore stops ignoring *.log), and removing it would
+// destroy work no snapshot holds. (A file the agent moved into place keeps
+// its old time too: only beside an edit of .gitignore is it taken for
+// one that was there, and then left, never removed.)
+func attribute(g git, segs []segment, cs []change, target, now string, targetSkipped []string, root string) ([]change, []string, []Skip, error) {
 	type story struct {
 		lastOutside int // the index of the last segment where someone else changed it; -1: none
 		agentAfter  bool
+		appeared    int64 // FromWall of the agent's segment that changed an ignore file and first showed it; 0: none
 	}
 	stories := map[string]*story{}
 	for i, sg := range segs {
@@ -462,6 +490,14 @@ func attribute(g git, segs []segment, cs []change, target, now string, targetSki
 		for _, p := range append(skipChanges(sg.FromSkipped, sg.Skipped), sg.Gone...) {
 			changed = append(changed, change{Path: p})
 		}
+		// A segment that changed an ignore file may show files it did not
+		// make: ones that were there, ignored until then.
+		var unhides int64
+		for _, c := range changed {
+			if path.Base(c.Path) == ".gitignore" {
+				unhides = sg.FromWall
+			}
+		}
 		for _, c := range changed {
 			st := stories[c.Path]
 			if st == nil {
@@ -469,9 +505,12 @@ func attribute(g git, segs []segment, cs []change, target, now string, targetSki
 				stories[c.Path] = st
 			}
 			if sg.Agent || slices.Contains(sg.Paths, c.Path) {
+				if !st.agentAfter && unhides > 0 && c.ModeA == noMode && c.ModeB != "" && c.ModeB != noMode {
+					st.appeared = unhides
+				}
 				st.agentAfter = true
 			} else {
-				st.lastOutside, st.agentAfter = i, false
+				st.lastOutside, st.agentAfter, st.appeared = i, false, 0
 			}
 		}
 	}
@@ -498,6 +537,10 @@ func attribute(g git, segs []segment, cs []change, target, now string, targetSki
 		}
 		if slices.Contains(skipped, p) {
 			left = append(left, Skip{Path: p, Why: "no snapshot held it as it was then (too large, a secret, or not a file), so it cannot be put back"})
+			continue
+		}
+		if st.appeared > 0 && olderThan(root, p, st.appeared) {
+			left = append(left, Skip{Path: p, Why: "it was in the work tree before the agent's call that made it visible (an ignore rule changed), and no snapshot held it"})
 			continue
 		}
 		if byTree[from] == nil {

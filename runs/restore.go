@@ -204,7 +204,7 @@ func Rollback(h store.Home, req RollbackRequest) (*Plan, error) {
 	if m.Store != "" {
 		segs := history(ms, target.State.Marks, target.State.Tree, skipPaths(target.State.Skipped), now, skipPaths(skips), m.Root)
 		var left []Skip
-		if cs, plan.Outside, left, err = attribute(g, segs, cs, target.State.Tree, now, skipPaths(target.State.Skipped)); err != nil {
+		if cs, plan.Outside, left, err = attribute(g, segs, cs, target.State.Tree, now, skipPaths(target.State.Skipped), m.Root); err != nil {
 			return nil, err
 		}
 		plan.Left = append(plan.Left, left...)
@@ -261,6 +261,7 @@ func markRollback(h store.Home, g git, dir string, m *Meta, req RollbackRequest,
 	call := fmt.Sprintf("rollback-%d", plan.Undo)
 	after, afterSkips := now, skips
 	var err error
+	wall := time.Now().UnixNano()
 	if changed {
 		after, afterSkips, err = capture(g, m, nil, false, req.policy(h).MaxFileBytes)
 	}
@@ -269,7 +270,7 @@ func markRollback(h store.Home, g git, dir string, m *Meta, req RollbackRequest,
 	}
 	if err == nil {
 		wrote := slices.Concat(plan.Restore, plan.Remove)
-		err = appendMark(dir, m.Root, Mark{Kind: "post", Call: call, Tree: after, At: req.Now.Unix(), Skipped: skipPaths(afterSkips), Paths: wrote, Exact: true})
+		err = appendMark(dir, m.Root, Mark{Kind: "post", Call: call, Tree: after, At: req.Now.Unix(), Skipped: skipPaths(afterSkips), Paths: wrote, Exact: true, Wall: wall})
 	}
 	if err != nil {
 		return fmt.Errorf("the rollback is done, but recording it for its undo failed (cully rollback --to %d still restores the state before): %w", plan.Undo, err)

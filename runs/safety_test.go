@@ -177,6 +177,46 @@ func TestGrownPastCapNeverDestroyed(t *testing.T) {
 	}
 }
 
+// A file the user wrote during the run while git ignored it, which the
+// agent's edit of .gitignore then shows, is the user's: the rollback of
+// that edit leaves it (no snapshot ever held it). A file the agent moved
+// into place keeps its old time, and is still the agent's to undo.
+func TestUnignoredFileOfTheUserNeverRemoved(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, true)
+	w.take("baseline")
+	w.call("c1", func() { w.write("b.txt", "agent\n") })
+	past := time.Now().Add(-time.Minute)
+	w.write("debug.log", "the user's log\n") // ignored: *.log
+	if err := os.Chtimes(filepath.Join(w.root, "debug.log"), past, past); err != nil {
+		t.Fatal(err)
+	}
+	w.call("c2", func() { w.write(".gitignore", "# the agent's edit\n") })
+	w.call("c3", func() {
+		if err := os.Rename(filepath.Join(w.root, "a.txt"), filepath.Join(w.root, "moved.txt")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	p, err := w.rollback(0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.read("debug.log") != "the user's log\n" {
+		t.Fatalf("the user's debug.log: %q (plan %+v)", w.read("debug.log"), p)
+	}
+	if w.read(".gitignore") != "*.log\n" || w.read("b.txt") != "b\n" || w.read("a.txt") != "a\n" || w.exists("moved.txt") {
+		t.Fatalf("the agent's changes not undone: .gitignore %q, b.txt %q, a.txt %q, moved.txt there %v",
+			w.read(".gitignore"), w.read("b.txt"), w.read("a.txt"), w.exists("moved.txt"))
+	}
+	left := false
+	for _, k := range p.Left {
+		left = left || k.Path == "debug.log"
+	}
+	if !left {
+		t.Fatalf("debug.log not reported as left: %+v", p.Left)
+	}
+}
+
 // A file the agent grew past the cap, then deleted by someone else while no
 // capture held it, stays deleted through the agent's rollback: no tree
 // shows the deletion (neither held the file), so the marks see it on the
