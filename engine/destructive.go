@@ -35,14 +35,7 @@ func destructive(w []string) string {
 
 func destructiveGit(args []string) string {
 	sub := gitSub(args)
-	i := 0
-	for i < len(args) && args[i] != sub {
-		i++
-	}
-	rest := []string{}
-	if i < len(args) {
-		rest = args[i+1:]
-	}
+	rest := gitRest(args, sub)
 	forced := hasFlag(rest, "-f", "--force") || shortFlag(rest, 'f')
 	switch sub {
 	case "reset":

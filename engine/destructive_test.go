@@ -25,6 +25,7 @@ func TestDestructive(t *testing.T) {
 		{"git stash drop", "git stash"},
 		{"git stash clear", "git stash"},
 		{"git stash list", ""},
+		{"git -C reset reset --hard", "git reset --hard"},
 		{"git stash pop", ""},
 		{"git switch -f main", "git switch --discard-changes"},
 		{"git switch main", ""},

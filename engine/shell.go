@@ -301,12 +301,10 @@ func readTarget(name string, args []string) (string, bool) {
 	return "", false
 }
 
-// gitRest is what follows the subcommand sub in git's arguments.
+// gitRest is what follows the subcommand sub (gitSub's) in git's arguments.
 func gitRest(args []string, sub string) []string {
-	for i, a := range args {
-		if a == sub {
-			return args[i+1:]
-		}
+	if _, i := gitSubAt(args); i >= 0 && args[i] == sub {
+		return args[i+1:]
 	}
 	return nil
 }
@@ -339,6 +337,13 @@ func gitLeavesTree(sub string, rest []string) bool {
 }
 
 func gitSub(args []string) string {
+	sub, _ := gitSubAt(args)
+	return sub
+}
+
+// gitSubAt is git's subcommand and its index in args ("", -1: none),
+// past the global options and their values.
+func gitSubAt(args []string) (string, int) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" {
@@ -348,9 +353,9 @@ func gitSub(args []string) string {
 		if strings.HasPrefix(a, "-") {
 			continue
 		}
-		return a
+		return a, i
 	}
-	return ""
+	return "", -1
 }
 
 // formatterWrites reports whether a formatter or fixer rewrites files.

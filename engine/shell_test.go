@@ -67,6 +67,7 @@ func TestClassifyShell(t *testing.T) {
 		{"git checkout -b fix/empty-pack", ClassRead, false, false, "", false},
 		{"git switch -c topic", ClassRead, false, false, "", false},
 		{"git stash list", ClassRead, false, false, "", false},
+		{"git -C stash stash list", ClassRead, false, false, "", false}, // a folder named like the subcommand
 		{"git stash show -p stash@{0}", ClassRead, false, false, "", false},
 		{"git checkout -b topic origin/main", ClassEdit, false, true, "", false},
 		{"git checkout main", ClassEdit, false, true, "", false},
