@@ -1,8 +1,10 @@
 package secretscan
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/zricethezav/gitleaks/v8/detect"
 	"github.com/zricethezav/gitleaks/v8/report"
@@ -52,8 +54,35 @@ func describe(fs []report.Finding) string {
 func wrap(v string) string { return `export CULLY_FAKE_TOKEN="` + v + `"` }
 
 // fields splits a redacted output into the words a secret could hide in.
+// A binary surface (the session state file: framed JSON bodies, written
+// in place, with the stale bytes of earlier bodies between them) is read
+// as its printable runs; a run that starts right after a binary byte
+// starts at an arbitrary cut, so its first word is a fragment glued to
+// whatever printable byte the frame held ("pfailure-loop"), no word cully
+// ever wrote: it is left out here (gitleaks still reads the whole surface
+// as it stands).
 func fields(s string) []string {
-	return strings.FieldsFunc(s, func(c rune) bool { return strings.ContainsRune(" \t\n\"'`:@/?&=,;()<>{}[]\\", c) })
+	word := func(c rune) bool { return strings.ContainsRune(" \t\n\"'`:@/?&=,;()<>{}[]\\", c) }
+	binary := func(c rune) bool {
+		return c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f || c == utf8.RuneError
+	}
+	var out []string
+	for start, cut := 0, false; start < len(s); {
+		end := strings.IndexFunc(s[start:], binary)
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		ws := strings.FieldsFunc(s[start:end], word)
+		if c, _ := utf8.DecodeRuneInString(s[start:end]); cut && len(ws) > 0 && !word(c) {
+			ws = ws[1:] // a fragment: the run begins mid-word
+		}
+		out = append(out, ws...)
+		_, n := utf8.DecodeRuneInString(s[end:])
+		start, cut = end+max(n, 1), true
+	}
+	return out
 }
 
 // isUUID: an identifier, not a secret, though random enough for gitleaks'
@@ -151,5 +180,15 @@ func TestGitleaksInnocent(t *testing.T) {
 		if fs := d.DetectString(c.In); len(fs) > 0 {
 			t.Errorf("secrets.txt:%d: gitleaks sees a secret in the innocent %q:%s", c.Line, c.In, describe(fs))
 		}
+	}
+}
+
+// TestFieldsBinary: in a framed file, a printable run after binary bytes
+// loses its first word (a fragment) and nothing else.
+func TestFieldsBinary(t *testing.T) {
+	got := fields("cully-s1\x00\x00\x04pfailure-loop\",\"task\":2 abcdefgh\x00{\"v\":7}\nnext line")
+	want := []string{"cully-s1", "task", "2", "abcdefgh", "v", "7", "next", "line"}
+	if !slices.Equal(got, want) {
+		t.Errorf("fields = %q, want %q", got, want)
 	}
 }
