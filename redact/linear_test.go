@@ -47,12 +47,18 @@ func TestRedactLinear(t *testing.T) {
 			}
 			return best
 		}
-		small, large := cost(2000), cost(20000)
-		if small < 50*time.Microsecond {
-			small = 50 * time.Microsecond
+		// A superlinear scan is slow every time; a machine busy with
+		// something else only some of the time: a case fails when three
+		// measurements in a row all do.
+		var small, large time.Duration
+		for range 3 {
+			small, large = max(cost(2000), 50*time.Microsecond), cost(20000)
+			if large <= 60*small {
+				break
+			}
 		}
 		if large > 60*small {
-			t.Errorf("%s: %d bytes take %v, ten times as many %v", name, 2000*len(u), small, large)
+			t.Errorf("%s: %d bytes take %v, ten times as many %v (three times over)", name, 2000*len(u), small, large)
 		}
 	}
 }
