@@ -252,3 +252,20 @@ func waitFor(t *testing.T, cond func() bool) {
 		}
 	}
 }
+
+// A server started after its state dir went (the hook asked, then the
+// folder was removed before the server ran) serves nothing and leaves the
+// folder gone.
+func TestServeOfARemovedStateDirMakesNothing(t *testing.T) {
+	t.Parallel()
+	h := serveHome(t)
+	if err := os.RemoveAll(h.Dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := Serve(h, ServeOptions{Poll: time.Millisecond, Linger: 50 * time.Millisecond, Take: func(store.SnapshotAsk) { t.Error("took an ask") }}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(h.Dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the state dir is back: %v", err)
+	}
+}
