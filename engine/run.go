@@ -386,6 +386,11 @@ func (s *State) runEvent(ev *Event, cfg *Config) {
 			return
 		}
 		r.RollbackFailed = nil
+		if r.Recoverable != nil && step <= r.Recoverable.Step {
+			// Back to the snapshot before the destructive command, or
+			// earlier: what it threw away is in the tree again.
+			r.Recoverable = nil
+		}
 		if ev.PathCount > 0 {
 			r.Notice = fmt.Sprintf("cully: the user rolled %s of this run back to snapshot %d (`cully rollback`): %s. What was read of them before is out of date.",
 				plural(ev.PathCount, "file"), step, listPaths(ev.Paths, ev.PathCount))

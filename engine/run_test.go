@@ -376,3 +376,30 @@ func TestHostErrorIsARollbackTrigger(t *testing.T) {
 		t.Errorf("a read-only run: %+v", s.st.Run.Budget.Alerts)
 	}
 }
+
+// The status's "recoverable" hint names the snapshot before the run's last
+// destructive command; a rollback to it, or to an earlier step, brought
+// back what it threw away and retires the hint. One to a later step did
+// not.
+func TestRollbackRetiresTheRecoverableHint(t *testing.T) {
+	for _, c := range []struct {
+		to   int
+		kept bool
+	}{{3, false}, {0, false}, {4, true}} {
+		s := newSim(t)
+		s.prompt()
+		id := s.st.Run.ID
+		s.apply(Event{Kind: KindSnapshot, Run: id, Outcome: OutcomeOK, Step: stepPtr(3), Source: string(SnapDestructive)})
+		if s.st.Run.Recoverable == nil || s.st.Run.Recoverable.Step != 3 {
+			t.Fatalf("no hint after the destructive command's snapshot: %+v", s.st.Run.Recoverable)
+		}
+		s.apply(Event{Kind: KindRollback, Run: id, Outcome: OutcomeFailed, Step: stepPtr(c.to), Note: "x is a directory"})
+		if s.st.Run.Recoverable == nil {
+			t.Fatalf("--to %d: a failed rollback retired the hint", c.to)
+		}
+		s.apply(Event{Kind: KindRollback, Run: id, Outcome: OutcomeOK, Step: stepPtr(c.to), Paths: []string{"x"}, PathCount: 1})
+		if kept := s.st.Run.Recoverable != nil; kept != c.kept {
+			t.Errorf("rollback --to %d: hint kept %v, want %v", c.to, kept, c.kept)
+		}
+	}
+}
