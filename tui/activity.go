@@ -22,6 +22,9 @@ const (
 	glyphStop    = "■"
 	glyphCompact = "↺"
 	glyphSession = "○"
+	glyphRollbk  = "↶"
+	glyphPause   = "‖"
+	glyphResume  = "▸"
 )
 
 // legend pairs each glyph with what it means, for the ? overlay.
@@ -39,6 +42,8 @@ var legend = [][2]string{
 	{glyphStop, "the agent finished its turn"},
 	{glyphCompact, "the agent's context was compacted"},
 	{glyphSession, "session started or ended"},
+	{glyphRollbk, "you rolled the run's files back (cully rollback)"},
+	{glyphPause, "you paused the run (cully stop), or resumed it"},
 }
 
 // activityRow is one line of the activity list: how long ago, what kind
@@ -83,6 +88,23 @@ func (r activityRow) Lines(w int) []string {
 		return []string{lead + s.Dim.Render(glyphSession+" "+cut(t, w-width(lead)-2))}
 	case engine.KindSessionEnd:
 		return []string{lead + s.Dim.Render(glyphSession+" "+cut("session ended", w-width(lead)-2))}
+	case engine.KindRollback:
+		step := 0
+		if ev.Step != nil {
+			step = *ev.Step
+		}
+		if ev.Outcome == engine.OutcomeFailed {
+			return []string{lead + s.Bad.Render(glyphRollbk+" "+cut(fmt.Sprintf("rollback to step %d failed: nothing changed", step), w-width(lead)-2))}
+		}
+		t := fmt.Sprintf("rolled back to step %d · %d %s", step, ev.PathCount, plural(ev.PathCount, "file", "files"))
+		if ev.PathCount == 1 && len(ev.Paths) == 1 {
+			t += " · " + clean(ev.Paths[0])
+		}
+		return []string{lead + s.Section.Render(glyphRollbk) + " " + s.Text.Render(cut(t, w-width(lead)-2))}
+	case engine.KindPause:
+		return []string{lead + s.Bad.Render(glyphPause+" "+cut("run paused", w-width(lead)-2))}
+	case engine.KindResume:
+		return []string{lead + s.Dim.Render(glyphResume+" "+cut("run resumed", w-width(lead)-2))}
 	case engine.KindBatch:
 		rj := ev.Rejected[0]
 		glyph, gs = glyphFailed, s.Bad

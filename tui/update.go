@@ -384,7 +384,8 @@ func (m *Model) note(ev *engine.Event) {
 // shownInRecent: the records the activity list tells its story with.
 func shownInRecent(ev *engine.Event) bool {
 	switch ev.Kind {
-	case engine.KindPostTool, engine.KindPrompt, engine.KindStop, engine.KindCompact, engine.KindSessionStart, engine.KindSessionEnd:
+	case engine.KindPostTool, engine.KindPrompt, engine.KindStop, engine.KindCompact, engine.KindSessionStart, engine.KindSessionEnd,
+		engine.KindPause, engine.KindResume, engine.KindRollback: // the user's own acts on the run are part of its story
 		return true
 	case engine.KindBatch:
 		return len(ev.Rejected) > 0
