@@ -10,11 +10,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"cully/hookrun"
+	"cully/runs"
 	"cully/store"
 	"cully/tui"
 )
@@ -26,13 +28,22 @@ const demoSession = "demo-7c1e2a40-5b9d-4e0f-9a31-6d2c8b1f0e55"
 type demoStep struct {
 	payload map[string]any
 	say     string // its caption: printed (headless), or in the panel's footer
+	// act is what the scripted agent's tool does to the project, run once
+	// the step's hook call (its PreToolUse) has answered: the call itself.
+	act func() error
+	// rollback: the step is no hook call but the user's `cully rollback`
+	// (demoRun.rollback), after the agent's turn.
+	rollback bool
 }
 
 // demoScript is a realistic Claude Code session: the agent explores, runs a
 // failing test three times without changing anything, re-reads a file it
 // already has, opens a large fixture whole, then fixes the bug and verifies.
-// The payloads have the shapes captured from the real client.
-func demoScript(project string) []demoStep {
+// With run control (rc: git is there for the snapshot store), it then
+// deletes the project's testdata/ folder while tidying up, for real, and
+// the demo rolls that back (demoRollback). The payloads have the shapes
+// captured from the real client.
+func demoScript(project string, rc bool) []demoStep {
 	var steps []demoStep
 	n := 0
 	base := func(event string) map[string]any {
@@ -49,7 +60,7 @@ func demoScript(project string) []demoStep {
 		id := fmt.Sprintf("toolu_demo%04d", n)
 		pre := base("PreToolUse")
 		pre["tool_name"], pre["tool_input"], pre["tool_use_id"] = name, input, id
-		steps = append(steps, demoStep{pre, say})
+		steps = append(steps, demoStep{payload: pre, say: say})
 		post := base("PostToolUse")
 		post["tool_name"], post["tool_input"], post["tool_use_id"] = name, input, id
 		if fail != "" {
@@ -60,7 +71,7 @@ func demoScript(project string) []demoStep {
 		} else {
 			post["tool_response"] = map[string]any{"type": "text"}
 		}
-		steps = append(steps, demoStep{post, ""})
+		steps = append(steps, demoStep{payload: post})
 	}
 	read := func(say, path string) {
 		tool(say, "Read", map[string]any{"file_path": filepath.Join(project, path)}, "")
@@ -70,10 +81,10 @@ func demoScript(project string) []demoStep {
 	}
 	start := base("SessionStart")
 	start["source"] = "startup"
-	steps = append(steps, demoStep{start, "A Claude Code session starts."})
+	steps = append(steps, demoStep{payload: start, say: "A Claude Code session starts."})
 	prompt := base("UserPromptSubmit")
 	prompt["prompt"] = "The parser rejects empty input; make Parse(\"\") return an empty document."
-	steps = append(steps, demoStep{prompt, "The user asks for a fix (task 1)."})
+	steps = append(steps, demoStep{payload: prompt, say: "The user asks for a fix (task 1)."})
 
 	read("The agent reads the parser…", "parser/parser.go")
 	bash("", "rg -n 'func Parse' parser", "")
@@ -99,9 +110,16 @@ func demoScript(project string) []demoStep {
 	read("…until twenty reads since the last check raise the exploring checkpoint: shown in the panel for you, not told to the agent (on real sessions such stretches were healthy work).", "parser/errors.go")
 	tool("The agent edits the parser, which resolves the exploring checkpoint…", "Edit", map[string]any{"file_path": filepath.Join(project, "parser/parser.go"), "old_string": "if len(src) == 0 {\n\t\treturn nil, io.ErrUnexpectedEOF", "new_string": "if len(src) == 0 {\n\t\treturn &Document{}, nil", "replace_all": false}, "")
 	bash("…and verifies: the tests pass, a new check epoch begins.", "go test ./parser/", "")
+	if rc {
+		bash("Tidying up, it deletes testdata/ with your 300 KiB fixture: cully snapshotted the folder just before the command ran.", "rm -rf testdata", "")
+		steps[len(steps)-2].act = func() error { return os.RemoveAll(filepath.Join(project, "testdata")) }
+	}
 	stop := base("Stop")
 	stop["stop_hook_active"], stop["last_assistant_message"] = false, "Fixed: Parse(\"\") now returns an empty document; tests pass."
-	steps = append(steps, demoStep{stop, "The agent finishes its turn."})
+	steps = append(steps, demoStep{payload: stop, say: "The agent finishes its turn."})
+	if rc {
+		steps = append(steps, demoStep{say: "You run `cully rollback --to 0`: what the agent changed since the run began is put back (testdata/ here), and nothing else is touched.", rollback: true})
+	}
 	return steps
 }
 
@@ -165,6 +183,7 @@ func (a *app) demo(ctx context.Context, o demoOpts) error {
 	home, project := filepath.Join(tmp, "state"), filepath.Join(tmp, "project")
 	err = a.demoIn(ctx, o, home, project)
 	if !o.keep {
+		demoStopServer(store.Home{Dir: home})
 		os.RemoveAll(tmp)
 	}
 	sig := stopped() // after the clean-up: until then a signal is caught, not fatal
@@ -177,6 +196,29 @@ func (a *app) demo(ctx context.Context, o demoOpts) error {
 		return errSilent
 	}
 	return err
+}
+
+// demoStopServer ends the snapshot server the demo's hook calls started
+// in its state dir, before the folder goes: left to find the folder gone
+// on its own, it could still be writing there while it is removed. It
+// removes the server's queue, which the server takes for its cue to stop,
+// and waits (5 s at most) for the process to end. The pid is only looked
+// at, never signalled: by then it could be another process's.
+func demoStopServer(h store.Home) {
+	info, err := runs.Server(h)
+	if served, _ := h.Served(); err != nil || !served || info.PID <= 0 {
+		return
+	}
+	os.RemoveAll(h.AsksDir())
+	p, err := os.FindProcess(info.PID)
+	if err != nil {
+		return
+	}
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if p.Signal(syscall.Signal(0)) != nil {
+			return
+		}
+	}
 }
 
 // demoIn runs the demo in its folder: the panel on a terminal, the printed
@@ -195,14 +237,25 @@ func (a *app) demoIn(ctx context.Context, o demoOpts, home, project string) erro
 	if err := os.WriteFile(filepath.Join(home, demoConfig), []byte(demoBudget), 0o600); err != nil {
 		return fmt.Errorf("write the demo's config: %w", err)
 	}
-	d := &demoRun{self: self, env: demoEnv(home, project), steps: demoScript(project)}
+	// Run control keeps its snapshots in a git object store: without git
+	// the demo plays the rest and says why it shows no rollback.
+	_, noGit := exec.LookPath("git")
+	rc := noGit == nil
+	d := &demoRun{self: self, env: demoEnv(home, project, rc), steps: demoScript(project, rc), project: project}
 	if !o.headless && isTerminal(a.stdout) && isTerminal(a.stdin) {
 		return a.demoPanel(ctx, d, home, o.speed)
 	}
 	out := &stickyWriter{w: a.stdout}
 	fmt.Fprintf(out, "cully demo: a scripted Claude Code session through the real hook path (`cully hook`)\nstate dir: %s\n\n", home)
-	clock := time.Now().UTC().Add(-10 * time.Minute).Truncate(time.Second)
+	// Printed, the session is stamped 7 s a call apart, ending now, so that
+	// its status reads as a real one would. Not with run control: the
+	// snapshot server records on the real clock, between the calls, and a
+	// journal whose time went backwards would be the status's story.
+	clock := time.Now().UTC().Add(-time.Duration(len(d.steps)) * 7 * time.Second).Truncate(time.Second)
 	tick := func() time.Time { clock = clock.Add(7 * time.Second); return clock }
+	if rc {
+		tick = func() time.Time { clock = time.Now().UTC(); return clock }
+	}
 	if err := d.play(ctx, 0, len(d.steps), tick, printNarrator{out}); err != nil {
 		return err
 	}
@@ -211,7 +264,7 @@ func (a *app) demoIn(ctx context.Context, o demoOpts, home, project string) erro
 		if v, ok := d.env[k]; ok {
 			return v
 		}
-		if k == "CULLY_NOW" {
+		if k == "CULLY_NOW" && !rc {
 			return clock.Format(time.RFC3339)
 		}
 		return a.getenv(k)
@@ -219,7 +272,7 @@ func (a *app) demoIn(ctx context.Context, o demoOpts, home, project string) erro
 	if err := sub.status(statusOpts{which: which{session: demoSession}}); err != nil {
 		return err
 	}
-	title, text := demoClosing(d.told)
+	title, text := demoClosing(d.told, d.rolledBack)
 	fmt.Fprintf(out, "\n%s\n\n%s\n", title, text)
 	if o.keep {
 		fmt.Fprintf(out, "\nkept: CULLY_HOME=%s cully status\n", home)
@@ -230,14 +283,18 @@ func (a *app) demoIn(ctx context.Context, o demoOpts, home, project string) erro
 // demoClosing is the demo's last word, one text for both modes: printed
 // after the headless session's status, the panel's closing screen
 // otherwise. told is how many times the agent was nudged.
-func demoClosing(told int) (title, text string) {
+func demoClosing(told int, rolledBack bool) (title, text string) {
 	times := fmt.Sprintf("%d times", told)
 	if told == 1 {
 		times = "once"
 	}
+	undo := " When it deleted your fixtures, one command brought them back."
+	if !rolledBack {
+		undo = " (Run control, which snapshots the work and rolls an agent's changes back, needs git, which is not on this PATH: the demo left it out.)"
+	}
 	return "That was cully — next: `cully install`",
 		"The scripted agent ran a failing test three times unchanged, re-read a file it already had and dumped a large one whole: cully told it " + times +
-			", each time before its next tool call. Its long exploring stretch was shown to you, not told.\n\n" +
+			", each time before its next tool call. Its long exploring stretch was shown to you, not told." + undo + "\n\n" +
 			"Next, watch your own agent:\n" +
 			"  cully install         hooks into Claude Code\n" +
 			"  cully doctor          checks the installation\n" +
@@ -248,10 +305,47 @@ func demoClosing(told int) (title, text string) {
 // hook` it calls, the environment that points that at the demo's folder,
 // and how many nudges the agent has been handed so far.
 type demoRun struct {
-	self  string
-	env   map[string]string
-	steps []demoStep
-	told  int
+	self    string
+	env     map[string]string
+	steps   []demoStep
+	project string
+	told    int
+	// rolledBack: the user's rollback step ran and put testdata/ back.
+	rolledBack bool
+}
+
+// rollback is the user's step after the agent's turn: `cully rollback
+// --to 0` in the project, as the user would type it, then a check that the
+// fixture the agent deleted is back (the demo fails rather than claim a
+// rollback that did not happen). It returns what the command printed.
+func (d *demoRun) rollback(ctx context.Context) (string, error) {
+	run := func(args ...string) ([]byte, error) {
+		cmd := exec.CommandContext(ctx, d.self, args...)
+		cmd.Dir = d.project
+		cmd.Env = os.Environ()
+		for k, v := range d.env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return nil, fmt.Errorf("the demo's `cully %s`: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return out, nil
+	}
+	// The snapshots asked for run in the background; on a busy machine
+	// the turn-end one may still be under way.
+	if _, err := run("snapshot", "--wait"); err != nil {
+		return "", err
+	}
+	out, err := run("rollback", "--to", "0")
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(filepath.Join(d.project, "testdata", "corpus.json")); err != nil {
+		return "", fmt.Errorf("the demo's rollback did not bring testdata/corpus.json back: %v\n%s", err, out)
+	}
+	d.rolledBack = true
+	return strings.TrimRight(string(out), "\n"), nil
 }
 
 // demoBeat is the narration of one step: its caption (most steps have
@@ -261,6 +355,8 @@ type demoBeat struct {
 	n, of int
 	say   string
 	told  string
+	// did is what a user's step printed (the rollback's own lines).
+	did string
 }
 
 // demoNarrator says the session as it plays: printed, or in the panel.
@@ -293,9 +389,25 @@ func (d *demoRun) play(ctx context.Context, from, to int, clock func() time.Time
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if st.rollback {
+			did, err := d.rollback(ctx)
+			if err != nil {
+				return err
+			}
+			b.did = did
+			if err := nr.after(ctx, b); err != nil {
+				return err
+			}
+			continue
+		}
 		out, err := runHook(ctx, d.self, d.env, clock(), st.payload)
 		if err != nil {
 			return err
+		}
+		if st.act != nil {
+			if err := st.act(); err != nil {
+				return fmt.Errorf("the scripted agent's call: %w", err)
+			}
 		}
 		if b.told = nudgeText(out); b.told != "" {
 			d.told++
@@ -319,6 +431,9 @@ func (p printNarrator) after(_ context.Context, b demoBeat) error {
 	}
 	if b.told != "" {
 		fmt.Fprintf(p.out, "  ↳ cully → agent:\n%s\n", indent(b.told, "      "))
+	}
+	if b.did != "" {
+		fmt.Fprintf(p.out, "  ↳ cully rollback --to 0:\n%s\n", indent(b.did, "      "))
 	}
 	return p.out.err
 }
@@ -394,7 +509,7 @@ func (a *app) demoPanel(ctx context.Context, d *demoRun, home string, speed floa
 		if err := sleep(ctx, time.Until(nr.until)); err != nil {
 			return err
 		}
-		title, text := demoClosing(d.told)
+		title, text := demoClosing(d.told, d.rolledBack)
 		send(tui.ClosingMsg{Title: title, Text: text})
 		return nil
 	}
@@ -416,16 +531,21 @@ const (
 	demoBudget = "[budget]\nwall_clock_seconds = 86400\ntool_calls = 1000\n"
 )
 
-func demoEnv(home, project string) map[string]string {
-	return map[string]string{
+func demoEnv(home, project string, rc bool) map[string]string {
+	env := map[string]string{
 		"CULLY_HOME":                   home,
 		"CLAUDE_PROJECT_DIR":           project,
 		"CLAUDE_CODE_SESSION_ATTENDED": "1",
 		"CULLY_CONFIG":                 filepath.Join(home, demoConfig),
-		// The scripted agent changes no file, and its folder goes when the
-		// demo ends: no recovery snapshot of it (docs/run-control.md).
-		"CULLY_SNAPSHOTS": "off",
 	}
+	// Snapshots on in the demo's own folder, whatever the user's
+	// CULLY_SNAPSHOTS says of their projects; off without git, which holds
+	// them (docs/run-control.md).
+	env["CULLY_SNAPSHOTS"] = "on"
+	if !rc {
+		env["CULLY_SNAPSHOTS"] = "off"
+	}
+	return env
 }
 
 // runHook runs `cully hook` as its own process, as an agent would.

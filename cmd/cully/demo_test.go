@@ -23,7 +23,7 @@ func TestDemoHeadlessNarration(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	var captions []string
-	for _, st := range demoScript("/p") {
+	for _, st := range demoScript("/p", true) {
 		if st.say != "" {
 			captions = append(captions, "· "+st.say+"\n")
 		}
@@ -39,11 +39,17 @@ func TestDemoHeadlessNarration(t *testing.T) {
 	if n := strings.Count(r.stdout, "↳ cully → agent:"); n != 4 {
 		t.Errorf("%d nudges printed, want 4", n)
 	}
-	title, text := demoClosing(4)
-	for _, want := range []string{"cully checkpoint c1 (failure-loop)", "── cully status ──", "checkpoints 0 open of 2", title, text} {
+	title, text := demoClosing(4, true)
+	// Run control: the agent's rm -rf of testdata/ is rolled back by the
+	// user's step, and the status no longer offers to recover it.
+	for _, want := range []string{"cully checkpoint c1 (failure-loop)", "── cully status ──", "checkpoints 0 open of 2", title, text,
+		"↳ cully rollback --to 0:", "1 restored, 0 removed", "restored  testdata/corpus.json"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output misses %q", want)
 		}
+	}
+	if strings.Contains(r.stdout, "recoverable:") || strings.Contains(r.stdout, "clock skew") || strings.Contains(r.stdout, "went backwards") {
+		t.Errorf("the status after the rollback reads as a stale or broken run:\n%s", r.stdout)
 	}
 	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
 		t.Errorf("the demo left %d entries in TMPDIR", len(ents))

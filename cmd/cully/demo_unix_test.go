@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,13 +73,20 @@ func TestDemoInTmuxReachesClosingScreen(t *testing.T) {
 			t.Errorf("the demo showed %q on its way", bad)
 		}
 	}
-	for _, want := range []string{"Demo 1 of 14", "A Claude Code session starts.", "what the agent was told:", "│ cully checkpoint c1 (failure-loop)"} {
+	captions := 0
+	for _, st := range demoScript("/p", true) {
+		if st.say != "" {
+			captions++
+		}
+	}
+	for _, want := range []string{fmt.Sprintf("Demo 1 of %d", captions), "A Claude Code session starts.", "what the agent was told:", "│ cully checkpoint c1 (failure-loop)",
+		"E Bash  rm -rf testdata", "↶ rolled back to step 0 · 1 file"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("the demo never showed %q", want)
 		}
 	}
 	end := pane.screen()
-	for _, want := range []string{"cully install", "cully panel --split", "q quits · esc shows the panel again", "told it 4 times"} {
+	for _, want := range []string{"cully install", "cully panel --split", "q quits · esc shows the panel again", "told it 4 times", "one command brought them back"} {
 		if !strings.Contains(squashSpace(end), squashSpace(want)) {
 			t.Errorf("the closing screen misses %q:\n%s", want, end)
 		}
