@@ -66,16 +66,15 @@ func Serve(h store.Home, o ServeOptions) error {
 	if o.Log == nil {
 		o.Log = func(error) {}
 	}
-	// A server started for a state dir that is gone (removed between the
-	// hook's ask and this start: a demo's or a test's folder, a user's rm
-	// -rf) has nothing to serve, and must not make the folders again,
-	// which taking the lock would.
-	if _, err := os.Lstat(h.Dir); errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
 	lk, err := h.ServeLock(probeWait)
 	if errors.Is(err, store.ErrLockTimeout) {
 		return nil // a live server has the queue
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		// The state dir is gone (removed between the hook's ask and this
+		// start: a demo's or a test's folder, a user's rm -rf): nothing
+		// to serve, and the lock does not make it again.
+		return nil
 	}
 	if err != nil {
 		return err

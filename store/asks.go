@@ -198,9 +198,16 @@ func (h Home) Withdraw(name string) (bool, error) {
 // ServeLock takes the snapshot server's lock within wait: the one process
 // that serves the queue holds it for as long as it runs. A hook's probe
 // holds it shared for a few µs, so a short wait tells a probe from a
-// server.
+// server. It never creates the state dir (an error wrapping
+// fs.ErrNotExist when it is gone): a server serves the queue a hook made,
+// and a state dir removed as a server starts (a demo's, a test's) stays
+// removed.
 func (h Home) ServeLock(wait time.Duration) (*Lock, error) {
-	if err := h.ready(); err != nil {
+	fi, err := os.Lstat(h.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("state dir: %w", err)
+	}
+	if err := checkDir(h.Dir, fi); err != nil {
 		return nil, err
 	}
 	if err := h.asksReady(); err != nil {
