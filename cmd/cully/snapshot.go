@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -57,6 +58,12 @@ func (a *app) recordSnapshot(h store.Home, session, run, reason string, step int
 		ev.Outcome, ev.Note = engine.OutcomeFailed, err.Error()
 	} else {
 		ev.Paths, ev.PathCount = firstPaths(snap.Files), len(snap.Files)
+	}
+	// A state dir removed while the snapshot ran (a demo's or a test's
+	// folder, a user's rm -rf) stays removed: recording the outcome would
+	// make it again, with a journal of this one record.
+	if _, lerr := os.Lstat(h.Dir); errors.Is(lerr, fs.ErrNotExist) {
+		return
 	}
 	if _, rerr := a.record(h, ev); rerr != nil {
 		_ = h.LogError("snapshot", fmt.Errorf("record the snapshot's outcome: %w", rerr), map[string]any{"session": session, "run": run})
