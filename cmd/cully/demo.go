@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -183,8 +185,7 @@ func (a *app) demo(ctx context.Context, o demoOpts) error {
 	home, project := filepath.Join(tmp, "state"), filepath.Join(tmp, "project")
 	err = a.demoIn(ctx, o, home, project)
 	if !o.keep {
-		demoStopServer(store.Home{Dir: home})
-		os.RemoveAll(tmp)
+		demoRemove(tmp, store.Home{Dir: home})
 	}
 	sig := stopped() // after the clean-up: until then a signal is caught, not fatal
 	switch {
@@ -196,6 +197,22 @@ func (a *app) demo(ctx context.Context, o demoOpts) error {
 		return errSilent
 	}
 	return err
+}
+
+// demoRemove removes the demo's folder once its snapshot server is gone.
+// A server the last hook call started can be taking its lock, inside the
+// folder, while the folder is removed, and keep it (its lock file) with
+// the server in it: so the folder is removed again, its server first, until
+// it stays gone (a second at most).
+func demoRemove(tmp string, h store.Home) {
+	for range 10 {
+		demoStopServer(h)
+		os.RemoveAll(tmp)
+		time.Sleep(20 * time.Millisecond)
+		if _, err := os.Lstat(tmp); errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+	}
 }
 
 // demoStopServer ends the snapshot server the demo's hook calls started
@@ -254,7 +271,7 @@ func (a *app) demoIn(ctx context.Context, o demoOpts, home, project string) erro
 	clock := time.Now().UTC().Add(-time.Duration(len(d.steps)) * 7 * time.Second).Truncate(time.Second)
 	tick := func() time.Time { clock = clock.Add(7 * time.Second); return clock }
 	if rc {
-		tick = func() time.Time { clock = time.Now().UTC(); return clock }
+		tick = func() time.Time { return time.Time{} }
 	}
 	if err := d.play(ctx, 0, len(d.steps), tick, printNarrator{out}); err != nil {
 		return err
@@ -326,6 +343,7 @@ func (d *demoRun) rollback(ctx context.Context) (string, error) {
 		for k, v := range d.env {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}
+		cmd.Env = append(cmd.Env, "CULLY_NOW=") // the wall clock, as the hook calls'
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			return nil, fmt.Errorf("the demo's `cully %s`: %v\n%s", strings.Join(args, " "), err, out)
@@ -495,7 +513,7 @@ func (seedNarrator) before(context.Context, demoBeat) error { return nil }
 // step is recorded before the panel draws, so that it opens on the
 // session rather than on an empty one.
 func (a *app) demoPanel(ctx context.Context, d *demoRun, home string, speed float64) error {
-	now := func() time.Time { return time.Now().UTC() }
+	now := func() time.Time { return time.Time{} } // the wall clock (runHook)
 	nr := &panelNarrator{speed: speed}
 	if err := d.play(ctx, 0, 1, now, seedNarrator{nr}); err != nil {
 		return err
@@ -559,7 +577,15 @@ func runHook(ctx context.Context, self string, env map[string]string, now time.T
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	cmd.Env = append(cmd.Env, "CULLY_NOW="+now.Format(time.RFC3339), "CULLY_GUARD=")
+	// A zero now is the wall clock (CULLY_NOW empty, whatever the user's
+	// environment says): the snapshot server a call starts inherits the
+	// call's environment, and on a set clock it stamps each snapshot with
+	// its ask's time, behind the calls recorded since.
+	at := ""
+	if !now.IsZero() {
+		at = now.Format(time.RFC3339)
+	}
+	cmd.Env = append(cmd.Env, "CULLY_NOW="+at, "CULLY_GUARD=")
 	cmd.Dir = env["CLAUDE_PROJECT_DIR"]
 	cmd.Stdin = bytes.NewReader(body)
 	var out bytes.Buffer
