@@ -427,9 +427,8 @@ func isCheck(w []string, cfg *Config) bool {
 // A program on PATH is never one: only a path names the project's own
 // script, and a name can mean anything in someone's PATH. Of the 9,238
 // shell commands of the development corpus's sessions it matches 6 that no
-// pattern did, each a check: a project's lint tasks run by their path (4,
-// one failing after an agent had called the fix done) and a test file run
-// by python3 (2).
+// pattern did, each a check: a project's lint tasks run by their path (4)
+// and a test file run by python3 (2).
 func scriptCheck(w []string) bool {
 	if len(w) > 1 && interpreter(baseName(w[0])) {
 		w = w[1:]

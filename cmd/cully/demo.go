@@ -43,7 +43,7 @@ type demoStep struct {
 // already has, opens a large fixture whole, then fixes the bug and verifies.
 // With run control (rc: git is there for the snapshot store), it then
 // deletes the project's testdata/ folder while tidying up, for real, and
-// the demo rolls that back (demoRollback). The payloads have the shapes
+// the user rolls that back (demoRun.rollback). The payloads have the shapes
 // captured from the real client.
 func demoScript(project string, rc bool) []demoStep {
 	var steps []demoStep
