@@ -258,7 +258,7 @@ func (a *app) demoIn(ctx context.Context, o demoOpts, home, project string) erro
 	// the demo plays the rest and says why it shows no rollback.
 	_, noGit := exec.LookPath("git")
 	rc := noGit == nil
-	d := &demoRun{self: self, env: demoEnv(home, project, rc), steps: demoScript(project, rc), project: project}
+	d := &demoRun{self: self, env: demoEnv(home, project, rc), steps: demoScript(project, rc)}
 	if !o.headless && isTerminal(a.stdout) && isTerminal(a.stdin) {
 		return a.demoPanel(ctx, d, home, o.speed)
 	}
@@ -322,11 +322,10 @@ func demoClosing(told int, rolledBack bool) (title, text string) {
 // hook` it calls, the environment that points that at the demo's folder,
 // and how many nudges the agent has been handed so far.
 type demoRun struct {
-	self    string
-	env     map[string]string
-	steps   []demoStep
-	project string
-	told    int
+	self  string
+	env   map[string]string
+	steps []demoStep
+	told  int
 	// rolledBack: the user's rollback step ran and put testdata/ back.
 	rolledBack bool
 }
@@ -337,14 +336,7 @@ type demoRun struct {
 // rollback that did not happen). It returns what the command printed.
 func (d *demoRun) rollback(ctx context.Context) (string, error) {
 	run := func(args ...string) ([]byte, error) {
-		cmd := exec.CommandContext(ctx, d.self, args...)
-		cmd.Dir = d.project
-		cmd.Env = os.Environ()
-		for k, v := range d.env {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
-		cmd.Env = append(cmd.Env, "CULLY_NOW=") // the wall clock, as the hook calls'
-		out, err := cmd.CombinedOutput()
+		out, err := demoCommand(ctx, d.self, d.env, time.Time{}, args...).CombinedOutput()
 		if err != nil {
 			return nil, fmt.Errorf("the demo's `cully %s`: %v\n%s", strings.Join(args, " "), err, out)
 		}
@@ -359,7 +351,7 @@ func (d *demoRun) rollback(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := os.Stat(filepath.Join(d.project, "testdata", "corpus.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(d.env["CLAUDE_PROJECT_DIR"], "testdata", "corpus.json")); err != nil {
 		return "", fmt.Errorf("the demo's rollback did not bring testdata/corpus.json back: %v\n%s", err, out)
 	}
 	d.rolledBack = true
@@ -566,27 +558,35 @@ func demoEnv(home, project string, rc bool) map[string]string {
 	return env
 }
 
+// demoCommand is `cully args…` in the demo's project, with the demo's
+// environment over the user's. A zero now is the wall clock (CULLY_NOW
+// empty, whatever the user's environment says): the snapshot server a
+// hook call starts inherits the call's environment, and on a set clock it
+// stamps each snapshot with its ask's time, behind the calls recorded
+// since.
+func demoCommand(ctx context.Context, self string, env map[string]string, now time.Time, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, self, args...)
+	cmd.Env = os.Environ()
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	at := ""
+	if !now.IsZero() {
+		at = now.Format(time.RFC3339)
+	}
+	cmd.Env = append(cmd.Env, "CULLY_NOW="+at)
+	cmd.Dir = env["CLAUDE_PROJECT_DIR"]
+	return cmd
+}
+
 // runHook runs `cully hook` as its own process, as an agent would.
 func runHook(ctx context.Context, self string, env map[string]string, now time.Time, payload map[string]any) ([]byte, error) {
 	body, err := json.Marshal(payload)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, self, "hook")
-	cmd.Env = os.Environ()
-	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	// A zero now is the wall clock (CULLY_NOW empty, whatever the user's
-	// environment says): the snapshot server a call starts inherits the
-	// call's environment, and on a set clock it stamps each snapshot with
-	// its ask's time, behind the calls recorded since.
-	at := ""
-	if !now.IsZero() {
-		at = now.Format(time.RFC3339)
-	}
-	cmd.Env = append(cmd.Env, "CULLY_NOW="+at, "CULLY_GUARD=")
-	cmd.Dir = env["CLAUDE_PROJECT_DIR"]
+	cmd := demoCommand(ctx, self, env, now, "hook")
+	cmd.Env = append(cmd.Env, "CULLY_GUARD=")
 	cmd.Stdin = bytes.NewReader(body)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, io.Discard
